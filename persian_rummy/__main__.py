@@ -1,0 +1,5 @@
+"""``python -m persian_rummy``: the command line."""
+
+from persian_rummy.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,260 @@
+"""Actions: the moves a player can make, as frozen values with a compact text form.
+
+An action never names a seat: it is always for the player to move. The text forms are::
+
+    draw                 DrawStock()          take the top card of the stock (R12)
+    take INDEX           DrawDiscard(INDEX)   take discard_pile[INDEX:] (R13)
+    meld CARD CARD ...   MeldCards(cards)     lay down a set or run (R15)
+    layoff CARD MELD     LayOff(card, meld)   add a card to table meld number MELD (R16)
+    discard CARD         Discard(card)        discard and end the turn (R17)
+    pass                 Pass()               pass with an empty stock (R20)
+
+>>> Action.parse("meld 7h 7d 7s")
+MeldCards(cards=(Card.parse('7s'), Card.parse('7h'), Card.parse('7d')))
+>>> str(LayOff("8h", 2)), str(DrawDiscard(3)), Action.parse("pass")
+('layoff 8h 2', 'take 3', Pass())
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar, Final
+
+import attrs
+
+from persian_rummy.cards import CARDS, JOKER_INDEX, Card, parse_cards
+from persian_rummy.errors import NotationError
+
+__all__ = ["Action", "Discard", "DrawDiscard", "DrawStock", "LayOff", "MeldCards", "Pass"]
+
+
+class Action:
+    """The base class of the six actions. :meth:`parse` reads any action's text form.
+
+    >>> isinstance(Action.parse("draw"), Action)
+    True
+    """
+
+    __slots__ = ()
+    #: The action's keyword in the text form.
+    keyword: ClassVar[str] = ""
+
+    @staticmethod
+    def parse(text: str) -> Action:
+        """Parse an action from its text form (see the module documentation for the grammar).
+
+        Raises :class:`~persian_rummy.NotationError` for text that is not an action.
+
+        >>> Action.parse("take 0"), Action.parse("discard K♦")
+        (DrawDiscard(index=0), Discard(card=Card.parse('Kd')))
+        """
+        if isinstance(text, Action):
+            return text
+        if not isinstance(text, str):
+            raise NotationError(f"expected the text of an action, not {text!r}")
+        words = text.split()
+        if not words:
+            raise NotationError("an empty text is not an action (expected draw, take, meld, layoff, discard or pass)")
+        keyword, arguments = words[0].lower(), words[1:]
+        kind = _BY_KEYWORD.get(keyword)
+        if kind is None:
+            raise NotationError(f"{words[0]!r} is not an action (expected draw, take, meld, layoff, discard or pass)")
+        return kind._from_words(arguments, text)
+
+    @classmethod
+    def _from_words(cls, words: list[str], text: str) -> Action:
+        raise NotImplementedError  # pragma: no cover
+
+
+def _arity(words: list[str], count: int, text: str, usage: str) -> None:
+    if len(words) != count:
+        raise NotationError(f"{text.strip()!r} does not parse: expected {usage!r}")
+
+
+def _index(word: str, text: str, usage: str) -> int:
+    if not word.isdigit() or not word.isascii():
+        raise NotationError(f"{text.strip()!r} does not parse: expected {usage!r} with a whole number")
+    return int(word)
+
+
+def _non_negative(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if type(value) is not int or value < 0:
+        raise NotationError(
+            f"{type(instance).__name__}.{attribute.name} must be a whole number of at least 0, not {value!r}"
+        )
+
+
+def _canonical_cards(cards: str | Iterable[Card | str]) -> tuple[Card, ...]:
+    return tuple(sorted(parse_cards(cards), key=_card_index))
+
+
+def _card(card: Card | str) -> Card:
+    return Card.parse(card)
+
+
+def _card_index(card: Card) -> int:
+    return card.index
+
+
+@attrs.frozen
+class DrawStock(Action):
+    """Take the top card of the stock (R12).
+
+    >>> DrawStock(), str(DrawStock())
+    (DrawStock(), 'draw')
+    """
+
+    keyword: ClassVar[str] = "draw"
+
+    @classmethod
+    def _from_words(cls, words: list[str], text: str) -> Action:
+        _arity(words, 0, text, "draw")
+        return DRAW_STOCK
+
+    def __str__(self) -> str:
+        return "draw"
+
+
+@attrs.frozen
+class DrawDiscard(Action):
+    """Take the discard-pile card at ``index`` (0 is the bottom) and every card above it,
+    ``discard_pile[index:]`` (R13); the card at ``index`` must then be melded (R14).
+
+    >>> DrawDiscard(2), str(DrawDiscard(2))
+    (DrawDiscard(index=2), 'take 2')
+    """
+
+    keyword: ClassVar[str] = "take"
+    index: int = attrs.field(validator=_non_negative)
+
+    @classmethod
+    def _from_words(cls, words: list[str], text: str) -> Action:
+        _arity(words, 1, text, "take INDEX")
+        return cls(_index(words[0], text, "take INDEX"))
+
+    def __str__(self) -> str:
+        return f"take {self.index}"
+
+
+@attrs.frozen
+class MeldCards(Action):
+    """Lay down a set or run from the hand (R15). The cards are kept in canonical order, so
+    the same cards make the same action whatever order they are given in.
+
+    >>> MeldCards("7s 7h 7d") == MeldCards(["7d", "7s", "7h"])
+    True
+    >>> str(MeldCards("Qs Ks As"))
+    'meld Qs Ks As'
+    """
+
+    keyword: ClassVar[str] = "meld"
+    cards: tuple[Card, ...] = attrs.field(converter=_canonical_cards)
+
+    @classmethod
+    def _from_words(cls, words: list[str], text: str) -> Action:
+        if not words:
+            raise NotationError(f"{text.strip()!r} does not parse: expected 'meld CARD CARD CARD ...'")
+        return cls(parse_cards(" ".join(words)))
+
+    def __str__(self) -> str:
+        return "meld " + " ".join(map(str, self.cards))
+
+
+@attrs.frozen
+class LayOff(Action):
+    """Add ``card`` from the hand to the table meld ``state.melds[meld]`` (R16).
+
+    >>> LayOff("3c", 0)
+    LayOff(card=Card.parse('3c'), meld=0)
+    """
+
+    keyword: ClassVar[str] = "layoff"
+    card: Card = attrs.field(converter=_card)
+    meld: int = attrs.field(validator=_non_negative)
+
+    @classmethod
+    def _from_words(cls, words: list[str], text: str) -> Action:
+        _arity(words, 2, text, "layoff CARD MELD")
+        return cls(Card.parse(words[0]), _index(words[1], text, "layoff CARD MELD"))
+
+    def __str__(self) -> str:
+        return f"layoff {self.card} {self.meld}"
+
+
+@attrs.frozen
+class Discard(Action):
+    """Put ``card`` from the hand on top of the discard pile, ending the turn (R17).
+
+    >>> Discard("K♦")
+    Discard(card=Card.parse('Kd'))
+    """
+
+    keyword: ClassVar[str] = "discard"
+    card: Card = attrs.field(converter=_card)
+
+    @classmethod
+    def _from_words(cls, words: list[str], text: str) -> Action:
+        _arity(words, 1, text, "discard CARD")
+        return cls(Card.parse(words[0]))
+
+    def __str__(self) -> str:
+        return f"discard {self.card}"
+
+
+@attrs.frozen
+class Pass(Action):
+    """Pass instead of drawing, allowed only when the stock is empty (R20).
+
+    >>> str(Pass())
+    'pass'
+    """
+
+    keyword: ClassVar[str] = "pass"
+
+    @classmethod
+    def _from_words(cls, words: list[str], text: str) -> Action:
+        _arity(words, 0, text, "pass")
+        return PASS
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+_BY_KEYWORD: Final[dict[str, type[Action]]] = {
+    kind.keyword: kind for kind in (DrawStock, DrawDiscard, MeldCards, LayOff, Discard, Pass)
+}
+
+# Shared instances the engine hands out instead of building equal values again and again.
+DRAW_STOCK: Final = DrawStock()
+PASS: Final = Pass()
+DISCARDS: Final = tuple(Discard(card) for card in CARDS)
+_DRAW_DISCARDS: list[DrawDiscard] = []
+_LAY_OFFS: dict[tuple[int, int], LayOff] = {}
+_MELDS: dict[tuple[int, int], MeldCards] = {}
+
+
+def draw_discard_action(index: int) -> DrawDiscard:
+    """The shared ``DrawDiscard(index)`` value (internal)."""
+    while len(_DRAW_DISCARDS) <= index:
+        _DRAW_DISCARDS.append(DrawDiscard(len(_DRAW_DISCARDS)))
+    return _DRAW_DISCARDS[index]
+
+
+def lay_off_action(card_index: int, meld: int) -> LayOff:
+    """The shared ``LayOff`` value (internal)."""
+    key = (card_index, meld)
+    action = _LAY_OFFS.get(key)
+    if action is None:
+        action = _LAY_OFFS[key] = LayOff(CARDS[card_index], meld)
+    return action
+
+
+def meld_action(mask: int, jokers: int) -> MeldCards:
+    """The shared ``MeldCards`` value for the natural cards of ``mask`` plus ``jokers`` jokers
+    (internal)."""
+    key = (mask, jokers)
+    action = _MELDS.get(key)
+    if action is None:
+        cards = [card for card in CARDS[:JOKER_INDEX] if mask >> card.index & 1]
+        action = _MELDS[key] = MeldCards(cards + [CARDS[JOKER_INDEX]] * jokers)
+    return action

@@ -1,0 +1,119 @@
+"""Shuffling and dealing: seeded, reproducible on every platform and Python version (R5-R7).
+
+The shuffle is a Fisher-Yates shuffle driven by SHA-256 in counter mode, so a seed gives the
+same deck everywhere, independent of :mod:`random`'s implementation:
+
+>>> shuffled_deck(1)[:5]
+(Card.parse('Jk'), Card.parse('Kc'), Card.parse('As'), Card.parse('3h'), Card.parse('2d'))
+>>> new_game(1) == new_game(1) != new_game(2)
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Sequence
+from typing import Final, TypeVar
+
+from persian_rummy.cards import DECK, Card
+from persian_rummy.errors import InvalidStateError, NotationError, WrongPhaseError
+from persian_rummy.rules import Rules
+from persian_rummy.state import PLAYERS, GameState, Phase
+
+__all__ = ["new_game", "next_deal", "shuffled_deck"]
+
+Seed = int | str
+T = TypeVar("T")
+_DOMAIN: Final = b"persian-rummy shuffle v1\x00"
+
+
+class SeededStream:
+    """Unbiased random whole numbers from a seed: SHA-256 of the seed and a counter
+    (internal; the same numbers on every platform)."""
+
+    def __init__(self, seed: Seed, purpose: str = "deck") -> None:
+        if isinstance(seed, bool) or not isinstance(seed, int | str):
+            raise NotationError(f"a seed is a whole number or a text, not {seed!r}")
+        kind = b"i" if isinstance(seed, int) else b"s"
+        self._key = _DOMAIN + purpose.encode() + b"\x00" + kind + str(seed).encode("utf-8") + b"\x00"
+        self._counter = 0
+        self._words: Iterator[int] = iter(())
+
+    def _next_word(self) -> int:
+        word = next(self._words, None)
+        if word is None:
+            digest = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
+            self._counter += 1
+            self._words = iter([int.from_bytes(digest[i : i + 8], "big") for i in range(0, 32, 8)])
+            word = next(self._words)
+        return word
+
+    def below(self, bound: int) -> int:
+        """A whole number in ``range(bound)``, every value equally likely (rejection sampling)."""
+        limit = (1 << 64) - (1 << 64) % bound
+        while True:
+            word = self._next_word()
+            if word < limit:
+                return word % bound
+
+    def shuffle(self, items: Sequence[T]) -> tuple[T, ...]:
+        """A shuffled copy of ``items`` (Fisher-Yates)."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return tuple(out)
+
+
+def shuffled_deck(seed: Seed) -> tuple[Card, ...]:
+    """The 56-card deck shuffled by ``seed`` (a whole number or a text), in the order it is
+    dealt (see :meth:`GameState.from_deck`).
+
+    >>> sorted(shuffled_deck("any text")) == sorted(DECK)
+    True
+    """
+    return SeededStream(seed).shuffle(DECK)
+
+
+def new_game(seed: Seed, *, dealer: int = 0, rules: Rules = Rules()) -> GameState:
+    """Start a game: shuffle the deck with ``seed`` and deal the first deal (R5-R6).
+
+    The player left of the dealer is to draw. The same seed gives the same game everywhere.
+
+    >>> state = new_game(42, dealer=3)
+    >>> state.current_player, state.deal_number, state.scores
+    (0, 1, (0, 0))
+    """
+    if type(dealer) is not int or not 0 <= dealer < PLAYERS:
+        raise InvalidStateError(f"R3: the dealer is a seat 0-3, not {dealer!r}")
+    return GameState.from_deck(shuffled_deck(seed), dealer=dealer, rules=rules)
+
+
+def next_deal(state: GameState, seed: Seed) -> GameState:
+    """From a finished deal (``ROUND_OVER``), deal the next one with a deck shuffled by
+    ``seed``; the deal passes clockwise (R7) and the scores carry over.
+
+    Raises :class:`~persian_rummy.WrongPhaseError` while the deal is being played or once the
+    game is over.
+
+    >>> from persian_rummy import Rules, new_game, play, legal_actions
+    >>> state = new_game(1, rules=Rules(deals=2))
+    >>> while not state.is_over:
+    ...     state = play(state, legal_actions(state)[-1])
+    >>> second = next_deal(state, 2)
+    >>> second.deal_number, second.dealer, second.scores == state.scores
+    (2, 1, True)
+    """
+    if state.phase is not Phase.ROUND_OVER:
+        if state.phase is Phase.GAME_OVER:
+            message = f"the game is over after {state.rules.deals} deals; there is no next deal"
+        else:
+            message = f"deal {state.deal_number} is still being played; only a finished deal is followed by the next"
+        raise WrongPhaseError("R7", message, state=state)
+    return GameState.from_deck(
+        shuffled_deck(seed),
+        dealer=(state.dealer + 1) % PLAYERS,
+        deal_number=state.deal_number + 1,
+        scores=state.scores,
+        rules=state.rules,
+    )

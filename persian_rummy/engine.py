@@ -1,0 +1,768 @@
+"""The rules in motion: legal actions and the pure functions that play them (R12-R21).
+
+Every function here takes a :class:`~persian_rummy.GameState` and returns a new one (or a
+tuple of actions); none changes its arguments. An illegal action raises a subclass of
+:class:`~persian_rummy.IllegalActionError` that names the rule, and the state passed in stays
+as it was.
+
+>>> from persian_rummy import new_game, legal_draws, play, DrawStock
+>>> state = new_game(1)
+>>> legal_draws(state)
+(DrawStock(),)
+>>> state = play(state, DrawStock())
+>>> state.phase, len(state.hand)
+(<Phase.MELD: 'meld'>, 8)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from itertools import combinations
+from typing import Final, cast
+
+from persian_rummy.actions import (
+    DISCARDS,
+    DRAW_STOCK,
+    PASS,
+    Action,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    LayOff,
+    MeldCards,
+    Pass,
+    draw_discard_action,
+    lay_off_action,
+    meld_action,
+)
+from persian_rummy.cards import CARDS, JOKER_INDEX, Card, parse_cards
+from persian_rummy.errors import (
+    CardNotInHandError,
+    EmptyStockError,
+    InvalidDrawError,
+    InvalidLayOffError,
+    InvalidMeldError,
+    LastCardError,
+    NoSuchMeldError,
+    NotationError,
+    PassNotAllowedError,
+    TargetNotUsedError,
+    WrongPhaseError,
+)
+from persian_rummy.hand import Hand, _make_hand
+from persian_rummy.melds import Meld, MeldKind, MeldShape, extend, extensions, new_meld, shape_of
+from persian_rummy.rules import Rules
+from persian_rummy.scoring import tally
+from persian_rummy.state import PLAYERS, GameState, Phase
+
+__all__ = [
+    "discard",
+    "draw_discard",
+    "draw_stock",
+    "is_legal",
+    "lay_off",
+    "legal_actions",
+    "legal_draws",
+    "meld",
+    "pass_turn",
+    "play",
+]
+
+_SUIT_BITS: Final = 0x1FFF
+_ACE_BIT: Final = 1 << 12
+#: For each rank offset (0 = the two), the mask of its four cards.
+_RANK_MASKS: Final = tuple(sum(1 << (suit * 13 + offset) for suit in range(4)) for offset in range(13))
+#: Passes in a row that end the round (R20) and idle turns in a row that end it (R21).
+_IDLE_LIMIT: Final = 8
+_SET_SHAPES: Final = tuple(MeldShape(MeldKind.SET, -1, offset + 2, offset + 2, False) for offset in range(13))
+_JOKER_SET: Final = MeldShape(MeldKind.SET, -1, 0, 0, False)
+
+
+# --- Enumeration -------------------------------------------------------------------------
+
+
+def _candidate_melds(mask: int, jokers: int, ace_low: bool) -> Iterator[tuple[int, int, MeldShape]]:
+    """Every valid meld within a hand, as (natural mask, jokers, shape): sets by rank, then runs
+    by suit and position, then joker sets (R8-R11)."""
+    for offset in range(13):
+        rank_bits = mask & _RANK_MASKS[offset]
+        if rank_bits.bit_count() >= 3:
+            shape = _SET_SHAPES[offset]
+            bits = [1 << (suit * 13 + offset) for suit in range(4) if rank_bits >> (suit * 13 + offset) & 1]
+            for trio in combinations(bits, 3):
+                yield trio[0] | trio[1] | trio[2], 0, shape
+            if len(bits) == 4:
+                yield rank_bits, 0, shape
+    for suit in range(4):
+        base = suit * 13
+        suit_bits = mask >> base & _SUIT_BITS
+        if suit_bits.bit_count() < 3:
+            continue
+        rest = suit_bits
+        while rest:
+            start = (rest & -rest).bit_length() - 1
+            ones = rest >> start
+            length = ((~ones) & (ones + 1)).bit_length() - 1
+            rest &= ~(((1 << length) - 1) << start)
+            for first in range(length - 2):
+                for last in range(first + 2, length):
+                    run = ((1 << (last - first + 1)) - 1) << (base + start + first)
+                    yield run, 0, MeldShape(MeldKind.RUN, suit, start + first + 2, start + last + 2, False)
+        if ace_low and suit_bits & _ACE_BIT and suit_bits & 3 == 3:
+            ones = suit_bits & (_SUIT_BITS >> 1)
+            length = ((~ones) & (ones + 1)).bit_length() - 1
+            ace = 1 << (base + 12)
+            # A-2…K would be the whole suit, already listed as the run 2…A.
+            for last in range(1, min(length, 11)):
+                run = ace | ((1 << (last + 1)) - 1) << base
+                yield run, 0, MeldShape(MeldKind.RUN, suit, 1, last + 2, True)
+    if jokers >= 3:
+        yield 0, 3, _JOKER_SET
+        if jokers == 4:
+            yield 0, 4, _JOKER_SET
+
+
+def _can_lay_off(card_index: int, melds: Iterable[Meld], ace_low: bool) -> bool:
+    card = CARDS[card_index]
+    return any(card in extensions(table_meld, ace_low) for table_meld in melds)
+
+
+def _leftover_ok(mask: int, jokers: int, melds: tuple[Meld, ...], rules: Rules) -> bool:
+    """Under ``last_card_discard="forbidden"``: a hand left with one card is allowed only if that
+    card can be laid off at once (R19)."""
+    if mask.bit_count() + jokers != 1:
+        return True
+    index = JOKER_INDEX if jokers else mask.bit_length() - 1
+    return _can_lay_off(index, melds, rules.ace_in_runs == "high_or_low")
+
+
+def _meld_phase_actions(
+    mask: int,
+    jokers: int,
+    melds: tuple[Meld, ...],
+    must: Card | None,
+    rules: Rules,
+    seat: int,
+    first_only: bool = False,
+) -> list[Action]:
+    """The legal actions after the draw: melds, then lay-offs, then discards (R14-R19)."""
+    ace_low = rules.ace_in_runs == "high_or_low"
+    forbidden = rules.last_card_discard == "forbidden"
+    size = mask.bit_count() + jokers
+    out: list[Action] = []
+    must_bit = 0
+    if must is not None:
+        must_bit = 0 if must.index == JOKER_INDEX else 1 << must.index
+    for meld_mask, meld_jokers, shape in _candidate_melds(mask, jokers, ace_low):
+        if must is not None and not (meld_mask & must_bit if must_bit else meld_jokers):
+            continue
+        if forbidden and size - meld_mask.bit_count() - meld_jokers == 1:
+            table = melds + (new_meld(meld_mask, meld_jokers, shape, seat),)
+            if not _leftover_ok(mask & ~meld_mask, jokers - meld_jokers, table, rules):
+                continue
+        out.append(meld_action(meld_mask, meld_jokers))
+        if first_only:
+            return out
+    if must is None or rules.pickup_use == "meld_or_lay_off":
+        for position, table_meld in enumerate(melds):
+            for card in extensions(table_meld, ace_low):
+                index = card.index
+                if index == JOKER_INDEX:
+                    if not jokers:
+                        continue
+                elif not mask >> index & 1:
+                    continue
+                if must is not None and card != must:
+                    continue
+                if forbidden and size == 2:
+                    table = melds[:position] + (extend(table_meld, card, seat),) + melds[position + 1 :]
+                    left_mask, left_jokers = _without(mask, jokers, index)
+                    if not _leftover_ok(left_mask, left_jokers, table, rules):
+                        continue
+                out.append(lay_off_action(index, position))
+                if first_only:
+                    return out
+    if must is None and (size >= 2 or not forbidden):
+        rest = mask
+        while rest:
+            low = rest & -rest
+            out.append(DISCARDS[low.bit_length() - 1])
+            rest ^= low
+        if jokers:
+            out.append(DISCARDS[JOKER_INDEX])
+    return out
+
+
+def _without(mask: int, jokers: int, index: int) -> tuple[int, int]:
+    if index == JOKER_INDEX:
+        return mask, jokers - 1
+    return mask & ~(1 << index), jokers
+
+
+def _target_usable(mask: int, jokers: int, target: Card, state: GameState, seat: int) -> bool:
+    """Whether the card taken from the discard pile can be melded or laid off at once, using the
+    hand plus every card taken (R14, and R19 under ``"forbidden"``)."""
+    rules = state.rules
+    if rules.last_card_discard == "forbidden":
+        return bool(_meld_phase_actions(mask, jokers, state.melds, target, rules, seat, first_only=True))
+    ace_low = rules.ace_in_runs == "high_or_low"
+    index = target.index
+    if index == JOKER_INDEX:
+        if jokers >= 3:
+            return True
+    else:
+        offset = index % 13
+        if (mask & _RANK_MASKS[offset]).bit_count() >= 3:
+            return True
+        suit_bits = mask >> (index - offset) & _SUIT_BITS
+        if _in_run_window(suit_bits, offset):
+            return True
+        if ace_low and suit_bits & _ACE_BIT:
+            rotated = ((suit_bits << 1) | (suit_bits >> 12)) & _SUIT_BITS
+            if _in_run_window(rotated, (offset + 1) % 13):
+                return True
+    if rules.pickup_use == "new_meld_only":
+        return False
+    return _can_lay_off(index, state.melds, ace_low)
+
+
+def _in_run_window(bits: int, position: int) -> bool:
+    return any(0 <= start <= 10 and bits >> start & 7 == 7 for start in (position - 2, position - 1, position))
+
+
+def legal_draws(state: GameState) -> tuple[Action, ...]:
+    """The legal actions of the draw phase, in order: :class:`~persian_rummy.DrawStock` if the
+    stock has cards (R12), each :class:`~persian_rummy.DrawDiscard` whose target can be melded
+    or laid off at once, from the bottom of the pile up (R13-R14), and
+    :class:`~persian_rummy.Pass` when the stock is empty (R20). Empty in any other phase.
+
+    >>> from persian_rummy import GameState
+    >>> state = GameState.from_position(["", "5s 6s Kd", "", ""], "4s Qh 9c 7s")
+    >>> legal_draws(state)
+    (DrawStock(), DrawDiscard(index=0), DrawDiscard(index=3))
+    """
+    if state.phase is not Phase.DRAW:
+        return ()
+    out: list[Action] = [DRAW_STOCK] if state.stock else []
+    pile = state.discard_pile
+    if pile:
+        seat = state.current_player
+        hand = state.hands[seat]
+        mask, jokers = hand._mask, hand._jokers
+        usable: list[Action] = []
+        top = len(pile) - 1
+        for index in range(top, -1, -1):
+            card = pile[index]
+            if card.index == JOKER_INDEX:
+                jokers += 1
+            else:
+                mask |= 1 << card.index
+            if (index == top and not state.rules.top_card_must_meld) or _target_usable(mask, jokers, card, state, seat):
+                usable.append(draw_discard_action(index))
+        usable.reverse()
+        out.extend(usable)
+    if not state.stock:
+        out.append(PASS)
+    return tuple(out)
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """Every legal action of the player to move, in a deterministic order.
+
+    In the draw phase these are :func:`legal_draws`. After the draw: every meld the hand can
+    make (sets by rank, runs by suit from low to high, joker sets), every lay-off (by table
+    meld, in table order), every discard (in card order); after a discard-pile draw only the
+    melds and lay-offs that use its target (R14). Empty once the round is over. The list is
+    authoritative: each action in it can be played, and :func:`play` raises for any other.
+
+    >>> from persian_rummy import GameState, draw_discard
+    >>> state = GameState.from_position(["", "5s 6s 7s 8s", "", ""], "2c 8c 8h", melds=["Kd Qd Jd"])
+    >>> state = draw_discard(state, 1)  # takes 8c 8h; the 8c must be melded (R14)
+    >>> [str(action) for action in legal_actions(state)]
+    ['meld 8s 8h 8c']
+    >>> [str(action) for action in legal_actions(play(state, "meld 8s 8h 8c"))]
+    ['meld 5s 6s 7s', 'discard 5s', 'discard 6s', 'discard 7s']
+    """
+    phase = state.phase
+    if phase is Phase.MELD:
+        seat = state.current_player
+        hand = state.hands[seat]
+        return tuple(_meld_phase_actions(hand._mask, hand._jokers, state.melds, state.must_meld, state.rules, seat))
+    if phase is Phase.DRAW:
+        return legal_draws(state)
+    return ()
+
+
+# --- Checks ------------------------------------------------------------------------------
+
+_DRAW_KINDS: Final = (DrawStock, DrawDiscard, Pass)
+
+
+def _require(state: GameState, phase: Phase, action: Action) -> None:
+    if state.phase is phase:
+        return
+    seat = state.current_player
+    if not state.phase.is_live:
+        raise WrongPhaseError(
+            "R18" if state.went_out is not None else "R20",
+            f"the round is over (phase {state.phase.name}); nobody acts until the next deal",
+            state=state,
+            action=action,
+        )
+    if phase is Phase.DRAW:
+        raise WrongPhaseError(
+            "R12", f"seat {seat} has already drawn this turn; {action} belongs to the draw", state=state, action=action
+        )
+    raise WrongPhaseError(
+        "R12", f"seat {seat} must draw first (or pass with an empty stock)", state=state, action=action
+    )
+
+
+def _require_card(state: GameState, card: Card, action: Action, rule: str) -> None:
+    if card not in state.hands[state.current_player]:
+        raise CardNotInHandError(rule, f"seat {state.current_player} does not hold {card}", state=state, action=action)
+
+
+def _require_target(state: GameState, used: bool, action: Action) -> None:
+    must = state.must_meld
+    if must is None or used:
+        return
+    how = "meld" if state.rules.pickup_use == "new_meld_only" else "meld or lay off"
+    raise TargetNotUsedError(
+        "R14",
+        f"the next action must {how} {must}, taken from the discard pile",
+        state=state,
+        action=action,
+    )
+
+
+def _require_leftover(state: GameState, mask: int, jokers: int, melds: tuple[Meld, ...], action: Action) -> None:
+    if state.rules.last_card_discard == "forbidden" and not _leftover_ok(mask, jokers, melds, state.rules):
+        left = next(iter(_make_hand(mask, jokers)))
+        raise LastCardError(
+            "R19",
+            f"this would leave seat {state.current_player} holding only {left}, which cannot be laid off, "
+            "and last_card_discard='forbidden' forbids discarding it",
+            state=state,
+            action=action,
+        )
+
+
+# --- Transitions -------------------------------------------------------------------------
+
+
+def _next_turn(
+    state: GameState,
+    hands: tuple[Hand, ...],
+    discard_pile: tuple[Card, ...],
+    passed: bool,
+) -> GameState:
+    """End the current player's turn (discard or pass): count passes and idle turns, end the
+    round after four passes (or the first, R20) or eight idle turns (R21), else pass the turn
+    to the left."""
+    rules = state.rules
+    passes = state.consecutive_passes + 1 if passed else 0
+    idle = 0 if state.turn_progress else state.idle_turns + 1
+    if (passed and (rules.stock_out_end == "first_pass" or passes >= 4)) or idle >= _IDLE_LIMIT:
+        return _end_round(state, hands, state.melds, discard_pile, None, passes, idle)
+    return GameState(
+        hands,
+        state.stock,
+        discard_pile,
+        state.melds,
+        (state.current_player + 1) % PLAYERS,
+        state.dealer,
+        Phase.DRAW,
+        None,
+        state.deal_number,
+        state.scores,
+        rules,
+        passes,
+        idle,
+        False,
+        None,
+    )
+
+
+def _end_round(
+    state: GameState,
+    hands: tuple[Hand, ...],
+    melds: tuple[Meld, ...],
+    discard_pile: tuple[Card, ...],
+    went_out: int | None,
+    passes: int,
+    idle: int,
+) -> GameState:
+    rules = state.rules
+    first, second = tally(melds, hands, went_out=went_out, rules=rules)
+    scores = (state.scores[0] + first.total, state.scores[1] + second.total)
+    return GameState(
+        hands,
+        state.stock,
+        discard_pile,
+        melds,
+        state.current_player,
+        state.dealer,
+        Phase.GAME_OVER if state.deal_number >= rules.deals else Phase.ROUND_OVER,
+        None,
+        state.deal_number,
+        scores,
+        rules,
+        passes,
+        idle,
+        True if went_out is not None else state.turn_progress,
+        went_out,
+    )
+
+
+def _after_table_change(state: GameState, hand: Hand, melds: tuple[Meld, ...]) -> GameState:
+    seat = state.current_player
+    hands = state.hands[:seat] + (hand,) + state.hands[seat + 1 :]
+    if not hand:
+        # R18: a player who empties their hand by melding or laying off goes out at once.
+        return _end_round(state, hands, melds, state.discard_pile, seat, state.consecutive_passes, 0)
+    return GameState(
+        hands,
+        state.stock,
+        state.discard_pile,
+        melds,
+        seat,
+        state.dealer,
+        Phase.MELD,
+        None,
+        state.deal_number,
+        state.scores,
+        state.rules,
+        state.consecutive_passes,
+        state.idle_turns,
+        True,
+        None,
+    )
+
+
+def draw_stock(state: GameState) -> GameState:
+    """Take the top card of the stock (R12).
+
+    Raises :class:`~persian_rummy.WrongPhaseError` outside the draw phase and
+    :class:`~persian_rummy.EmptyStockError` when the stock is empty.
+
+    >>> from persian_rummy import new_game
+    >>> state = new_game(1)
+    >>> after = draw_stock(state)
+    >>> after.hands[1] == state.hands[1] + Hand([state.stock[-1]]), len(after.stock)
+    (True, 26)
+    """
+    _require(state, Phase.DRAW, DRAW_STOCK)
+    if not state.stock:
+        raise EmptyStockError(
+            "R20", "the stock is empty: take from the discard pile or pass", state=state, action=DRAW_STOCK
+        )
+    seat = state.current_player
+    card = state.stock[-1]
+    hand = state.hands[seat]
+    if card.index == JOKER_INDEX:
+        new_hand = _make_hand(hand._mask, hand._jokers + 1)
+    else:
+        new_hand = _make_hand(hand._mask | 1 << card.index, hand._jokers)
+    return GameState(
+        state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :],
+        state.stock[:-1],
+        state.discard_pile,
+        state.melds,
+        seat,
+        state.dealer,
+        Phase.MELD,
+        None,
+        state.deal_number,
+        state.scores,
+        state.rules,
+        state.consecutive_passes,
+        state.idle_turns,
+        True,
+        None,
+    )
+
+
+def draw_discard(state: GameState, index: int) -> GameState:
+    """Take ``discard_pile[index]`` and every card above it (R13); that card, the target, must be
+    melded or laid off by the next action (R14), so the draw is legal only if that is possible
+    now with the hand and all the cards taken. Under ``top_card_must_meld=False`` the top card
+    alone may be taken freely.
+
+    Raises :class:`~persian_rummy.WrongPhaseError` outside the draw phase and
+    :class:`~persian_rummy.InvalidDrawError` for an index not in the pile or a target that
+    cannot be used.
+
+    >>> from persian_rummy import GameState
+    >>> state = GameState.from_position(["", "5s 6s Kd", "", ""], "4s Qh 9c 7s")
+    >>> after = draw_discard(state, 0)
+    >>> after.hand, after.discard_pile, after.must_meld
+    (Hand.parse('4s 5s 6s 7s Qh Kd 9c'), (), Card.parse('4s'))
+    """
+    action = DrawDiscard(index) if type(index) is int and index >= 0 else index
+    _require(state, Phase.DRAW, action)  # type: ignore[arg-type]
+    pile = state.discard_pile
+    if type(index) is not int or not 0 <= index < len(pile):
+        raise InvalidDrawError(
+            "R13",
+            f"there is no card at index {index!r} of the discard pile ({len(pile)} cards, 0 at the bottom)",
+            state=state,
+            action=action,
+        )
+    seat = state.current_player
+    hand = state.hands[seat]
+    mask, jokers = hand._mask, hand._jokers
+    for card in pile[index:]:
+        if card.index == JOKER_INDEX:
+            jokers += 1
+        else:
+            mask |= 1 << card.index
+    target = pile[index]
+    free = index == len(pile) - 1 and not state.rules.top_card_must_meld
+    if not free and not _target_usable(mask, jokers, target, state, seat):
+        how = "melded" if state.rules.pickup_use == "new_meld_only" else "melded or laid off"
+        if state.rules.last_card_discard == "forbidden":
+            how += " (without stranding a last card, R19)"
+        raise InvalidDrawError(
+            "R14", f"{target} cannot be {how} at once, so it may not be taken", state=state, action=action
+        )
+    return GameState(
+        state.hands[:seat] + (_make_hand(mask, jokers),) + state.hands[seat + 1 :],
+        state.stock,
+        pile[:index],
+        state.melds,
+        seat,
+        state.dealer,
+        Phase.MELD,
+        None if free else target,
+        state.deal_number,
+        state.scores,
+        state.rules,
+        state.consecutive_passes,
+        state.idle_turns,
+        False,
+        None,
+    )
+
+
+def meld(state: GameState, cards: str | Iterable[Card | str]) -> GameState:
+    """Lay down a set or run from the hand (R8-R11, R15), credited to the player; emptying the
+    hand this way goes out and ends the round (R18).
+
+    Raises :class:`~persian_rummy.CardNotInHandError`, :class:`~persian_rummy.InvalidMeldError`,
+    :class:`~persian_rummy.TargetNotUsedError` (R14), :class:`~persian_rummy.LastCardError`
+    (R19 ``"forbidden"``) or :class:`~persian_rummy.WrongPhaseError`.
+
+    >>> from persian_rummy import GameState, draw_stock
+    >>> state = draw_stock(GameState.from_position(["", "5s 6s 7s 8s", "", ""], "2c"))
+    >>> after = meld(state, "8s 7s 6s")
+    >>> after.melds, after.hand
+    ((Meld.parse('6s@1 7s@1 8s@1'),), Hand.parse('5s Jk'))
+    """
+    try:
+        parsed = parse_cards(cards)
+    except NotationError:
+        raise
+    action = MeldCards(parsed)
+    _require(state, Phase.MELD, action)
+    seat = state.current_player
+    hand = state.hands[seat]
+    mask = 0
+    jokers = 0
+    for card in action.cards:
+        if card.index == JOKER_INDEX:
+            jokers += 1
+        elif mask >> card.index & 1:
+            raise InvalidMeldError(
+                "R1", f"{card} is named twice, but the deck has one {card}", state=state, action=action
+            )
+        else:
+            mask |= 1 << card.index
+    if mask & ~hand._mask or jokers > hand._jokers:
+        missing = [str(card) for card in action.cards if card not in hand]
+        if jokers > hand._jokers:
+            missing.append(f"{jokers} jokers (holds {hand._jokers})")
+        raise CardNotInHandError(
+            "R15", f"seat {seat} does not hold {' '.join(dict.fromkeys(missing))}", state=state, action=action
+        )
+    shape = shape_of(mask, jokers)
+    if isinstance(shape, str):
+        rule, reason = shape.split(": ", 1)
+        raise InvalidMeldError(
+            rule, f"{' '.join(map(str, action.cards))} is not a valid meld: {reason}", state=state, action=action
+        )
+    if shape.ace_low and state.rules.ace_in_runs == "high":
+        raise InvalidMeldError(
+            "R10", "in runs the ace is high only (ace_in_runs='high'): A-2-3 is not a run", state=state, action=action
+        )
+    must = state.must_meld
+    _require_target(state, must is None or must in action.cards, action)
+    new = new_meld(mask, jokers, shape, seat)
+    melds = state.melds + (new,)
+    left = _make_hand(hand._mask & ~mask, hand._jokers - jokers)
+    _require_leftover(state, left._mask, left._jokers, melds, action)
+    return _after_table_change(state, left, melds)
+
+
+def lay_off(state: GameState, card: Card | str, meld: int) -> GameState:
+    """Add ``card`` from the hand to table meld number ``meld`` (own, partner's or an
+    opponent's), credited to the player's team, keeping the meld valid (R16); emptying the
+    hand this way goes out (R18).
+
+    Raises :class:`~persian_rummy.NoSuchMeldError`, :class:`~persian_rummy.CardNotInHandError`,
+    :class:`~persian_rummy.InvalidLayOffError`, :class:`~persian_rummy.TargetNotUsedError`
+    (R14), :class:`~persian_rummy.LastCardError` (R19) or
+    :class:`~persian_rummy.WrongPhaseError`.
+
+    >>> from persian_rummy import GameState, draw_stock
+    >>> state = GameState.from_position(["", "3c 9h", "", ""], "2d", melds=["4c@3 5c@3 6c@3"])
+    >>> after = lay_off(draw_stock(state), "3c", 0)
+    >>> after.melds[0]
+    Meld.parse('3c+1 4c@3 5c@3 6c@3')
+    """
+    action = LayOff(card, meld) if type(meld) is int and meld >= 0 else None
+    card = Card.parse(card)
+    _require(state, Phase.MELD, action or LayOff(card, 0))
+    melds = state.melds
+    if type(meld) is not int or not 0 <= meld < len(melds):
+        raise NoSuchMeldError(
+            "R16", f"there is no meld {meld!r} on the table ({len(melds)} melds)", state=state, action=action
+        )
+    assert action is not None  # for the type checker: meld is a valid index here
+    _require_card(state, card, action, "R16")
+    target_meld = melds[meld]
+    if card not in extensions(target_meld, state.rules.ace_in_runs == "high_or_low"):
+        rule = "R11" if card.is_joker or target_meld.is_joker_set else "R16"
+        raise InvalidLayOffError(
+            rule, f"{card} does not extend the meld {' '.join(map(str, target_meld.cards))}", state=state, action=action
+        )
+    must = state.must_meld
+    if must is not None and state.rules.pickup_use == "new_meld_only":
+        raise TargetNotUsedError(
+            "R14",
+            f"the next action must lay down a new meld containing {must} (pickup_use='new_meld_only')",
+            state=state,
+            action=action,
+        )
+    _require_target(state, must is None or must == card, action)
+    seat = state.current_player
+    hand = state.hands[seat]
+    new_melds = melds[:meld] + (extend(target_meld, card, seat),) + melds[meld + 1 :]
+    mask, jokers = _without(hand._mask, hand._jokers, card.index)
+    _require_leftover(state, mask, jokers, new_melds, action)
+    return _after_table_change(state, _make_hand(mask, jokers), new_melds)
+
+
+def discard(state: GameState, card: Card | str) -> GameState:
+    """Discard ``card`` on top of the discard pile, ending the turn (R17). Discarding the last
+    card keeps the player in with an empty hand (R19, default), ends the round as going out
+    (``"goes_out"``) or is illegal (``"forbidden"``).
+
+    Raises :class:`~persian_rummy.CardNotInHandError`, :class:`~persian_rummy.TargetNotUsedError`
+    (R14), :class:`~persian_rummy.LastCardError` (R19) or
+    :class:`~persian_rummy.WrongPhaseError`.
+
+    >>> from persian_rummy import new_game
+    >>> state = draw_stock(new_game(1))
+    >>> after = discard(state, "Jk")
+    >>> after.discard_pile[-1], after.current_player, after.phase
+    (Card.parse('Jk'), 2, <Phase.DRAW: 'draw'>)
+    """
+    card = Card.parse(card)
+    action = DISCARDS[card.index]
+    _require(state, Phase.MELD, action)
+    _require_target(state, False, action)
+    _require_card(state, card, action, "R17")
+    seat = state.current_player
+    hand = state.hands[seat]
+    rules = state.rules
+    mask, jokers = _without(hand._mask, hand._jokers, card.index)
+    if not mask and not jokers and rules.last_card_discard == "forbidden":
+        raise LastCardError(
+            "R19",
+            f"seat {seat} may not discard their last card (last_card_discard='forbidden')",
+            state=state,
+            action=action,
+        )
+    new_hand = _make_hand(mask, jokers)
+    hands = state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :]
+    pile = state.discard_pile + (card,)
+    if not new_hand and rules.last_card_discard == "goes_out":
+        return _end_round(state, hands, state.melds, pile, seat, 0, 0)
+    return _next_turn(state, hands, pile, passed=False)
+
+
+def pass_turn(state: GameState) -> GameState:
+    """Pass instead of drawing, allowed only when the stock is empty (R20). The round ends
+    after four passes in a row (``stock_out_end="all_pass"``) or at the first
+    (``"first_pass"``), with no going-out bonus.
+
+    Raises :class:`~persian_rummy.PassNotAllowedError` while the stock has cards and
+    :class:`~persian_rummy.WrongPhaseError` outside the draw phase.
+
+    >>> from persian_rummy import GameState, DECK
+    >>> state = GameState.from_position([DECK[:13], DECK[13:26], DECK[26:39], DECK[39:52]], "Jk Jk Jk Jk", stock=())
+    >>> state = pass_turn(pass_turn(pass_turn(state)))
+    >>> state.consecutive_passes, pass_turn(state).phase
+    (3, <Phase.ROUND_OVER: 'round_over'>)
+    """
+    _require(state, Phase.DRAW, PASS)
+    if state.stock:
+        raise PassNotAllowedError(
+            "R20",
+            f"seat {state.current_player} may pass only when the stock is empty ({len(state.stock)} cards left)",
+            state=state,
+            action=PASS,
+        )
+    return _next_turn(state, state.hands, state.discard_pile, passed=True)
+
+
+def play(state: GameState, action: Action | str) -> GameState:
+    """Play ``action`` (an :class:`~persian_rummy.Action` or its text) for the player to move
+    and return the next state. Raises a subclass of :class:`~persian_rummy.IllegalActionError`
+    if the rules forbid it (the state passed in is unchanged), or
+    :class:`~persian_rummy.NotationError` for text that is not an action.
+
+    >>> from persian_rummy import new_game
+    >>> state = play(new_game(1), "draw")
+    >>> play(state, "discard Jk").current_player
+    2
+    """
+    kind = type(action)
+    if kind is DrawStock:
+        return draw_stock(state)
+    if kind is Discard:
+        return discard(state, cast(Discard, action).card)
+    if kind is MeldCards:
+        return meld(state, cast(MeldCards, action).cards)
+    if kind is LayOff:
+        laid = cast(LayOff, action)
+        return lay_off(state, laid.card, laid.meld)
+    if kind is DrawDiscard:
+        return draw_discard(state, cast(DrawDiscard, action).index)
+    if kind is Pass:
+        return pass_turn(state)
+    if isinstance(action, str):
+        return play(state, Action.parse(action))
+    raise TypeError(f"expected an Action or its text, not {action!r}")
+
+
+def is_legal(state: GameState, action: Action | str) -> bool:
+    """Whether ``action`` may be played now (exactly when it is in :func:`legal_actions`).
+
+    >>> from persian_rummy import new_game, DrawStock, Pass
+    >>> is_legal(new_game(1), DrawStock()), is_legal(new_game(1), Pass())
+    (True, False)
+    """
+    if isinstance(action, str):
+        try:
+            action = Action.parse(action)
+        except NotationError:
+            return False
+    from persian_rummy.errors import IllegalActionError
+
+    try:
+        play(state, action)
+    except IllegalActionError:
+        return False
+    return True

@@ -1,0 +1,272 @@
+"""The exception hierarchy of persian-rummy.
+
+Every exception the library raises on purpose derives from :class:`PersianRummyError`.
+Text that does not parse raises :class:`NotationError`; a well-formed action that the rules
+forbid in the given state raises a subclass of :class:`IllegalActionError` (one per rule
+broken); an impossible position raises :class:`InvalidStateError`. All three are also
+:class:`ValueError`\\ s, so code that only knows the standard library can catch them.
+
+>>> from persian_rummy import Card, NotationError
+>>> try:
+...     Card.parse("Xq")
+... except NotationError as error:
+...     print(error)
+R1: 'Xq' is not a card (expected a rank 2-9, T/10, J, Q, K, A and a suit s, h, d, c, or Jk)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from persian_rummy.state import GameState
+
+__all__ = [
+    "CardNotInHandError",
+    "EmptyStockError",
+    "GameNotOverError",
+    "IllegalActionError",
+    "InvalidDrawError",
+    "InvalidLayOffError",
+    "InvalidMeldError",
+    "InvalidRulesError",
+    "InvalidStateError",
+    "LastCardError",
+    "NoSuchMeldError",
+    "NotationError",
+    "PassNotAllowedError",
+    "PersianRummyError",
+    "RoundNotOverError",
+    "TargetNotUsedError",
+    "WrongPhaseError",
+]
+
+
+class PersianRummyError(Exception):
+    """The root of every exception raised by persian-rummy.
+
+    >>> issubclass(NotationError, PersianRummyError)
+    True
+    """
+
+
+class NotationError(PersianRummyError, ValueError):
+    """Text that does not parse as the value asked for (a card, a hand, a meld, rules...).
+
+    >>> from persian_rummy import parse_cards
+    >>> parse_cards("4s 4x")
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.NotationError: R1: '4x' is not a card (expected a rank 2-9, T/10, J, Q, K, A and a suit s, h, d, c, or Jk)
+    """
+
+
+class InvalidStateError(PersianRummyError, ValueError):
+    """A position that cannot occur: cards missing or duplicated, a bad seat, a bad phase.
+
+    >>> from persian_rummy import GameState
+    >>> GameState.from_position(["4s"] * 4, [])
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.InvalidStateError: R1: the position must hold exactly the 56 cards of the deck; duplicated: 4s (4 times)
+    """
+
+
+class InvalidRulesError(PersianRummyError, ValueError):
+    """A :class:`~persian_rummy.Rules` knob set to a value the rules do not offer.
+
+    >>> from persian_rummy import Rules
+    >>> Rules(deals=0)
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.InvalidRulesError: R7: deals must be a whole number of at least 1, not 0
+    """
+
+
+class RoundNotOverError(PersianRummyError, ValueError):
+    """A question about a finished round (or game) asked while it is still being played.
+
+    >>> from persian_rummy import new_game, score_round
+    >>> score_round(new_game(1))
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.RoundNotOverError: R23: deal 1 is still being played (phase DRAW); only a finished round can be scored
+    """
+
+
+class GameNotOverError(RoundNotOverError):
+    """:func:`~persian_rummy.winner` asked before the last deal has ended (R26).
+
+    >>> from persian_rummy import new_game, winner
+    >>> winner(new_game(1))
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.GameNotOverError: R26: the game is not over (deal 1 of 2, phase DRAW)
+    """
+
+
+class IllegalActionError(PersianRummyError, ValueError):
+    """An action that parses but that the rules forbid in this state.
+
+    Each rule broken has its own subclass. ``rule`` names the rule (``"R14"``), ``state`` is
+    the state the action was tried on (unchanged) and ``action`` the action, when known.
+
+    >>> from persian_rummy import Pass, new_game, play
+    >>> try:
+    ...     play(new_game(1), Pass())
+    ... except IllegalActionError as error:
+    ...     print(error.rule, type(error).__name__)
+    R20 PassNotAllowedError
+    """
+
+    rule: str
+    state: GameState | None
+    action: Any
+
+    def __init__(
+        self,
+        rule: str,
+        message: str,
+        *,
+        state: GameState | None = None,
+        action: Any = None,
+    ) -> None:
+        self.rule = rule
+        self.state = state
+        self.action = action
+        text = f"{rule}: {message}"
+        if state is not None:
+            text += f" [{state.summary()}]"
+        super().__init__(text)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Keep the exception picklable (multiprocessing sends exceptions between processes).
+        return (_rebuild_illegal_action, (type(self), self.args[0], self.rule, self.action))
+
+
+def _rebuild_illegal_action(cls: type[IllegalActionError], text: str, rule: str, action: Any) -> IllegalActionError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, text)
+    error.rule = rule
+    error.state = None
+    error.action = action
+    return error
+
+
+class WrongPhaseError(IllegalActionError):
+    """The action does not belong to this part of the turn (R12-R20), or the round is over.
+
+    >>> from persian_rummy import Discard, new_game, play
+    >>> play(new_game(1), Discard("4s"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.WrongPhaseError: R12: seat 1 must draw first ...
+    """
+
+
+class CardNotInHandError(IllegalActionError):
+    """The action names a card that the player to move does not hold (R15-R17).
+
+    >>> from persian_rummy import GameState, Discard, draw_stock, play
+    >>> state = draw_stock(GameState.from_position(["4s", "5s", "6s", "7s"], ["8s"]))
+    >>> play(state, Discard("Ah"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.CardNotInHandError: R17: seat 1 does not hold Ah [...]
+    """
+
+
+class InvalidMeldError(IllegalActionError):
+    """The cards do not form a valid set, run or joker set (R8-R11, ``ace_in_runs``).
+
+    >>> from persian_rummy import Meld
+    >>> Meld.parse("4s 5s 7s")
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.InvalidMeldError: R9: 4s 5s 7s is not a valid meld: a run's ranks must be consecutive
+    """
+
+
+class InvalidLayOffError(IllegalActionError):
+    """The card does not extend the chosen meld into a valid meld (R16, R8-R11).
+
+    >>> from persian_rummy import Card, Meld
+    >>> Meld.parse("4s 5s 6s").lay_off(Card.parse("9s"), seat=1)
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.InvalidLayOffError: R16: 9s does not extend the meld 4s 5s 6s
+    """
+
+
+class NoSuchMeldError(IllegalActionError):
+    """A lay-off names a meld index that is not on the table (R16).
+
+    >>> from persian_rummy import LayOff, GameState, draw_stock, play
+    >>> state = draw_stock(GameState.from_position(["4s", "5s", "6s", "7s"], ["8s"]))
+    >>> play(state, LayOff("4s", 0))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.NoSuchMeldError: R16: there is no meld 0 on the table (0 melds) [...]
+    """
+
+
+class TargetNotUsedError(IllegalActionError):
+    """After a discard-pile draw, the next action did not use the target card (R14).
+
+    >>> from persian_rummy import Discard, GameState, draw_discard, play
+    >>> state = GameState.from_position(["", "4s 5s Kd", "", ""], ["6s"])
+    >>> state = draw_discard(state, 0)
+    >>> play(state, Discard("Kd"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.TargetNotUsedError: R14: the next action must meld or lay off 6s, taken from the discard pile [...]
+    """
+
+
+class InvalidDrawError(IllegalActionError):
+    """A discard-pile draw that is not allowed: no such card, or its target cannot be melded (R13-R14).
+
+    >>> from persian_rummy import GameState, draw_discard
+    >>> draw_discard(GameState.from_position(["", "4s 9d Kd", "", ""], ["6s"]), 0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.InvalidDrawError: R14: 6s cannot be melded or laid off at once, so it may not be taken [...]
+    """
+
+
+class EmptyStockError(IllegalActionError):
+    """A draw from the stock when the stock is empty (R12, R20).
+
+    >>> from persian_rummy import DECK, GameState, draw_stock
+    >>> state = GameState.from_position([DECK[:14], DECK[14:28], DECK[28:42], DECK[42:]], [], stock=())
+    >>> draw_stock(state)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.EmptyStockError: R20: the stock is empty: take from the discard pile or pass [...]
+    """
+
+
+class PassNotAllowedError(IllegalActionError):
+    """A pass while the stock still has cards (R20).
+
+    >>> from persian_rummy import new_game, pass_turn
+    >>> pass_turn(new_game(1))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.PassNotAllowedError: R20: seat 1 may pass only when the stock is empty (27 cards left) [...]
+    """
+
+
+class LastCardError(IllegalActionError):
+    """Under ``last_card_discard="forbidden"``, an action that would discard the last card or
+    strand a last card that cannot be laid off (R19).
+
+    >>> from persian_rummy import GameState, Rules, draw_stock, play
+    >>> rules = Rules(last_card_discard="forbidden")
+    >>> state = GameState.from_position(["2c", "5s 6s 7s", "2d", "2h"], "8s", rules=rules)
+    >>> state = draw_stock(state)  # the top of the stock is a joker: 5s 6s 7s Jk
+    >>> play(state, "meld 5s 6s 7s")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.LastCardError: R19: this would leave seat 1 holding only Jk, which cannot be laid off, ...
+    """

@@ -1,0 +1,449 @@
+"""Melds on the table: sets, runs and joker sets, with the seat credited for each card
+(R8-R11, R16, R24).
+
+A meld's text lists its cards in canonical order, each with the seat that played it:
+``card@seat`` for a card of the original meld and ``card+seat`` for a card laid off later.
+
+>>> meld = Meld.parse("7s 7h 7d", seat=0).lay_off(Card.parse("7c"), seat=1)
+>>> meld
+Meld.parse('7s@0 7h@0 7d@0 7c+1')
+>>> meld.kind, meld.four_at_once, [str(card) for card in meld.cards]
+(<MeldKind.SET: 'set'>, False, ['7s', '7h', '7d', '7c'])
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable
+from typing import Final, Literal
+
+import attrs
+
+from persian_rummy.cards import CARDS, JOKER_INDEX, Card, parse_cards
+from persian_rummy.errors import InvalidLayOffError, InvalidMeldError, NotationError
+
+__all__ = ["Meld", "MeldKind"]
+
+AceInRuns = Literal["high", "high_or_low"]
+
+_SUIT_BITS: Final = 0x1FFF  # the 13 ranks of one suit
+_ACE_BIT: Final = 1 << 12
+_TOKEN: Final = re.compile(r"(.+?)([@+])(\d+)")
+
+
+class MeldKind(enum.Enum):
+    """What a meld is: a :attr:`SET` (same rank, or jokers only) or a :attr:`RUN` (R8-R11).
+
+    >>> MeldKind.RUN.value
+    'run'
+    """
+
+    SET = "set"
+    RUN = "run"
+
+
+class MeldShape:
+    """What the engine knows of a valid meld's cards, computed once (internal)."""
+
+    __slots__ = ("ace_low", "high", "kind", "low", "suit")
+
+    def __init__(self, kind: MeldKind, suit: int, low: int, high: int, ace_low: bool) -> None:
+        self.kind = kind
+        self.suit = suit
+        self.low = low
+        self.high = high
+        self.ace_low = ace_low
+
+
+def run_bits(suit_bits: int) -> tuple[int, int, bool] | None:
+    """For one suit's rank bits (bit 0 = the two), the run they form as
+    ``(low, high, ace_low)`` in rank values (1 = an ace played low), or ``None``."""
+    if suit_bits & (suit_bits + (suit_bits & -suit_bits)) == 0:
+        low = (suit_bits & -suit_bits).bit_length() + 1
+        return low, low + suit_bits.bit_count() - 1, False
+    if suit_bits & _ACE_BIT and suit_bits & 1:
+        # Try the ace low: shift every rank up one place and put the ace at the bottom.
+        rotated = ((suit_bits << 1) | 1) & _SUIT_BITS
+        if rotated & (rotated + 1) == 0:
+            return 1, rotated.bit_count(), True
+    return None
+
+
+def shape_of(mask: int, jokers: int) -> MeldShape | str:
+    """Classify the cards of a would-be meld, or say why they are not one (internal).
+
+    Runs that need the ace low are accepted here; whether ``ace_in_runs`` allows them is the
+    engine's business (R10).
+    """
+    count = mask.bit_count()
+    if jokers:
+        if count:
+            return "R11: a joker may be melded only in a set of jokers, never with natural cards"
+        if jokers < 3:
+            return "R11: a set of jokers needs 3 or 4 jokers"
+        return MeldShape(MeldKind.SET, -1, 0, 0, False)
+    if count < 3:
+        return "R8: a meld needs at least 3 cards"
+    low_index = (mask & -mask).bit_length() - 1
+    rank_offset = low_index % 13
+    set_mask = 0
+    for suit in range(4):
+        set_mask |= 1 << (suit * 13 + rank_offset)
+    if mask & ~set_mask == 0:
+        return MeldShape(MeldKind.SET, -1, rank_offset + 2, rank_offset + 2, False)
+    suit = low_index // 13
+    suit_bits = mask >> (suit * 13)
+    if suit_bits & ~_SUIT_BITS:
+        return "R9: a run's cards must all be of one suit, and a set's of one rank"
+    run = run_bits(suit_bits)
+    if run is None:
+        if suit_bits & _ACE_BIT and suit_bits & 1:
+            return "R9: a run's ranks must be consecutive and may not wrap around past the ace"
+        return "R9: a run's ranks must be consecutive"
+    low, high, ace_low = run
+    return MeldShape(MeldKind.RUN, suit, low, high, ace_low)
+
+
+def _order_key(shape: MeldShape, card: Card) -> int:
+    if shape.kind is MeldKind.RUN and shape.ace_low and card.index % 13 == 12:
+        return -1  # the ace played low comes first
+    return card.index
+
+
+@attrs.frozen(init=False, repr=False)
+class Meld:
+    """A meld on the table: its cards in canonical order (runs ascending) and, for each card,
+    the seat credited with it (R16) and whether it was laid off after the meld was made.
+
+    Build a new meld with :meth:`parse` or the constructor, and extend it with
+    :meth:`lay_off`. Melds are validated (R8-R11); a run with the ace low is a valid meld
+    value, and the game accepts it only under ``ace_in_runs="high_or_low"`` (R10).
+
+    >>> Meld(["Ks", "As", "Qs"], seats=3)
+    Meld.parse('Qs@3 Ks@3 As@3')
+    >>> Meld.parse("Jk Jk Jk", seat=1).points
+    60
+    """
+
+    cards: tuple[Card, ...]
+    seats: tuple[int, ...]
+    laid_off: tuple[bool, ...]
+    shape: MeldShape = attrs.field(eq=False, hash=False)
+    _mask: int = attrs.field(eq=False, hash=False)
+    _jokers: int = attrs.field(eq=False, hash=False)
+    # The cards that extend the meld, computed on first use: (ace high only, ace low allowed).
+    _extensions: list[tuple[Card, ...] | None] = attrs.field(eq=False, hash=False)
+
+    def __init__(
+        self,
+        cards: str | Iterable[Card | str],
+        seats: int | Iterable[int] = 0,
+        laid_off: Iterable[bool] | None = None,
+    ) -> None:
+        parsed = parse_cards(cards)
+        seat_tuple = (seats,) * len(parsed) if isinstance(seats, int) else tuple(seats)
+        flags = (False,) * len(parsed) if laid_off is None else tuple(laid_off)
+        if len(seat_tuple) != len(parsed) or len(flags) != len(parsed):
+            raise NotationError(
+                f"R16: a meld needs one seat and one laid-off flag per card "
+                f"({len(parsed)} cards, {len(seat_tuple)} seats, {len(flags)} flags)"
+            )
+        for seat in seat_tuple:
+            if type(seat) is not int or not 0 <= seat <= 3:
+                raise NotationError(f"R3: seats are 0, 1, 2 and 3, not {seat!r}")
+        if all(flags):
+            raise InvalidMeldError("R15", f"{_plain(parsed)} has no card of an original meld")
+        originals = [card for card, flag in zip(parsed, flags, strict=True) if not flag]
+        original_seats = {seat for seat, flag in zip(seat_tuple, flags, strict=True) if not flag}
+        if len(original_seats) != 1:
+            raise InvalidMeldError("R15", "the cards of one meld action are played by one seat")
+        mask, jokers = _mask_of(parsed)
+        original_shape = shape_of(*_mask_of(originals))
+        if isinstance(original_shape, str):
+            raise InvalidMeldError(
+                original_shape[:3].rstrip(":"),
+                f"{_plain(originals)} is not a valid meld: {original_shape.split(': ', 1)[1]}",
+            )
+        shape = shape_of(mask, jokers)
+        if isinstance(shape, str) or shape.kind is not original_shape.kind:
+            raise InvalidLayOffError("R16", f"the cards {_plain(parsed)} do not form one meld")
+        triples = sorted(zip(parsed, seat_tuple, flags, strict=True), key=lambda item: _order_key(shape, item[0]))
+        _init_meld(
+            self,
+            tuple(item[0] for item in triples),
+            tuple(item[1] for item in triples),
+            tuple(item[2] for item in triples),
+            shape,
+            mask,
+            jokers,
+        )
+
+    @classmethod
+    def parse(cls, text: str, *, seat: int = 0) -> Meld:
+        """Parse a meld: cards separated by spaces (or commas, or hyphens), each optionally
+        marked ``@seat`` (part of the original meld) or ``+seat`` (laid off later by that
+        seat). Unmarked cards belong to the original meld, played by ``seat``.
+
+        >>> Meld.parse("3c+0 4c@3 5c@3 6c@3")
+        Meld.parse('3c+0 4c@3 5c@3 6c@3')
+        >>> Meld.parse("8♥-9♥-10♥", seat=2)
+        Meld.parse('8h@2 9h@2 Th@2')
+        """
+        if not isinstance(text, str):
+            raise NotationError(f"R8: expected the text of a meld, not {text!r}")
+        cards: list[Card] = []
+        seats: list[int] = []
+        flags: list[bool] = []
+        for token in re.split(r"[\s,]+", text.strip()):
+            if not token:
+                continue
+            match = _TOKEN.fullmatch(token)
+            if match is None:
+                for card in parse_cards(token):
+                    cards.append(card)
+                    seats.append(seat)
+                    flags.append(False)
+                continue
+            cards.append(Card.parse(match.group(1)))
+            seats.append(int(match.group(3)))
+            flags.append(match.group(2) == "+")
+        return cls(cards, seats, flags)
+
+    @property
+    def kind(self) -> MeldKind:
+        """:attr:`MeldKind.SET` or :attr:`MeldKind.RUN`.
+
+        >>> Meld.parse("Qs Ks As").kind
+        <MeldKind.RUN: 'run'>
+        """
+        return self.shape.kind
+
+    @property
+    def is_joker_set(self) -> bool:
+        """Whether this is a set of jokers (R11).
+
+        >>> Meld.parse("Jk Jk Jk").is_joker_set
+        True
+        """
+        return self._jokers > 0
+
+    @property
+    def ace_low(self) -> bool:
+        """Whether this is a run with the ace played low (A-2-3…), allowed only under
+        ``ace_in_runs="high_or_low"`` (R10).
+
+        >>> Meld.parse("As 2s 3s").ace_low, Meld.parse("Qs Ks As").ace_low
+        (True, False)
+        """
+        return self.shape.ace_low
+
+    @property
+    def owner(self) -> int:
+        """The seat that laid the meld down.
+
+        >>> Meld.parse("4c@3 5c@3 6c@3 7c+0").owner
+        3
+        """
+        for seat, flag in zip(self.seats, self.laid_off, strict=True):
+            if not flag:
+                return seat
+        raise AssertionError("unreachable: a meld always has an original card")  # pragma: no cover
+
+    @property
+    def four_at_once(self) -> bool:
+        """Whether this is a set of four melded in a single action, which scores double (R24).
+
+        >>> Meld.parse("Js Jh Jd Jc").four_at_once
+        True
+        >>> Meld.parse("Js Jh Jd Jc+2").four_at_once
+        False
+        """
+        return self.shape.kind is MeldKind.SET and len(self.cards) == 4 and not any(self.laid_off)
+
+    @property
+    def points(self) -> int:
+        """The value of the meld's cards, not doubled (R22).
+
+        >>> Meld.parse("8h 9h Th").points
+        27
+        """
+        return sum(card.points for card in self.cards)
+
+    @property
+    def mask(self) -> int:
+        """The natural cards of the meld as a bit mask (see :attr:`Hand.mask`).
+
+        >>> Meld.parse("2s 3s 4s").mask
+        7
+        """
+        return self._mask
+
+    def lay_off_cards(self, ace_in_runs: AceInRuns = "high") -> tuple[Card, ...]:
+        """The cards that could be laid off on this meld (at most two: R8-R11, R16).
+
+        >>> Meld.parse("2s 3s 4s").lay_off_cards(), Meld.parse("2s 3s 4s").lay_off_cards("high_or_low")
+        ((Card.parse('5s'),), (Card.parse('As'), Card.parse('5s')))
+        >>> Meld.parse("Jk Jk Jk").lay_off_cards()
+        (Card.parse('Jk'),)
+        """
+        return extensions(self, ace_in_runs == "high_or_low")
+
+    def accepts(self, card: Card | str, ace_in_runs: AceInRuns = "high") -> bool:
+        """Whether ``card`` can be laid off on this meld.
+
+        >>> Meld.parse("7s 7h 7d").accepts("7c"), Meld.parse("7s 7h 7d").accepts("Jk")
+        (True, False)
+        """
+        return Card.parse(card) in self.lay_off_cards(ace_in_runs)
+
+    def lay_off(self, card: Card | str, seat: int, *, ace_in_runs: AceInRuns = "high") -> Meld:
+        """The meld extended by ``card``, laid off and credited to ``seat`` (R16).
+
+        >>> Meld.parse("4c 5c 6c", seat=3).lay_off("3c", seat=0)
+        Meld.parse('3c+0 4c@3 5c@3 6c@3')
+        """
+        card = Card.parse(card)
+        if card not in self.lay_off_cards(ace_in_runs):
+            raise InvalidLayOffError("R16", f"{card} does not extend the meld {_plain(self.cards)}")
+        if type(seat) is not int or not 0 <= seat <= 3:
+            raise NotationError(f"R3: seats are 0, 1, 2 and 3, not {seat!r}")
+        return extend(self, card, seat)
+
+    def __str__(self) -> str:
+        return " ".join(
+            f"{card}{'+' if flag else '@'}{seat}"
+            for card, seat, flag in zip(self.cards, self.seats, self.laid_off, strict=True)
+        )
+
+    def __repr__(self) -> str:
+        return f"Meld.parse({str(self)!r})"
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+
+def _plain(cards: Iterable[Card]) -> str:
+    return " ".join(map(str, cards))
+
+
+def _mask_of(cards: Iterable[Card]) -> tuple[int, int]:
+    mask = 0
+    jokers = 0
+    for card in cards:
+        if card.index == JOKER_INDEX:
+            jokers += 1
+        elif mask >> card.index & 1:
+            raise InvalidMeldError("R1", f"{card} appears twice, but the deck has one {card}")
+        else:
+            mask |= 1 << card.index
+    if jokers > 4:
+        raise InvalidMeldError("R11", "a set of jokers has at most 4 jokers")
+    return mask, jokers
+
+
+def _init_meld(
+    meld: Meld,
+    cards: tuple[Card, ...],
+    seats: tuple[int, ...],
+    flags: tuple[bool, ...],
+    shape: MeldShape,
+    mask: int,
+    jokers: int,
+) -> None:
+    setter = object.__setattr__
+    setter(meld, "cards", cards)
+    setter(meld, "seats", seats)
+    setter(meld, "laid_off", flags)
+    setter(meld, "shape", shape)
+    setter(meld, "_mask", mask)
+    setter(meld, "_jokers", jokers)
+    setter(meld, "_extensions", [None, None])
+
+
+def new_meld(mask: int, jokers: int, shape: MeldShape, seat: int) -> Meld:
+    """A fresh meld from already validated cards (the engine's fast path)."""
+    meld = object.__new__(Meld)
+    if jokers:
+        cards: tuple[Card, ...] = (CARDS[JOKER_INDEX],) * jokers
+    elif shape.ace_low:
+        cards = (CARDS[shape.suit * 13 + 12],) + tuple(_cards(mask & ~(1 << (shape.suit * 13 + 12))))
+    else:
+        cards = tuple(_cards(mask))
+    _init_meld(meld, cards, (seat,) * len(cards), (False,) * len(cards), shape, mask, jokers)
+    return meld
+
+
+def _cards(mask: int) -> list[Card]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(CARDS[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
+def extensions(meld: Meld, ace_low_allowed: bool) -> tuple[Card, ...]:
+    """The cards that extend ``meld`` (internal; see :meth:`Meld.lay_off_cards`)."""
+    cached = meld._extensions[ace_low_allowed]
+    if cached is None:
+        cached = meld._extensions[ace_low_allowed] = _compute_extensions(meld, ace_low_allowed)
+    return cached
+
+
+def _compute_extensions(meld: Meld, ace_low_allowed: bool) -> tuple[Card, ...]:
+    shape = meld.shape
+    size = len(meld.cards)
+    if shape.kind is MeldKind.SET:
+        if size >= 4:
+            return ()
+        if meld._jokers:
+            return (CARDS[JOKER_INDEX],)
+        offset = shape.low - 2
+        for suit in range(4):
+            if not meld._mask >> (suit * 13 + offset) & 1:
+                return (CARDS[suit * 13 + offset],)
+        raise AssertionError("unreachable: a set of three misses one suit")  # pragma: no cover
+    base = shape.suit * 13
+    out: list[Card] = []
+    low, high = shape.low, shape.high
+    if low >= 3:
+        out.append(CARDS[base + low - 3])
+    elif low == 2 and high < 13 and ace_low_allowed:
+        # With 2…K on the table the ace fits either way: it is offered once, as the top card.
+        out.append(CARDS[base + 12])
+    if high <= 13 and not (high == 13 and low == 1):
+        out.append(CARDS[base + high - 1])
+    return tuple(out)
+
+
+def extend(meld: Meld, card: Card, seat: int) -> Meld:
+    """``meld`` with ``card`` laid off by ``seat``; the card must be one of its extensions."""
+    shape = meld.shape
+    if shape.kind is MeldKind.SET:
+        new_shape = shape
+        triples = sorted(
+            [*zip(meld.cards, meld.seats, meld.laid_off, strict=True), (card, seat, True)],
+            key=lambda item: item[0].index,
+        )
+        cards = tuple(item[0] for item in triples)
+        seats = tuple(item[1] for item in triples)
+        flags = tuple(item[2] for item in triples)
+    else:
+        rank = card.index % 13 + 2
+        if rank == shape.high + 1:
+            new_shape = MeldShape(MeldKind.RUN, shape.suit, shape.low, rank, shape.ace_low)
+            cards = meld.cards + (card,)
+            seats = meld.seats + (seat,)
+            flags = meld.laid_off + (True,)
+        else:
+            low = 1 if rank == 14 else rank
+            new_shape = MeldShape(MeldKind.RUN, shape.suit, low, shape.high, low == 1)
+            cards = (card,) + meld.cards
+            seats = (seat,) + meld.seats
+            flags = (True,) + meld.laid_off
+    result = object.__new__(Meld)
+    jokers = meld._jokers + (card.index == JOKER_INDEX)
+    mask = meld._mask | (0 if card.index == JOKER_INDEX else 1 << card.index)
+    _init_meld(result, cards, seats, flags, new_shape, mask, jokers)
+    return result

@@ -1,0 +1,383 @@
+"""The game state: one position of a deal, as an immutable value.
+
+>>> from persian_rummy import new_game
+>>> state = new_game(7)
+>>> state.phase, state.current_player, len(state.stock), len(state.discard_pile)
+(<Phase.DRAW: 'draw'>, 1, 27, 1)
+>>> [len(hand) for hand in state.hands]
+[7, 7, 7, 7]
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+import attrs
+
+from persian_rummy.cards import DECK, Card, parse_cards
+from persian_rummy.errors import InvalidStateError, NotationError
+from persian_rummy.hand import Hand
+from persian_rummy.melds import Meld
+from persian_rummy.rules import Rules
+
+__all__ = ["GameState", "Phase", "team_of"]
+
+#: The number of players (R3).
+PLAYERS: Final = 4
+#: Cards dealt to each player (R5).
+HAND_SIZE: Final = 7
+_DECK_COUNTS: Final = Counter(DECK)
+
+
+def team_of(seat: int) -> int:
+    """The team of a seat: team 0 is seats 0 and 2, team 1 seats 1 and 3 (R3).
+
+    >>> [team_of(seat) for seat in range(4)]
+    [0, 1, 0, 1]
+    """
+    return seat % 2
+
+
+class Phase(enum.Enum):
+    """The part of the turn (or of the game) a state is in.
+
+    - :attr:`DRAW`: the player to move must draw (or pass with an empty stock, R12-R14, R20).
+    - :attr:`MELD`: after drawing, the player melds, lays off and discards (R15-R17).
+    - :attr:`ROUND_OVER`: a deal that is not the last has ended; see ``next_deal``.
+    - :attr:`GAME_OVER`: the last deal has ended (R7, R26).
+
+    >>> Phase.MELD.is_live, Phase.GAME_OVER.is_live
+    (True, False)
+    """
+
+    DRAW = "draw"
+    MELD = "meld"
+    ROUND_OVER = "round_over"
+    GAME_OVER = "game_over"
+
+    @property
+    def is_live(self) -> bool:
+        """Whether a player is to act in this phase.
+
+        >>> Phase.DRAW.is_live
+        True
+        """
+        return self is Phase.DRAW or self is Phase.MELD
+
+
+def _cards(value: str | Iterable[Card | str]) -> tuple[Card, ...]:
+    return parse_cards(value)
+
+
+def _hand(value: Hand | str | Iterable[Card | str]) -> Hand:
+    return value if isinstance(value, Hand) else Hand(value)
+
+
+@attrs.frozen
+class GameState:
+    """One position of a game of Persian Rummy. Immutable: every action returns a new state,
+    sharing the parts that did not change.
+
+    Make states with :func:`~persian_rummy.new_game`, :meth:`from_position` or
+    :meth:`from_deck`, and move with :func:`~persian_rummy.play` and its kin. The fields:
+
+    - ``hands``: the four hands, in seat order.
+    - ``stock``: the face-down stock, bottom to top (the last card is drawn next, R12).
+    - ``discard_pile``: bottom to top; the last card is the top card (R13).
+    - ``melds``: the melds on the table, in the order they were laid (lay-off indices).
+    - ``current_player``: the seat to act (0-3; after the round, the seat that acted last).
+    - ``dealer``: the seat that dealt this deal.
+    - ``phase``: see :class:`Phase`.
+    - ``must_meld``: after a discard-pile draw, the card the next action must meld or lay off
+      (R14), else ``None``.
+    - ``deal_number``: 1 for the first deal, 2 for the second (R7).
+    - ``scores``: the teams' cumulative totals, including every finished deal (R23-R25).
+    - ``rules``: the :class:`~persian_rummy.Rules` in force.
+    - ``consecutive_passes``: passes in a row so far (R20).
+    - ``idle_turns``: turns in a row with no stock draw and no card added to the table (R21).
+    - ``turn_progress``: whether the current turn has drawn from the stock or added a card
+      to the table (R21).
+    - ``went_out``: the seat that went out (R18, R25), once the round is over, else ``None``.
+
+    >>> from persian_rummy import new_game
+    >>> new_game(1).hands[1]
+    Hand.parse('Js 2d Jd Qd Tc Jk Jk')
+    """
+
+    hands: tuple[Hand, ...]
+    stock: tuple[Card, ...]
+    discard_pile: tuple[Card, ...]
+    melds: tuple[Meld, ...]
+    current_player: int
+    dealer: int
+    phase: Phase
+    must_meld: Card | None
+    deal_number: int
+    scores: tuple[int, int]
+    rules: Rules
+    consecutive_passes: int = 0
+    idle_turns: int = 0
+    turn_progress: bool = False
+    went_out: int | None = None
+
+    @classmethod
+    def from_position(
+        cls,
+        hands: Sequence[Hand | str | Iterable[Card | str]],
+        discard_pile: str | Iterable[Card | str],
+        *,
+        stock: str | Iterable[Card | str] | None = None,
+        melds: Iterable[Meld | str] = (),
+        dealer: int = 0,
+        current_player: int | None = None,
+        deal_number: int = 1,
+        scores: tuple[int, int] = (0, 0),
+        rules: Rules = Rules(),
+    ) -> GameState:
+        """A round starting from a given position, with ``current_player`` (by default the
+        player left of the dealer, R6) to draw.
+
+        ``stock`` is listed bottom to top; when it is ``None`` it is every card not named
+        elsewhere, in :data:`~persian_rummy.DECK` order (so the last of them is drawn first).
+        Cards may be :class:`~persian_rummy.Card`\\ s or text, melds
+        :class:`~persian_rummy.Meld`\\ s or their text. The cards named must make up exactly
+        the 56-card deck, else :class:`~persian_rummy.InvalidStateError`.
+
+        >>> state = GameState.from_position(["4s 4d", "Qs Ks As", "", "Jk"], "2c 9h", melds=["7s 7h 7d"])
+        >>> state.current_player, len(state.stock), state.discard_pile[-1]
+        (1, 45, Card.parse('9h'))
+        """
+        try:
+            hand_values = tuple(_hand(hand) for hand in hands)
+            pile = _cards(discard_pile)
+            table = tuple(meld if isinstance(meld, Meld) else Meld.parse(meld) for meld in melds)
+            stock_cards = None if stock is None else _cards(stock)
+        except NotationError as error:
+            raise InvalidStateError(f"the position does not parse: {error}") from None
+        if len(hand_values) != PLAYERS:
+            raise InvalidStateError(f"R3: a position has 4 hands, not {len(hand_values)}")
+        named: Counter[Card] = Counter(pile)
+        for hand in hand_values:
+            named.update(hand)
+        for meld in table:
+            named.update(meld.cards)
+        if stock_cards is None:
+            remaining = _DECK_COUNTS - named
+            rest = []
+            for card in DECK:
+                if remaining[card] > 0:
+                    remaining[card] -= 1
+                    rest.append(card)
+            stock_cards = tuple(rest)
+        named.update(stock_cards)
+        _check_deck(named)
+        if current_player is None:
+            current_player = (dealer + 1) % PLAYERS if isinstance(dealer, int) else -1
+        state = cls(
+            hands=hand_values,
+            stock=stock_cards,
+            discard_pile=pile,
+            melds=table,
+            current_player=current_player,
+            dealer=dealer,
+            phase=Phase.DRAW,
+            must_meld=None,
+            deal_number=deal_number,
+            scores=tuple(scores),  # type: ignore[arg-type]
+            rules=rules,
+        )
+        state.validate()
+        return state
+
+    @classmethod
+    def from_deck(
+        cls,
+        deck: str | Iterable[Card | str],
+        *,
+        dealer: int = 0,
+        deal_number: int = 1,
+        scores: tuple[int, int] = (0, 0),
+        rules: Rules = Rules(),
+    ) -> GameState:
+        """Deal a round from a deck in a given order (R5-R6).
+
+        The deck is dealt from its start: one card at a time to each player in turn, starting
+        left of the dealer, until each has 7; the next card (the 29th) is turned face up to
+        start the discard pile, and the remaining 27 form the stock, with the 30th card of
+        the deck on top (drawn first).
+
+        >>> from persian_rummy import DECK
+        >>> state = GameState.from_deck(DECK)
+        >>> state.hands[1], state.discard_pile, state.stock[-1]
+        (Hand.parse('2s 6s Ts As 5h 9h Kh'), (Card.parse('4d'),), Card.parse('5d'))
+        """
+        try:
+            cards = _cards(deck)
+        except NotationError as error:
+            raise InvalidStateError(f"the deck does not parse: {error}") from None
+        _check_deck(Counter(cards))
+        if type(dealer) is not int or not 0 <= dealer < PLAYERS:
+            raise InvalidStateError(f"R3: the dealer is a seat 0-3, not {dealer!r}")
+        dealt = HAND_SIZE * PLAYERS
+        hands = tuple(Hand(cards[(seat - dealer - 1) % PLAYERS : dealt : PLAYERS]) for seat in range(PLAYERS))
+        state = cls(
+            hands=hands,
+            stock=tuple(reversed(cards[dealt + 1 :])),
+            discard_pile=(cards[dealt],),
+            melds=(),
+            current_player=(dealer + 1) % PLAYERS,
+            dealer=dealer,
+            phase=Phase.DRAW,
+            must_meld=None,
+            deal_number=deal_number,
+            scores=tuple(scores),  # type: ignore[arg-type]
+            rules=rules,
+        )
+        state.validate()
+        return state
+
+    @property
+    def hand(self) -> Hand:
+        """The hand of the player to move.
+
+        >>> from persian_rummy import new_game
+        >>> new_game(1).hand == new_game(1).hands[1]
+        True
+        """
+        return self.hands[self.current_player]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the round is over (``ROUND_OVER`` or ``GAME_OVER``).
+
+        >>> from persian_rummy import new_game
+        >>> new_game(1).is_over
+        False
+        """
+        return not self.phase.is_live
+
+    @property
+    def top_card(self) -> Card | None:
+        """The top card of the discard pile, or ``None`` when the pile is empty.
+
+        >>> from persian_rummy import new_game
+        >>> new_game(1).top_card
+        Card.parse('2s')
+        """
+        return self.discard_pile[-1] if self.discard_pile else None
+
+    def summary(self) -> str:
+        """A one-line description of the position, used in error messages.
+
+        >>> from persian_rummy import new_game
+        >>> new_game(1).summary()
+        'deal 1 of 2, seat 1 to act, phase DRAW, hand Js 2d Jd Qd Tc Jk Jk, discard pile 2s, stock 27, 0 melds'
+        """
+        text = f"deal {self.deal_number} of {self.rules.deals}, seat {self.current_player} "
+        text += f"to act, phase {self.phase.name}" if self.phase.is_live else f"acted last, phase {self.phase.name}"
+        if 0 <= self.current_player < len(self.hands):
+            text += f", hand {self.hands[self.current_player] or '(empty)'}"
+        if self.must_meld is not None:
+            text += f", must meld {self.must_meld}"
+        pile = " ".join(map(str, self.discard_pile[-8:]))
+        if len(self.discard_pile) > 8:
+            pile = f"... {pile}"
+        text += f", discard pile {pile or '(empty)'}, stock {len(self.stock)}, {len(self.melds)} melds"
+        return text
+
+    def validate(self) -> None:
+        """Check that the state could occur in a game, else raise
+        :class:`~persian_rummy.InvalidStateError` saying what is wrong.
+
+        >>> from persian_rummy import new_game
+        >>> new_game(1).validate()
+        """
+        if type(self.rules) is not Rules:
+            raise InvalidStateError(f"rules must be a Rules value, not {self.rules!r}")
+        if len(self.hands) != PLAYERS or not all(isinstance(hand, Hand) for hand in self.hands):
+            raise InvalidStateError("R3: a state has exactly four Hand values")
+        for name in ("current_player", "dealer"):
+            seat = getattr(self, name)
+            if type(seat) is not int or not 0 <= seat < PLAYERS:
+                raise InvalidStateError(f"R3: {name} must be a seat 0-3, not {seat!r}")
+        if not isinstance(self.phase, Phase):
+            raise InvalidStateError(f"phase must be a Phase, not {self.phase!r}")
+        deals = self.rules.deals
+        if type(self.deal_number) is not int or not 1 <= self.deal_number <= deals:
+            raise InvalidStateError(f"R7: deal_number must be 1-{deals}, not {self.deal_number!r}")
+        if (
+            not isinstance(self.scores, tuple)
+            or len(self.scores) != 2
+            or not all(type(score) is int for score in self.scores)
+        ):
+            raise InvalidStateError(f"R23: scores must be two whole numbers, not {self.scores!r}")
+        for name in ("stock", "discard_pile", "melds"):
+            if not isinstance(getattr(self, name), tuple):
+                raise InvalidStateError(f"{name} must be a tuple")
+        if not all(type(card) is Card for card in self.stock + self.discard_pile):
+            raise InvalidStateError("the stock and the discard pile hold Card values only")
+        if not all(isinstance(meld, Meld) for meld in self.melds):
+            raise InvalidStateError("melds must be Meld values")
+        counts: Counter[Card] = Counter(self.stock)
+        counts.update(self.discard_pile)
+        for hand in self.hands:
+            counts.update(hand)
+        for meld in self.melds:
+            counts.update(meld.cards)
+        _check_deck(counts)
+        rules = self.rules
+        for meld in self.melds:
+            if meld.ace_low and rules.ace_in_runs == "high":
+                raise InvalidStateError(f"R10: the run {meld} plays the ace low, which these rules forbid")
+        live = self.phase.is_live
+        pass_limit = (1 if rules.stock_out_end == "first_pass" else 4) - live
+        for name, limit in (("consecutive_passes", pass_limit), ("idle_turns", 8 - live)):
+            value = getattr(self, name)
+            if type(value) is not int or not 0 <= value <= limit:
+                raise InvalidStateError(f"R20-R21: {name} must be 0-{limit} in this state, not {value!r}")
+        if type(self.turn_progress) is not bool:
+            raise InvalidStateError(f"R21: turn_progress must be True or False, not {self.turn_progress!r}")
+        if self.consecutive_passes and self.stock:
+            raise InvalidStateError("R20: a player can have passed only with an empty stock")
+        if self.phase.is_live:
+            if self.went_out is not None:
+                raise InvalidStateError("R18: nobody has gone out while the round is being played")
+            if self.phase is Phase.DRAW and (self.must_meld is not None or self.turn_progress):
+                raise InvalidStateError("R14: before the draw there is no card to meld and no progress")
+            if self.phase is Phase.MELD and not self.hands[self.current_player]:
+                raise InvalidStateError("R17-R18: after drawing, the player to move holds at least one card")
+            if rules.last_card_discard != "stays_in" and not all(self.hands):
+                raise InvalidStateError(
+                    f"R19: under last_card_discard={rules.last_card_discard!r} no player can have "
+                    "an empty hand while the round is being played"
+                )
+            if self.must_meld is not None and (
+                self.phase is not Phase.MELD or self.must_meld not in self.hands[self.current_player]
+            ):
+                raise InvalidStateError("R14: the card to meld must be in the hand of the player to move")
+        else:
+            if self.must_meld is not None:
+                raise InvalidStateError("R14: no card must be melded once the round is over")
+            if (self.phase is Phase.GAME_OVER) != (self.deal_number == deals):
+                raise InvalidStateError("R7: the game is over exactly when the last deal has ended")
+            if self.went_out is not None:
+                if type(self.went_out) is not int or not 0 <= self.went_out < PLAYERS:
+                    raise InvalidStateError(f"R18: went_out must be a seat 0-3 or None, not {self.went_out!r}")
+                if self.hands[self.went_out]:
+                    raise InvalidStateError("R18: the player who went out holds no card")
+
+
+def _check_deck(counts: Counter[Card]) -> None:
+    if counts == _DECK_COUNTS:
+        return
+    problems = []
+    duplicated = [f"{card} ({count} times)" for card, count in sorted(counts.items()) if count > _DECK_COUNTS[card]]
+    missing = [str(card) for card in sorted(_DECK_COUNTS) if counts[card] < _DECK_COUNTS[card]]
+    if duplicated:
+        problems.append("duplicated: " + ", ".join(duplicated))
+    if missing:
+        problems.append("missing: " + " ".join(missing))
+    raise InvalidStateError("R1: the position must hold exactly the 56 cards of the deck; " + "; ".join(problems))
