@@ -36,9 +36,11 @@ from persian_rummy.errors import (
 )
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld, MeldKind
+from persian_rummy.partnerships import PartnershipDraw, draw_partnerships
 from persian_rummy.rules import PRESETS, Rules
 from persian_rummy.scoring import RoundScore, score_round, winner
 from persian_rummy.state import GameState, Phase, team_of
+from persian_rummy.view import PlayerView, observe
 
 __version__ = "0.1.0"
 
@@ -69,10 +71,12 @@ __all__ = [
     "MeldKind",
     "NoSuchMeldError",
     "NotationError",
+    "PartnershipDraw",
     "Pass",
     "PassNotAllowedError",
     "PersianRummyError",
     "Phase",
+    "PlayerView",
     "Rank",
     "RoundNotOverError",
     "RoundScore",
@@ -82,6 +86,7 @@ __all__ = [
     "WrongPhaseError",
     "discard",
     "draw_discard",
+    "draw_partnerships",
     "draw_stock",
     "is_legal",
     "lay_off",
@@ -90,6 +95,7 @@ __all__ = [
     "meld",
     "new_game",
     "next_deal",
+    "observe",
     "parse_cards",
     "pass_turn",
     "play",

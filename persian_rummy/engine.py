@@ -54,6 +54,7 @@ from persian_rummy.melds import Meld, MeldKind, MeldShape, extend, extensions, n
 from persian_rummy.rules import Rules
 from persian_rummy.scoring import tally
 from persian_rummy.state import PLAYERS, GameState, Phase
+from persian_rummy.view import PlayerView
 
 __all__ = [
     "discard",
@@ -199,7 +200,7 @@ def _without(mask: int, jokers: int, index: int) -> tuple[int, int]:
     return mask & ~(1 << index), jokers
 
 
-def _target_usable(mask: int, jokers: int, target: Card, state: GameState, seat: int) -> bool:
+def _target_usable(mask: int, jokers: int, target: Card, state: GameState | PlayerView, seat: int) -> bool:
     """Whether the card taken from the discard pile can be melded or laid off at once, using the
     hand plus every card taken (R14, and R19 under ``"forbidden"``)."""
     rules = state.rules
@@ -230,11 +231,12 @@ def _in_run_window(bits: int, position: int) -> bool:
     return any(0 <= start <= 10 and bits >> start & 7 == 7 for start in (position - 2, position - 1, position))
 
 
-def legal_draws(state: GameState) -> tuple[Action, ...]:
+def legal_draws(state: GameState | PlayerView) -> tuple[Action, ...]:
     """The legal actions of the draw phase, in order: :class:`~persian_rummy.DrawStock` if the
     stock has cards (R12), each :class:`~persian_rummy.DrawDiscard` whose target can be melded
     or laid off at once, from the bottom of the pile up (R13-R14), and
-    :class:`~persian_rummy.Pass` when the stock is empty (R20). Empty in any other phase.
+    :class:`~persian_rummy.Pass` when the stock is empty (R20). Empty in any other phase,
+    and for a :class:`~persian_rummy.PlayerView` of a seat that is not to move.
 
     >>> from persian_rummy import GameState
     >>> state = GameState.from_position(["", "5s 6s Kd", "", ""], "4s Qh 9c 7s")
@@ -243,11 +245,13 @@ def legal_draws(state: GameState) -> tuple[Action, ...]:
     """
     if state.phase is not Phase.DRAW:
         return ()
-    out: list[Action] = [DRAW_STOCK] if state.stock else []
+    hand, has_stock = _mover(state)
+    if hand is None:
+        return ()
+    out: list[Action] = [DRAW_STOCK] if has_stock else []
     pile = state.discard_pile
     if pile:
         seat = state.current_player
-        hand = state.hands[seat]
         mask, jokers = hand._mask, hand._jokers
         usable: list[Action] = []
         top = len(pile) - 1
@@ -261,12 +265,23 @@ def legal_draws(state: GameState) -> tuple[Action, ...]:
                 usable.append(draw_discard_action(index))
         usable.reverse()
         out.extend(usable)
-    if not state.stock:
+    if not has_stock:
         out.append(PASS)
     return tuple(out)
 
 
-def legal_actions(state: GameState) -> tuple[Action, ...]:
+def _mover(state: GameState | PlayerView) -> tuple[Hand | None, bool]:
+    """The hand of the player to move (``None`` if a view's seat is not to move) and whether
+    the stock has cards."""
+    if type(state) is GameState:
+        return state.hands[state.current_player], bool(state.stock)
+    view = cast(PlayerView, state)
+    if view.seat != view.current_player:
+        return None, view.stock_size > 0
+    return view.hand, view.stock_size > 0
+
+
+def legal_actions(state: GameState | PlayerView) -> tuple[Action, ...]:
     """Every legal action of the player to move, in a deterministic order.
 
     In the draw phase these are :func:`legal_draws`. After the draw: every meld the hand can
@@ -274,6 +289,8 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     meld, in table order), every discard (in card order); after a discard-pile draw only the
     melds and lay-offs that use its target (R14). Empty once the round is over. The list is
     authoritative: each action in it can be played, and :func:`play` raises for any other.
+    Given a :class:`~persian_rummy.PlayerView`, the same actions for the seat to move, and
+    none for the other seats.
 
     >>> from persian_rummy import GameState, draw_discard
     >>> state = GameState.from_position(["", "5s 6s 7s 8s", "", ""], "2c 8c 8h", melds=["Kd Qd Jd"])
@@ -286,7 +303,9 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     phase = state.phase
     if phase is Phase.MELD:
         seat = state.current_player
-        hand = state.hands[seat]
+        hand, _ = _mover(state)
+        if hand is None:
+            return ()
         return tuple(_meld_phase_actions(hand._mask, hand._jokers, state.melds, state.must_meld, state.rules, seat))
     if phase is Phase.DRAW:
         return legal_draws(state)

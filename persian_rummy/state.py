@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import attrs
 
@@ -22,6 +22,9 @@ from persian_rummy.errors import InvalidStateError, NotationError
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
 from persian_rummy.rules import Rules
+
+if TYPE_CHECKING:
+    from persian_rummy.view import PlayerView
 
 __all__ = ["GameState", "Phase", "team_of"]
 
@@ -268,6 +271,17 @@ class GameState:
         Card.parse('2s')
         """
         return self.discard_pile[-1] if self.discard_pile else None
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may see of this state: see :func:`~persian_rummy.observe` (R27).
+
+        >>> from persian_rummy import new_game
+        >>> new_game(1).view(2).hand_sizes
+        (7, 7, 7, 7)
+        """
+        from persian_rummy.view import observe
+
+        return observe(self, seat)
 
     def summary(self) -> str:
         """A one-line description of the position, used in error messages.
