@@ -35,10 +35,11 @@ from persian_rummy.actions import (
     lay_off_action,
     meld_action,
 )
-from persian_rummy.cards import CARDS, JOKER_INDEX, Card, parse_cards
+from persian_rummy.cards import CARDS, JOKER_INDEX, Card
 from persian_rummy.errors import (
     CardNotInHandError,
     EmptyStockError,
+    IllegalActionError,
     InvalidDrawError,
     InvalidLayOffError,
     InvalidMeldError,
@@ -317,7 +318,7 @@ def legal_actions(state: GameState | PlayerView) -> tuple[Action, ...]:
 _DRAW_KINDS: Final = (DrawStock, DrawDiscard, Pass)
 
 
-def _require(state: GameState, phase: Phase, action: Action) -> None:
+def _require(state: GameState, phase: Phase, action: Action | None) -> None:
     if state.phase is phase:
         return
     seat = state.current_player
@@ -518,8 +519,8 @@ def draw_discard(state: GameState, index: int) -> GameState:
     >>> after.hand, after.discard_pile, after.must_meld
     (Hand.parse('4s 5s 6s 7s Qh Kd 9c'), (), Card.parse('4s'))
     """
-    action = DrawDiscard(index) if type(index) is int and index >= 0 else index
-    _require(state, Phase.DRAW, action)  # type: ignore[arg-type]
+    action = draw_discard_action(index) if type(index) is int and index >= 0 else None
+    _require(state, Phase.DRAW, action)
     pile = state.discard_pile
     if type(index) is not int or not 0 <= index < len(pile):
         raise InvalidDrawError(
@@ -578,11 +579,7 @@ def meld(state: GameState, cards: str | Iterable[Card | str]) -> GameState:
     >>> after.melds, after.hand
     ((Meld.parse('6s@1 7s@1 8s@1'),), Hand.parse('5s Jk'))
     """
-    try:
-        parsed = parse_cards(cards)
-    except NotationError:
-        raise
-    action = MeldCards(parsed)
+    action = MeldCards(cards)
     _require(state, Phase.MELD, action)
     seat = state.current_player
     hand = state.hands[seat]
@@ -639,15 +636,15 @@ def lay_off(state: GameState, card: Card | str, meld: int) -> GameState:
     >>> after.melds[0]
     Meld.parse('3c+1 4c@3 5c@3 6c@3')
     """
-    action = LayOff(card, meld) if type(meld) is int and meld >= 0 else None
     card = Card.parse(card)
-    _require(state, Phase.MELD, action or LayOff(card, 0))
+    action = lay_off_action(card.index, meld) if type(meld) is int and meld >= 0 else None
+    _require(state, Phase.MELD, action)
     melds = state.melds
     if type(meld) is not int or not 0 <= meld < len(melds):
         raise NoSuchMeldError(
             "R16", f"there is no meld {meld!r} on the table ({len(melds)} melds)", state=state, action=action
         )
-    assert action is not None  # for the type checker: meld is a valid index here
+    action = lay_off_action(card.index, meld)
     _require_card(state, card, action, "R16")
     target_meld = melds[meld]
     if card not in extensions(target_meld, state.rules.ace_in_runs == "high_or_low"):
@@ -778,8 +775,6 @@ def is_legal(state: GameState, action: Action | str) -> bool:
             action = Action.parse(action)
         except NotationError:
             return False
-    from persian_rummy.errors import IllegalActionError
-
     try:
         play(state, action)
     except IllegalActionError:
