@@ -442,6 +442,11 @@ def extend(meld: Meld, card: Card, seat: int) -> Meld:
             cards = (card,) + meld.cards
             seats = (seat,) + meld.seats
             flags = (True,) + meld.laid_off
+        if len(cards) == 13 and new_shape.ace_low:
+            # The whole suit reads the same either way; keep one canonical form (ace high), so
+            # that a meld's text parses back to an equal meld.
+            new_shape = MeldShape(MeldKind.RUN, shape.suit, 2, 14, False)
+            cards, seats, flags = cards[1:] + cards[:1], seats[1:] + seats[:1], flags[1:] + flags[:1]
     result = object.__new__(Meld)
     jokers = meld._jokers + (card.index == JOKER_INDEX)
     mask = meld._mask | (0 if card.index == JOKER_INDEX else 1 << card.index)
