@@ -1,0 +1,541 @@
+"""Computer players: a small :class:`Bot` protocol and three baseline bots.
+
+A bot is any callable that takes a :class:`~persian_rummy.PlayerView` of the seat to move and
+returns one of :func:`legal_actions(view) <persian_rummy.legal_actions>`. Bots see only what
+their seat may see (R27) and draw every random choice from their own seeded generator, so a
+bot built with the same seed plays the same game again.
+
+- :class:`RandomBot` picks uniformly among the legal actions.
+- :class:`GreedyBot` melds and lays off all it can, takes deep discard-pile draws when they
+  score, keeps cards close to melds and throws its costliest deadwood.
+- :class:`MonteCarloBot` samples the hidden cards consistently with its view (perfect
+  information Monte-Carlo) and plays greedy rollouts from each candidate draw and discard.
+
+:func:`make_bot` builds any of them by name, with knobs: ``"random"``, ``"greedy"``,
+``"montecarlo"`` (alias ``"mc"``), ``"montecarlo:samples=16,horizon=8"``.
+
+>>> from persian_rummy import new_game, play
+>>> from persian_rummy.bots import make_bot
+>>> state = new_game(1)
+>>> bots = [make_bot("greedy", seed) for seed in range(4)]
+>>> while not state.is_over:
+...     seat = state.current_player
+...     state = play(state, bots[seat](state.view(seat)))
+>>> state.phase
+<Phase.ROUND_OVER: 'round_over'>
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Final, Protocol, runtime_checkable
+
+from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
+from persian_rummy.cards import DECK, JOKER_INDEX, POINTS
+from persian_rummy.engine import _candidate_melds, legal_actions, play
+from persian_rummy.errors import InvalidStateError, NotationError
+from persian_rummy.hand import _make_hand, mask_points
+from persian_rummy.melds import Meld, MeldKind, extend, extensions, new_meld
+from persian_rummy.scoring import tally
+from persian_rummy.state import GameState, Phase
+from persian_rummy.view import PlayerView, observe
+
+__all__ = ["BOTS", "Bot", "GreedyBot", "MonteCarloBot", "RandomBot", "make_bot"]
+
+_SUIT_BITS: Final = 0x1FFF
+#: For each rank offset (0 = the two), the mask of its four cards.
+_RANK_MASKS: Final = tuple(sum(1 << (suit * 13 + offset) for suit in range(4)) for offset in range(13))
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A computer player: called with the :class:`~persian_rummy.PlayerView` of the seat to
+    move, it returns one of that view's legal actions. Any function of that shape is a bot.
+
+    >>> from persian_rummy import new_game, legal_actions
+    >>> def first(view: PlayerView) -> Action:
+    ...     return legal_actions(view)[0]
+    >>> isinstance(first, Bot), isinstance(RandomBot(1), Bot)
+    (True, True)
+    """
+
+    def __call__(self, view: PlayerView) -> Action:
+        """Choose an action for the seat to move."""
+        ...  # pragma: no cover
+
+
+def _legal(view: PlayerView) -> tuple[Action, ...]:
+    actions = legal_actions(view)
+    if not actions:
+        raise InvalidStateError(
+            f"R27: seat {view.seat} was asked to act, but seat {view.current_player} is to move "
+            f"(phase {view.phase.name}); a bot acts only for the seat to move"
+        )
+    return actions
+
+
+class RandomBot:
+    """Plays a uniformly random legal action, from ``random.Random(seed)``.
+
+    >>> from persian_rummy import new_game
+    >>> bot = RandomBot(7)
+    >>> bot(new_game(1).view(1))
+    DrawStock()
+    >>> RandomBot(7)
+    RandomBot(seed=7)
+    """
+
+    __slots__ = ("_rng", "seed")
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    def __call__(self, view: PlayerView) -> Action:
+        return self._rng.choice(_legal(view))
+
+    def __repr__(self) -> str:
+        return f"RandomBot(seed={self.seed})"
+
+
+# --- Hand evaluation (greedy) ------------------------------------------------------------
+
+
+def _meld_value(mask: int, jokers: int, is_set: bool) -> int:
+    value = mask_points(mask) + 20 * jokers
+    if is_set and mask.bit_count() + jokers == 4:
+        value *= 2  # R24: a set of four melded at once scores double
+    return value
+
+
+def _plan(mask: int, jokers: int, melds: Sequence[Meld], ace_low: bool, seat: int) -> tuple[int, int, int]:
+    """A greedy meld plan for a hand: repeatedly lay the most valuable meld, then lay off
+    whatever fits the table and the new melds. Returns ``(points laid, mask left, jokers left)``
+    (R8-R11, R15-R16, R22, R24)."""
+    laid = 0
+    table = list(melds)
+    while True:
+        best = None
+        best_value = 0
+        for meld_mask, meld_jokers, shape in _candidate_melds(mask, jokers, ace_low):
+            value = _meld_value(meld_mask, meld_jokers, shape.kind is MeldKind.SET)
+            if value > best_value:
+                best, best_value = (meld_mask, meld_jokers, shape), value
+        if best is None:
+            break
+        meld_mask, meld_jokers, shape = best
+        mask &= ~meld_mask
+        jokers -= meld_jokers
+        laid += best_value
+        table.append(new_meld(meld_mask, meld_jokers, shape, seat))
+    if mask or jokers:
+        changed = True
+        while changed and (mask or jokers):
+            changed = False
+            for position, table_meld in enumerate(table):
+                for card in extensions(table_meld, ace_low):
+                    index = card.index
+                    if index == JOKER_INDEX:
+                        if not jokers:
+                            continue
+                        jokers -= 1
+                    elif mask >> index & 1:
+                        mask &= ~(1 << index)
+                    else:
+                        continue
+                    laid += POINTS[index]
+                    table[position] = extend(table_meld, card, seat)
+                    changed = True
+                    break
+    return laid, mask, jokers
+
+
+def _net(mask: int, jokers: int, melds: Sequence[Meld], ace_low: bool, seat: int, bonus: int) -> float:
+    """What a hand is worth if played out greedily now: points laid, minus half the points
+    left in hand (they may still be melded or discarded later), plus the going-out bonus if it
+    empties (R18, R23, R25)."""
+    laid, left_mask, left_jokers = _plan(mask, jokers, melds, ace_low, seat)
+    if not left_mask and not left_jokers:
+        return laid + bonus
+    return laid - 0.5 * (mask_points(left_mask) + 20 * left_jokers)
+
+
+def _keep_score(index: int, mask: int, jokers: int, gone: int) -> int:
+    """How close a card of the hand is to a meld: partners for a set, neighbours for a run,
+    counting only melds whose missing cards are not already out of play (``gone``)."""
+    if index == JOKER_INDEX:
+        return 4 if jokers >= 2 else 0
+    offset = index % 13
+    base = index - offset
+    score = 0
+    rank_mask = _RANK_MASKS[offset]
+    mates = (mask & rank_mask & ~(1 << index)).bit_count()
+    if mates and (rank_mask & ~mask & ~gone or mates >= 2):
+        score += 2 * mates
+    suit_bits = mask >> base & _SUIT_BITS
+    dead = gone >> base & _SUIT_BITS
+    for step, weight in ((1, 2), (2, 1)):
+        for neighbour in (offset - step, offset + step):
+            if 0 <= neighbour < 13 and suit_bits >> neighbour & 1:
+                # The run needs the card between (for a gap) or one beyond the pair.
+                if step == 2:
+                    needed = 1 << ((offset + neighbour) // 2)
+                    if not dead & needed:
+                        score += weight
+                else:
+                    low, high = min(offset, neighbour) - 1, max(offset, neighbour) + 1
+                    ends = (1 << low if low >= 0 else 0) | (1 << high if high < 13 else 0)
+                    if ends & ~dead:
+                        score += weight
+    return score
+
+
+def _out_of_play(view: PlayerView) -> int:
+    """The natural cards on the table or in the discard pile, as a mask."""
+    gone = 0
+    for meld in view.melds:
+        gone |= meld.mask
+    for card in view.discard_pile:
+        if card.index != JOKER_INDEX:
+            gone |= 1 << card.index
+    return gone
+
+
+def _discard_order(view: PlayerView, discards: Sequence[Discard]) -> list[Discard]:
+    """The discards from best to worst: loose cards before cards close to melds, then the
+    costliest first (R22), then card order."""
+    hand = view.hand
+    mask, jokers = hand.mask, hand.jokers
+    gone = _out_of_play(view)
+
+    def key(action: Discard) -> tuple[int, int, int]:
+        index = action.card.index
+        return _keep_score(index, mask, jokers, gone), -POINTS[index], index
+
+    return sorted(discards, key=key)
+
+
+def _table_action_value(view: PlayerView, action: Action) -> float:
+    """The value of a meld or lay-off: its own points plus what the rest of the hand can then
+    lay greedily (going out counts its bonus)."""
+    hand = view.hand
+    mask, jokers = hand.mask, hand.jokers
+    ace_low = view.rules.ace_in_runs == "high_or_low"
+    seat = view.seat
+    melds = view.melds
+    if isinstance(action, MeldCards):
+        meld_mask = 0
+        meld_jokers = 0
+        for card in action.cards:
+            if card.index == JOKER_INDEX:
+                meld_jokers += 1
+            else:
+                meld_mask |= 1 << card.index
+        is_set = meld_jokers > 0 or len({card.rank for card in action.cards}) == 1
+        gained = _meld_value(meld_mask, meld_jokers, is_set)
+        mask &= ~meld_mask
+        jokers -= meld_jokers
+        rest = melds  # the new meld's extensions matter little for this comparison
+    else:
+        assert isinstance(action, LayOff)
+        index = action.card.index
+        gained = POINTS[index]
+        if index == JOKER_INDEX:
+            jokers -= 1
+        else:
+            mask &= ~(1 << index)
+        rest = melds[: action.meld] + (extend(melds[action.meld], action.card, seat),) + melds[action.meld + 1 :]
+    return gained + _net(mask, jokers, rest, ace_low, seat, view.rules.going_out_bonus)
+
+
+class GreedyBot:
+    """A simple strong-ish baseline with no lookahead and no randomness.
+
+    - Draw: takes the discard-pile draw (R13-R14) whose cards add the most to what the hand
+      can lay down, if that beats drawing from the stock; with an empty stock it passes
+      unless a pile draw scores (R20).
+    - After the draw: lays down melds and lays off cards while it can, most valuable first
+      (a set of four at once scores double, R24), so it goes out whenever it can (R18); after
+      a pile draw its next action uses the target card, as it must (R14).
+    - Discard: keeps cards close to a meld (pairs, neighbours in a suit, two jokers) whose
+      missing cards are still in play and throws the costliest loose card (R17, R22).
+
+    ``seed`` is accepted for a uniform signature and unused: the bot is deterministic.
+
+    >>> from persian_rummy import GameState, draw_stock
+    >>> state = GameState.from_position(["", "5s 6s 7s 8h 2c Kd", "", ""], "8s Qh", dealer=0)
+    >>> bot = GreedyBot()
+    >>> bot(state.view(1))  # the 8s fits the run 5s 6s 7s: take the pile from it
+    DrawDiscard(index=0)
+    >>> state = play(state, DrawDiscard(0))
+    >>> bot(state.view(1))
+    MeldCards(cards=(Card.parse('5s'), Card.parse('6s'), Card.parse('7s'), Card.parse('8s')))
+    """
+
+    __slots__ = ("seed",)
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def __call__(self, view: PlayerView) -> Action:
+        actions = _legal(view)
+        if len(actions) == 1:
+            return actions[0]
+        if view.phase is Phase.DRAW:
+            return _greedy_draw(view, actions)
+        return _greedy_turn(view, actions)
+
+    def __repr__(self) -> str:
+        return f"GreedyBot(seed={self.seed})"
+
+
+def _draw_gains(view: PlayerView, actions: Sequence[Action]) -> list[tuple[float, Action]]:
+    """For each legal pile draw, how much more the hand could lay down with the cards taken
+    than without them."""
+    hand = view.hand
+    mask, jokers = hand.mask, hand.jokers
+    ace_low = view.rules.ace_in_runs == "high_or_low"
+    bonus = view.rules.going_out_bonus
+    base = _net(mask, jokers, view.melds, ace_low, view.seat, bonus)
+    pile = view.discard_pile
+    gains: list[tuple[float, Action]] = []
+    for action in actions:
+        if not isinstance(action, DrawDiscard):
+            continue
+        taken_mask, taken_jokers = mask, jokers
+        for card in pile[action.index :]:
+            if card.index == JOKER_INDEX:
+                taken_jokers += 1
+            else:
+                taken_mask |= 1 << card.index
+        gains.append((_net(taken_mask, taken_jokers, view.melds, ace_low, view.seat, bonus) - base, action))
+    return gains
+
+
+def _greedy_draw(view: PlayerView, actions: Sequence[Action]) -> Action:
+    gains = _draw_gains(view, actions)
+    best_gain, best = max(gains, key=lambda item: item[0], default=(0.0, None))
+    if best is not None and best_gain > 0:
+        return best
+    fallback = actions[0]
+    if isinstance(fallback, DrawStock):
+        return fallback
+    return actions[-1] if isinstance(actions[-1], Pass) else (best or fallback)
+
+
+def _greedy_turn(view: PlayerView, actions: Sequence[Action]) -> Action:
+    table = [action for action in actions if isinstance(action, MeldCards | LayOff)]
+    if table:
+        return max(table, key=lambda action: _table_action_value(view, action))
+    discards = [action for action in actions if isinstance(action, Discard)]
+    return _discard_order(view, discards)[0]
+
+
+# --- Monte-Carlo ---------------------------------------------------------------------------
+
+
+def determinize(view: PlayerView, rng: random.Random) -> GameState:
+    """A full :class:`~persian_rummy.GameState` consistent with ``view``: the viewer's hand and
+    everything public as they are, the unseen cards (the deck minus the viewer's hand, the
+    table and the discard pile) dealt at random to the other hands, in their known sizes, and
+    to the stock (R27).
+
+    >>> from persian_rummy import new_game
+    >>> state = new_game(5)
+    >>> guess = determinize(state.view(1), random.Random(0))
+    >>> guess.hands[1] == state.hands[1], [len(hand) for hand in guess.hands], len(guess.stock)
+    (True, [7, 7, 7, 7], 27)
+    >>> guess.validate()
+    """
+    seen = list(view.hand) + list(view.discard_pile)
+    for meld in view.melds:
+        seen.extend(meld.cards)
+    counts = [0] * (JOKER_INDEX + 1)
+    for card in seen:
+        counts[card.index] += 1
+    unseen = []
+    for card in DECK:
+        if counts[card.index]:
+            counts[card.index] -= 1
+        else:
+            unseen.append(card)
+    others = sum(size for seat, size in enumerate(view.hand_sizes) if seat != view.seat)
+    if len(unseen) != others + view.stock_size:
+        raise InvalidStateError(
+            f"R1: the view of seat {view.seat} leaves {len(unseen)} unseen cards for "
+            f"{others} cards in other hands and {view.stock_size} in the stock"
+        )
+    rng.shuffle(unseen)
+    hands = []
+    start = 0
+    for seat, size in enumerate(view.hand_sizes):
+        if seat == view.seat:
+            hands.append(view.hand)
+            continue
+        mask = 0
+        jokers = 0
+        for card in unseen[start : start + size]:
+            if card.index == JOKER_INDEX:
+                jokers += 1
+            else:
+                mask |= 1 << card.index
+        hands.append(_make_hand(mask, jokers))
+        start += size
+    return GameState(
+        tuple(hands),
+        tuple(unseen[start:]),
+        view.discard_pile,
+        view.melds,
+        view.current_player,
+        view.dealer,
+        view.phase,
+        view.must_meld,
+        view.deal_number,
+        view.scores,
+        view.rules,
+        view.consecutive_passes,
+        view.idle_turns,
+        view.turn_progress,
+        view.went_out,
+    )
+
+
+def _evaluate(state: GameState, team: int) -> float:
+    """The score margin of ``team`` if the round ended now (R23), or at its end (R25)."""
+    first, second = state.scores
+    if state.phase.is_live:
+        now = tally(state.melds, state.hands, went_out=None, rules=state.rules)
+        first += now[0].total
+        second += now[1].total
+    return first - second if team == 0 else second - first
+
+
+_GREEDY: Final = GreedyBot()
+
+
+def _rollout(state: GameState, turns: int, team: int) -> float:
+    """Play greedily for everyone until ``turns`` more turns have ended or the round is over."""
+    while state.phase.is_live:
+        seat = state.current_player
+        state = play(state, _GREEDY(observe(state, seat)))
+        if state.current_player != seat:
+            turns -= 1
+            if turns <= 0:
+                break
+    return _evaluate(state, team)
+
+
+class MonteCarloBot:
+    """Determinized Monte-Carlo (perfect-information sampling) over the two choices that
+    greedy play gets wrong most: which draw to make and which card to discard.
+
+    At each such choice the bot keeps the ``candidates`` best options by the greedy measure
+    (every legal draw is a candidate), deals ``samples`` random completions of the hidden cards
+    consistent with its view (:func:`determinize`), plays each candidate in each of them, lets
+    greedy play continue for every seat for ``horizon`` turns (or to the end of the round) and
+    picks the candidate with the best mean score margin for its team (R23-R25). The same
+    completions serve every candidate, so they are compared on equal cards. Melds and lay-offs
+    are played as :class:`GreedyBot` plays them.
+
+    The cost of a choice is about ``samples * candidates * horizon`` greedy turns: the knobs
+    are the budget. All sampling comes from ``random.Random(seed)``.
+
+    >>> from persian_rummy import new_game
+    >>> bot = MonteCarloBot(3, samples=4, horizon=4)
+    >>> bot
+    MonteCarloBot(seed=3, samples=4, horizon=4, candidates=4)
+    >>> bot(new_game(1).view(1))
+    DrawStock()
+    """
+
+    __slots__ = ("_rng", "candidates", "horizon", "samples", "seed")
+
+    def __init__(self, seed: int = 0, *, samples: int = 8, horizon: int = 6, candidates: int = 4) -> None:
+        for name, value in (("samples", samples), ("horizon", horizon), ("candidates", candidates)):
+            if type(value) is not int or value < 1:
+                raise NotationError(f"MonteCarloBot {name} must be a whole number of at least 1, not {value!r}")
+        self.seed = seed
+        self.samples = samples
+        self.horizon = horizon
+        self.candidates = candidates
+        self._rng = random.Random(seed)
+
+    def __call__(self, view: PlayerView) -> Action:
+        actions = _legal(view)
+        if len(actions) == 1:
+            return actions[0]
+        if view.phase is Phase.DRAW:
+            gains = sorted(_draw_gains(view, actions), key=lambda item: -item[0])
+            options = [action for action in actions if not isinstance(action, DrawDiscard)]
+            options += [action for _, action in gains[: self.candidates]]
+            # The greedy choice first, so that ties keep it.
+            preferred = _greedy_draw(view, actions)
+            options.sort(key=lambda action: action != preferred)
+        else:
+            if view.must_meld is not None or any(isinstance(action, MeldCards | LayOff) for action in actions):
+                return _greedy_turn(view, actions)
+            discards = [action for action in actions if isinstance(action, Discard)]
+            options = list(_discard_order(view, discards)[: self.candidates])
+        if len(options) == 1:
+            return options[0]
+        return self._search(view, options)
+
+    def _search(self, view: PlayerView, options: Sequence[Action]) -> Action:
+        team = view.seat % 2
+        totals = [0.0] * len(options)
+        for _ in range(self.samples):
+            world = determinize(view, self._rng)
+            for position, action in enumerate(options):
+                totals[position] += _rollout(play(world, action), self.horizon, team)
+        best = max(range(len(options)), key=lambda position: (totals[position], -position))
+        return options[best]
+
+    def __repr__(self) -> str:
+        return (
+            f"MonteCarloBot(seed={self.seed}, samples={self.samples}, horizon={self.horizon}, "
+            f"candidates={self.candidates})"
+        )
+
+
+# --- Registry -----------------------------------------------------------------------------
+
+#: The bots by name: each entry builds a bot from a seed and keyword knobs.
+BOTS: Final[dict[str, Callable[..., Bot]]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "montecarlo": MonteCarloBot,
+    "mc": MonteCarloBot,
+}
+
+
+def make_bot(spec: str, seed: int = 0) -> Bot:
+    """Build a bot from its name in :data:`BOTS`, optionally with whole-number knobs:
+    ``"name"`` or ``"name:knob=value,knob=value"``. Raises
+    :class:`~persian_rummy.NotationError` for an unknown name or knob.
+
+    >>> make_bot("random", 5)
+    RandomBot(seed=5)
+    >>> make_bot("mc:samples=2,horizon=3", 1)
+    MonteCarloBot(seed=1, samples=2, horizon=3, candidates=4)
+    >>> make_bot("clever")
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.NotationError: 'clever' is not a bot (expected one of random, greedy, montecarlo, mc)
+    """
+    if not isinstance(spec, str):
+        raise NotationError(f"a bot is named by text, not {spec!r}")
+    name, _, knobs_text = spec.partition(":")
+    factory = BOTS.get(name.strip())
+    if factory is None:
+        raise NotationError(f"{name.strip()!r} is not a bot (expected one of {', '.join(BOTS)})")
+    knobs: dict[str, int] = {}
+    for token in knobs_text.replace(",", " ").split():
+        key, equals, value = token.partition("=")
+        if not equals or not value.strip().isdigit():
+            raise NotationError(f"{token!r} in the bot {spec!r} is not a knob=whole-number pair")
+        knobs[key.strip()] = int(value)
+    try:
+        return factory(seed, **knobs)
+    except TypeError:
+        raise NotationError(f"the bot {name.strip()!r} has no knob among {', '.join(knobs)}") from None
