@@ -283,6 +283,12 @@ class GameState:
 
         return observe(self, seat)
 
+    def _repr_svg_(self) -> str:
+        """The table as an SVG picture, shown by Jupyter (see :func:`persian_rummy.svg.table`)."""
+        from persian_rummy.svg import table
+
+        return table(self)
+
     def summary(self) -> str:
         """A one-line description of the position, used in error messages.
 

@@ -81,6 +81,13 @@ class PlayerView:
         """
         return self.discard_pile[-1] if self.discard_pile else None
 
+    def _repr_svg_(self) -> str:
+        """The table as this seat sees it, as an SVG picture shown by Jupyter (see
+        :func:`persian_rummy.svg.table`)."""
+        from persian_rummy.svg import table
+
+        return table(self)
+
 
 def observe(state: GameState, seat: int) -> PlayerView:
     """The :class:`PlayerView` of ``seat`` (0-3) on ``state``; same as ``state.view(seat)``.

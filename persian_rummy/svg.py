@@ -1,0 +1,478 @@
+"""Pictures of the table: a :class:`~persian_rummy.GameState` or a
+:class:`~persian_rummy.PlayerView` drawn as a self-contained SVG image.
+
+The picture shows the four seats (North at the top, then East, South and West clockwise,
+R3) with their hands, the melds with the seat credited for every card (R16), the discard
+pile spread from bottom to top with the index of each card (R13), the size of the stock,
+the scores and whose turn it is. A state shows every hand face up; a view shows only the
+viewer's own hand face up and the other hands as card backs (R27), so a view's picture
+never holds a card the viewer may not see.
+
+Every card is one ``<g class="card" data-card="Qs">`` element (``class="card back"`` and no
+``data-card`` for a face-down card). The image uses no external fonts or pictures: suit
+symbols are drawn as paths.
+
+>>> from persian_rummy import new_game
+>>> picture = table(new_game(1).view(2))
+>>> picture.count('class="card back"')  # 3 hands of 7, and the stock drawn as 3 backs
+24
+>>> import xml.etree.ElementTree as ET
+>>> ET.fromstring(picture).tag
+'{http://www.w3.org/2000/svg}svg'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+from typing import Final
+
+from persian_rummy.cards import Card
+from persian_rummy.hand import Hand
+from persian_rummy.melds import Meld
+from persian_rummy.state import GameState, Phase, team_of
+from persian_rummy.view import PlayerView
+
+__all__ = ["SEAT_NAMES", "TEAM_NAMES", "card", "cards_in", "table"]
+
+#: The seats' names, by seat number (R3): North and South against East and West.
+SEAT_NAMES: Final = ("North", "East", "South", "West")
+#: The teams' names, by team number (R3).
+TEAM_NAMES: Final = ("North-South", "East-West")
+
+_WIDTH: Final = 1000
+_CARD_W: Final = 46
+_CARD_H: Final = 66
+_SMALL_W: Final = 40
+_SMALL_H: Final = 58
+_TEAM_COLOURS: Final = ("#1565c0", "#e65100")
+_TEAM_LIGHT: Final = ("#e3f2fd", "#fff3e0")
+_FELT: Final = "#2e7d4f"
+_RED: Final = "#c62828"
+_BLACK: Final = "#1b1b1b"
+_FONT: Final = "DejaVu Sans, Verdana, Helvetica, Arial, sans-serif"
+
+# Suit symbols drawn on a 10 x 10 box, so the picture needs no font with suit glyphs.
+_SUIT_PATHS: Final = (
+    # spades
+    '<path d="M5 0C7.6 2.6 10 4.3 10 6.4 10 7.9 8.9 8.9 7.6 8.9 6.8 8.9 6.1 8.5 5.7 7.9 '
+    "5.8 8.8 6.2 9.5 6.9 10H3.1C3.8 9.5 4.2 8.8 4.3 7.9 3.9 8.5 3.2 8.9 2.4 8.9 1.1 8.9 0 7.9 0 6.4 "
+    '0 4.3 2.4 2.6 5 0Z"/>',
+    # hearts
+    '<path d="M5 9.6C2.2 7.2 0 5.4 0 3.1 0 1.3 1.3 0 2.9 0 3.9 0 4.6 .6 5 1.4 5.4 .6 6.1 0 7.1 0 '
+    '8.7 0 10 1.3 10 3.1 10 5.4 7.8 7.2 5 9.6Z"/>',
+    # diamonds
+    '<path d="M5 0 8.8 5 5 10 1.2 5Z"/>',
+    # clubs
+    '<circle cx="5" cy="2.6" r="2.4"/><circle cx="2.5" cy="6.1" r="2.4"/>'
+    '<circle cx="7.5" cy="6.1" r="2.4"/><path d="M4.4 5H5.6L6.7 10H3.3Z"/>',
+)
+_STAR: Final = '<path d="M5 0 6.2 3.6 10 3.7 7 6 8.1 9.6 5 7.5 1.9 9.6 3 6 0 3.7 3.8 3.6Z"/>'
+
+
+def _defs() -> str:
+    symbols = "".join(
+        f'<symbol id="pr-suit-{letter}" viewBox="0 0 10 10">{path}</symbol>'
+        for letter, path in zip("shdc", _SUIT_PATHS, strict=True)
+    )
+    symbols += f'<symbol id="pr-star" viewBox="0 0 10 10">{_STAR}</symbol>'
+    back = (
+        '<pattern id="pr-back" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
+        '<rect width="8" height="8" fill="#283f8c"/><rect width="4" height="8" fill="#3553b0"/></pattern>'
+    )
+    return f"<defs>{symbols}{back}</defs>"
+
+
+def _text(x: float, y: float, content: str, *, size: float = 13, fill: str = _BLACK, anchor: str = "start", weight: str = "normal", extra: str = "") -> str:  # fmt: skip
+    return (
+        f'<text x="{x:g}" y="{y:g}" font-size="{size:g}" fill="{fill}" text-anchor="{anchor}" '
+        f'font-weight="{weight}"{extra}>{escape(content)}</text>'
+    )
+
+
+def card(
+    value: Card | str,
+    x: float = 0,
+    y: float = 0,
+    *,
+    small: bool = False,
+    credit: int | None = None,
+    laid_off: bool = False,
+    highlight: bool = False,
+) -> str:
+    """One face-up card as an SVG ``<g class="card" data-card="...">`` element, its top-left
+    corner at ``(x, y)``.
+
+    The rank and the suit are drawn in the top-left corner, so overlapping cards stay
+    readable. ``credit`` draws a badge with the initial of the seat credited with the card,
+    in its team's colour (R16); ``laid_off`` marks a card laid off after the meld was made
+    with a dashed border; ``highlight`` outlines the card in gold (the card that must be
+    melded, R14).
+
+    >>> card("Qs").startswith('<g class="card" data-card="Qs"')
+    True
+    >>> 'class="credit"' in card("7c", credit=1, laid_off=True)
+    True
+    """
+    value = Card.parse(value)
+    width, height = (_SMALL_W, _SMALL_H) if small else (_CARD_W, _CARD_H)
+    classes = "card must-meld" if highlight else "card"
+    if value.rank is None or value.suit is None:
+        colour, rank, symbol = "#6a1b9a", "JK", "pr-star"
+        title = "joker"
+    else:
+        colour = _RED if value.suit in (1, 2) else _BLACK
+        rank, symbol = ("10" if value.rank == 10 else value.rank.letter), f"pr-suit-{value.suit.letter}"
+        title = value.symbol
+    if credit is not None:
+        title += f", credited to {SEAT_NAMES[credit]}" + (" (laid off)" if laid_off else "")
+    border = 'stroke="#555" stroke-width="1.4" stroke-dasharray="3 2"' if laid_off else 'stroke="#9e9e9e"'
+    parts = [
+        f'<g class="{classes}" data-card="{value}" transform="translate({x:g},{y:g})">',
+        f"<title>{escape(title)}</title>",
+        f'<rect width="{width}" height="{height}" rx="4" fill="#fffdf7" {border}/>',
+        _text(3 if len(rank) == 2 else 5, 14, rank, size=12.5 if len(rank) == 2 else 14, fill=colour, weight="bold"),
+        f'<use href="#{symbol}" x="4" y="18" width="12" height="12" fill="{colour}"/>',
+        f'<use href="#{symbol}" x="{width / 2 - 4:g}" y="{height / 2 - 2:g}" width="{width / 2:g}" '
+        f'height="{width / 2:g}" fill="{colour}" opacity="0.9"/>',
+    ]
+    if credit is not None:
+        team = team_of(credit)
+        parts.append(
+            f'<g class="credit" data-seat="{credit}"><circle cx="10" cy="{height - 11}" r="8" '
+            f'fill="{_TEAM_COLOURS[team]}"/>'
+            + _text(10, height - 7, SEAT_NAMES[credit][0], size=10, fill="#fff", anchor="middle", weight="bold")
+            + "</g>"
+        )
+    if highlight:
+        parts.append(
+            f'<rect x="-3" y="-3" width="{width + 6}" height="{height + 6}" rx="6" fill="none" '
+            f'stroke="#ffb300" stroke-width="3"/>'
+        )
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _back(x: float, y: float, *, small: bool = False) -> str:
+    width, height = (_SMALL_W, _SMALL_H) if small else (_CARD_W, _CARD_H)
+    return (
+        f'<g class="card back" transform="translate({x:g},{y:g})"><rect width="{width}" height="{height}" rx="4" '
+        f'fill="url(#pr-back)" stroke="#fff" stroke-width="1.5"/></g>'
+    )
+
+
+def _spacing(count: int, room: float, card_size: float, preferred: float) -> float:
+    if count <= 1:
+        return preferred
+    return max(6.0, min(preferred, (room - card_size) / (count - 1)))
+
+
+def _hand_cards(hand: Hand | None, size: int) -> list[Card | None]:
+    """The cards to draw for a hand: its cards when visible, else ``size`` backs."""
+    return list(hand) if hand is not None else [None] * size
+
+
+def _row(cards: Sequence[Card | None], x: float, y: float, step: float, must: Card | None) -> str:
+    out = []
+    marked = False
+    for position, value in enumerate(cards):
+        left = x + position * step
+        if value is None:
+            out.append(_back(left, y))
+        else:
+            mark = not marked and must is not None and value == must
+            marked = marked or mark
+            out.append(card(value, left, y, highlight=mark))
+    return "".join(out)
+
+
+def _column(cards: Sequence[Card | None], x: float, y: float, step: float, must: Card | None) -> str:
+    out = []
+    marked = False
+    for position, value in enumerate(cards):
+        top = y + position * step
+        if value is None:
+            out.append(_back(x, top))
+        else:
+            mark = not marked and must is not None and value == must
+            marked = marked or mark
+            out.append(card(value, x, top, highlight=mark))
+    return "".join(out)
+
+
+def _seat_label(seat: int, x: float, y: float, count: int, *, to_move: bool, status: str, anchor: str) -> str:
+    team = team_of(seat)
+    name = f"{SEAT_NAMES[seat]} ({seat}) · {count} card{'s' if count != 1 else ''}"
+    width = 7.2 * len(name) + 16
+    left = {"start": x, "middle": x - width / 2, "end": x - width}[anchor]
+    fill = "#ffe082" if to_move else _TEAM_LIGHT[team]
+    out = [
+        f'<g class="seat" data-seat="{seat}" data-to-move="{str(to_move).lower()}">',
+        f'<rect x="{left:g}" y="{y - 15:g}" width="{width:g}" height="21" rx="10" fill="{fill}" '
+        f'stroke="{_TEAM_COLOURS[team]}" stroke-width="{2.5 if to_move else 1.2}"/>',
+        _text(left + width / 2, y, name, size=12.5, anchor="middle", weight="bold", fill=_TEAM_COLOURS[team]),
+    ]
+    if status:
+        status_x = left + width + 8 if anchor != "end" else left - 8
+        out.append(
+            _text(
+                status_x,
+                y,
+                status,
+                size=12.5,
+                fill="#fff59d",
+                anchor="start" if anchor != "end" else "end",
+                weight="bold",
+            )
+        )
+    out.append("</g>")
+    return "".join(out)
+
+
+def _meld(meld: Meld, number: int, x: float, y: float, step: float, doubled: bool) -> tuple[str, float]:
+    """A meld's cards, each with its credit badge, and its number (the ``MELD`` of a lay-off)."""
+    parts = [f'<g class="meld" data-meld="{number}">', _text(x, y + 12, f"#{number}", size=11, fill="#e8f5e9")]
+    left = x + 22
+    for position, (value, seat, flag) in enumerate(zip(meld.cards, meld.seats, meld.laid_off, strict=True)):
+        parts.append(card(value, left + position * step, y, small=True, credit=seat, laid_off=flag))
+    right = left + (len(meld.cards) - 1) * step + _SMALL_W
+    if doubled:
+        parts.append(_text(right + 3, y + 12, "×2", size=11, fill="#fff59d", weight="bold"))
+        right += 20
+    parts.append("</g>")
+    return "".join(parts), right
+
+
+def _status(phase: Phase, seat: int, went_out: int | None, current: int) -> str:
+    if phase is Phase.DRAW:
+        return "to draw" if seat == current else ""
+    if phase is Phase.MELD:
+        return "to meld, lay off or discard" if seat == current else ""
+    if went_out == seat:
+        return "went out"
+    return ""
+
+
+def table(position: GameState | PlayerView, *, title: str | None = None) -> str:
+    """The table as an SVG document (a string), for a state or for one player's view.
+
+    A :class:`~persian_rummy.GameState` shows every hand; a
+    :class:`~persian_rummy.PlayerView` shows the viewer's hand and card backs for the other
+    hands (and the hands revealed after the round, when the view has them). ``title``
+    replaces the first line of the header.
+
+    >>> from persian_rummy import GameState
+    >>> state = GameState.from_position(["4s 9d", "5s 6s Kd", "Qh Qd", "2c 2d"], "4c 7s 9c 2h")
+    >>> picture = table(state)
+    >>> picture.count('class="card"'), picture.count('data-card="7s"')
+    (13, 1)
+    >>> 'data-card="Kd"' in table(state.view(0))
+    False
+    """
+    is_view = isinstance(position, PlayerView)
+    if is_view:
+        assert isinstance(position, PlayerView)
+        view = position
+        revealed: Sequence[Hand] | None = getattr(view, "revealed_hands", None)
+        hands: list[Hand | None] = [
+            view.hand if seat == view.seat else (revealed[seat] if revealed else None) for seat in range(4)
+        ]
+        sizes = list(view.hand_sizes)
+        stock_size = view.stock_size
+    else:
+        assert isinstance(position, GameState)
+        hands = list(position.hands)
+        sizes = [len(hand) for hand in position.hands]
+        stock_size = len(position.stock)
+    state = position
+    phase = state.phase
+    current = state.current_player
+    must = state.must_meld
+    live = phase.is_live
+
+    body: list[str] = []
+    # --- The hands: North at the top, South at the bottom, West left and East right.
+    row_room = _WIDTH - 2 * 120
+    north_cards = _hand_cards(hands[0], sizes[0])
+    south_cards = _hand_cards(hands[2], sizes[2])
+
+    # --- The centre: stock and discard pile, then the melds, laid out first to know the height.
+    centre_left, centre_right = 100, _WIDTH - 100
+    y: float = 170
+    centre: list[str] = []
+    centre.append(_text(centre_left, y, "Stock", size=12, fill="#e8f5e9", weight="bold"))
+    if stock_size:
+        centre.append(
+            f'<g class="stock" data-count="{stock_size}">'
+            + _back(centre_left + 6, y + 18)
+            + _back(centre_left + 3, y + 15)
+            + _back(centre_left, y + 12)
+            + "</g>"
+        )
+    else:
+        centre.append(
+            f'<g class="stock" data-count="0"><rect x="{centre_left}" y="{y + 12}" width="{_CARD_W}" '
+            f'height="{_CARD_H}" rx="4" fill="none" stroke="#a5d6a7" stroke-dasharray="4 3"/></g>'
+        )
+    centre.append(
+        _text(
+            centre_left + _CARD_W / 2 + 3,
+            y + _CARD_H + 36,
+            f"{stock_size} card{'s' if stock_size != 1 else ''}",
+            size=12,
+            fill="#fff",
+            anchor="middle",
+        )
+    )
+    pile = state.discard_pile
+    pile_left = centre_left + 90
+    centre.append(
+        _text(
+            pile_left,
+            y,
+            f"Discard pile, bottom to top ({len(pile)} card{'s' if len(pile) != 1 else ''}; take INDEX takes that card and all above it)",
+            size=12,
+            fill="#e8f5e9",
+            weight="bold",
+        )
+    )
+    pile_step = 30.0
+    per_row = max(1, int((centre_right - pile_left - _CARD_W) // pile_step) + 1)
+    centre.append('<g class="discard-pile">')
+    for index, value in enumerate(pile):
+        row, column = divmod(index, per_row)
+        left = pile_left + column * pile_step
+        top = y + 26 + row * (_CARD_H + 24)
+        centre.append(_text(left + 4, top - 4, str(index), size=10.5, fill="#fff59d", extra=' class="pile-index"'))
+        centre.append(card(value, left, top))
+    centre.append("</g>")
+    pile_rows = max(1, -(-len(pile) // per_row))
+    y = y + 26 + pile_rows * (_CARD_H + 24) + 14
+
+    melds = state.melds
+    centre.append(_text(centre_left, y, f"Melds ({len(melds)})", size=12, fill="#e8f5e9", weight="bold"))
+    legend_x = centre_left + 80
+    for team in (0, 1):
+        centre.append(
+            f'<circle cx="{legend_x + 6}" cy="{y - 4}" r="6" fill="{_TEAM_COLOURS[team]}"/>'
+            + _text(legend_x + 16, y, f"credited to {TEAM_NAMES[team]}", size=11, fill="#e8f5e9")
+        )
+        legend_x += 170
+    centre.append(_text(legend_x, y, "dashed border: laid off", size=11, fill="#e8f5e9"))
+    y += 12
+    left = float(centre_left)
+    meld_step = 22.0
+    for number, meld in enumerate(melds):
+        width = 22 + (len(meld) - 1) * meld_step + _SMALL_W + (20 if meld.four_at_once else 0)
+        if left + width > centre_right and left > centre_left:
+            left = centre_left
+            y += _SMALL_H + 12
+        doubled = meld.four_at_once and (state.rules.double_four_jokers or not meld.is_joker_set)
+        svg, right = _meld(meld, number, left, y, meld_step, doubled)
+        centre.append(svg)
+        left = right + 18
+    y += (_SMALL_H if melds else 0) + 20
+
+    side_room = max(y, 520) - 150
+    west_cards = _hand_cards(hands[3], sizes[3])
+    east_cards = _hand_cards(hands[1], sizes[1])
+    west_step = _spacing(len(west_cards), side_room, _CARD_H, 32)
+    east_step = _spacing(len(east_cards), side_room, _CARD_H, 32)
+    south_y = max(
+        y,
+        150 + (len(west_cards) - 1) * west_step + _CARD_H + 20,
+        150 + (len(east_cards) - 1) * east_step + _CARD_H + 20,
+        520,
+    )
+    height = south_y + _CARD_H + 50
+
+    must_of = [must if seat == current else None for seat in range(4)]
+    north_step = _spacing(len(north_cards), row_room, _CARD_W, 24)
+    north_x = _WIDTH / 2 - ((len(north_cards) - 1) * north_step + _CARD_W) / 2
+    south_step = _spacing(len(south_cards), row_room, _CARD_W, 24)
+    south_x = _WIDTH / 2 - ((len(south_cards) - 1) * south_step + _CARD_W) / 2
+    seats_svg = [
+        f'<g class="hand" data-seat="0">{_row(north_cards, north_x, 76, north_step, must_of[0])}</g>',
+        f'<g class="hand" data-seat="2">{_row(south_cards, south_x, south_y, south_step, must_of[2])}</g>',
+        f'<g class="hand" data-seat="3">{_column(west_cards, 22, 150, west_step, must_of[3])}</g>',
+        f'<g class="hand" data-seat="1">{_column(east_cards, _WIDTH - 22 - _CARD_W, 150, east_step, must_of[1])}</g>',
+    ]
+    label_places = ((0, _WIDTH / 2, 64, "middle"), (1, _WIDTH - 14, 136, "end"), (2, _WIDTH / 2, south_y + _CARD_H + 26, "middle"), (3, 14, 136, "start"))  # fmt: skip
+    labels = [
+        _seat_label(
+            seat,
+            x,
+            label_y,
+            sizes[seat],
+            to_move=live and current == seat,
+            status=_status(phase, seat, state.went_out, current),
+            anchor=anchor,
+        )
+        for seat, x, label_y, anchor in label_places
+    ]
+    body.extend(seats_svg)
+    body.extend(labels)
+    body.extend(centre)
+
+    # --- The header: deal, scores, whose turn, the card to meld, whose view.
+    if title is None:
+        title = f"Persian Rummy · deal {state.deal_number} of {state.rules.deals} · {SEAT_NAMES[state.dealer]} dealt"
+        if is_view:
+            assert isinstance(position, PlayerView)
+            title += f" · seen by {SEAT_NAMES[position.seat]}"
+    if phase is Phase.DRAW:
+        turn = f"{SEAT_NAMES[current]} to draw"
+    elif phase is Phase.MELD:
+        turn = f"{SEAT_NAMES[current]} to meld, lay off or discard"
+        if must is not None:
+            turn += f" · must meld {must.symbol if not must.is_joker else 'a joker'} first (R14)"
+    elif state.went_out is not None:
+        turn = f"{'Game' if phase is Phase.GAME_OVER else 'Deal'} over: {SEAT_NAMES[state.went_out]} went out"
+    else:
+        turn = f"{'Game' if phase is Phase.GAME_OVER else 'Deal'} over: nobody went out"
+    header = [
+        f'<rect width="{_WIDTH}" height="40" fill="#1b3d2a"/>',
+        _text(14, 17, title, size=13, fill="#fff", weight="bold"),
+        _text(14, 34, turn, size=12.5, fill="#fff59d", extra=' class="turn"'),
+    ]
+    score_x: float = _WIDTH - 14
+    for team in (1, 0):
+        label = f"{TEAM_NAMES[team]} {state.scores[team]}"
+        width = 7.6 * len(label) + 16
+        header.append(
+            f'<g class="score" data-team="{team}"><rect x="{score_x - width:g}" y="8" width="{width:g}" height="24" '
+            f'rx="12" fill="{_TEAM_COLOURS[team]}"/>'
+            + _text(score_x - width / 2, 25, label, size=13, fill="#fff", anchor="middle", weight="bold")
+            + "</g>"
+        )
+        score_x -= width + 8
+
+    return "".join(
+        [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{_WIDTH}" height="{height:g}" '
+            f'viewBox="0 0 {_WIDTH} {height:g}" font-family="{_FONT}" class="persian-rummy-table">',
+            _defs(),
+            f'<rect width="{_WIDTH}" height="{height:g}" rx="10" fill="{_FELT}"/>',
+            *header,
+            *body,
+            "</svg>",
+        ]
+    )
+
+
+def cards_in(picture: str) -> list[str]:
+    """The face-up cards of a picture made by :func:`table`, in document order (for tests
+    and tools that read pictures back).
+
+    >>> from persian_rummy import GameState
+    >>> cards_in(table(GameState.from_position(["4s", "", "", ""], "9c").view(0)))
+    ['4s', '9c']
+    """
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(picture)
+    return [
+        element.attrib["data-card"]
+        for element in root.iter("{http://www.w3.org/2000/svg}g")
+        if "data-card" in element.attrib
+    ]

@@ -1,0 +1,167 @@
+"""Pictures of the table (persian_rummy.svg): structure, and no hidden card in a view (R27)."""
+
+from __future__ import annotations
+
+import random
+import xml.etree.ElementTree as ET
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from persian_rummy import GameState, PlayerView, Rules, draw_discard, legal_actions, new_game, next_deal, play
+from persian_rummy.state import Phase
+from persian_rummy.svg import card, cards_in, table
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _playout(seed: int, steps: int) -> GameState:
+    """A state reached by random legal play from a seeded deal (across deals, too)."""
+    rng = random.Random(seed)
+    state = new_game(seed, rules=Rules(deals=2))
+    for _ in range(steps):
+        if state.phase is Phase.ROUND_OVER:
+            state = next_deal(state, seed + 1)
+        if state.phase is Phase.GAME_OVER:
+            break
+        state = play(state, rng.choice(legal_actions(state)))
+    return state
+
+
+def _groups(picture: str, css_class: str) -> list[ET.Element]:
+    root = ET.fromstring(picture)
+    return [element for element in root.iter(f"{SVG}g") if css_class in element.attrib.get("class", "").split()]
+
+
+def _hand_cards(picture: str, seat: int) -> tuple[list[str], int]:
+    """The face-up cards and the number of card backs drawn in ``seat``'s hand."""
+    (hand,) = [group for group in _groups(picture, "hand") if group.attrib["data-seat"] == str(seat)]
+    faces = [element.attrib["data-card"] for element in hand.iter(f"{SVG}g") if "data-card" in element.attrib]
+    backs = sum("back" in element.attrib.get("class", "").split() for element in hand.iter(f"{SVG}g"))
+    return faces, backs
+
+
+def _public_cards(state: GameState | PlayerView) -> Counter[str]:
+    public: Counter[str] = Counter(map(str, state.discard_pile))
+    for meld in state.melds:
+        public.update(map(str, meld.cards))
+    return public
+
+
+states = st.builds(_playout, st.integers(0, 10_000), st.integers(0, 160))
+
+
+@settings(max_examples=60, deadline=None)
+@given(states, st.integers(0, 3))
+def test_r27_view_picture_never_shows_a_hidden_card(state: GameState, seat: int) -> None:
+    view = state.view(seat)
+    picture = table(view)
+    expected = _public_cards(view)
+    expected.update(map(str, view.hand))
+    assert Counter(cards_in(picture)) == expected
+    for other in range(4):
+        faces, backs = _hand_cards(picture, other)
+        if other == seat:
+            assert faces == [str(c) for c in view.hand] and backs == 0
+        else:
+            assert faces == [] and backs == view.hand_sizes[other]
+
+
+@settings(max_examples=40, deadline=None)
+@given(states)
+def test_r27_state_picture_shows_every_card_but_the_stock_once(state: GameState) -> None:
+    picture = table(state)
+    expected = _public_cards(state)
+    for hand in state.hands:
+        expected.update(map(str, hand))
+    assert Counter(cards_in(picture)) == expected
+    assert sum(expected.values()) == 56 - len(state.stock)
+    (stock,) = _groups(picture, "stock")
+    assert stock.attrib["data-count"] == str(len(state.stock))
+    for seat, hand in enumerate(state.hands):
+        assert _hand_cards(picture, seat) == ([str(c) for c in hand], 0)
+
+
+@settings(max_examples=30, deadline=None)
+@given(states)
+def test_r16_every_meld_card_carries_its_credit(state: GameState) -> None:
+    picture = table(state)
+    melds = _groups(picture, "meld")
+    assert [int(group.attrib["data-meld"]) for group in melds] == list(range(len(state.melds)))
+    for group, meld in zip(melds, state.melds, strict=True):
+        cards = [element for element in group.iter(f"{SVG}g") if "data-card" in element.attrib]
+        assert [element.attrib["data-card"] for element in cards] == [str(c) for c in meld.cards]
+        credits = [
+            int(badge.attrib["data-seat"])
+            for element in cards
+            for badge in element.iter(f"{SVG}g")
+            if badge.attrib.get("class") == "credit"
+        ]
+        assert credits == list(meld.seats)
+
+
+def test_r13_discard_pile_is_spread_in_order_with_indices() -> None:
+    state = GameState.from_position(["4s 9d", "5s 6s Kd", "Qh Qd", "2c 2d"], "4c 7s 9c 2h")
+    picture = table(state)
+    (pile,) = _groups(picture, "discard-pile")
+    assert [e.attrib["data-card"] for e in pile.iter(f"{SVG}g") if "data-card" in e.attrib] == ["4c", "7s", "9c", "2h"]
+    indices = [e.text for e in pile.iter(f"{SVG}text") if e.attrib.get("class") == "pile-index"]
+    assert indices == ["0", "1", "2", "3"]
+
+
+def test_r14_the_card_to_meld_is_highlighted() -> None:
+    state = GameState.from_position(["4s 9d", "5s 6s Kd", "Qh Qd", "2c 2d"], "4c 7s 9c 2h")
+    state = draw_discard(state, 1)
+    picture = table(state)
+    highlighted = [group.attrib["data-card"] for group in _groups(picture, "must-meld")]
+    assert highlighted == ["7s"]
+    assert "must meld" in picture
+    # Only the player to move sees the card to meld marked in their hand; others see backs.
+    assert [group.attrib["data-card"] for group in _groups(table(state.view(1)), "must-meld")] == ["7s"]
+    assert _groups(table(state.view(0)), "must-meld") == []
+
+
+def test_r3_whose_turn_and_scores_are_shown() -> None:
+    state = new_game(1)
+    picture = table(state)
+    seats = {group.attrib["data-seat"]: group.attrib["data-to-move"] for group in _groups(picture, "seat")}
+    assert seats == {"0": "false", "1": "true", "2": "false", "3": "false"}
+    scores = {group.attrib["data-team"]: "".join(group.itertext()) for group in _groups(picture, "score")}
+    assert scores == {"0": "North-South 0", "1": "East-West 0"}
+    assert "East to draw" in picture
+
+
+def test_r18_finished_round_says_who_went_out() -> None:
+    state = GameState.from_position(["9d", "5s 6s", "Qh", "2d"], "2c 7s")
+    state = play(play(state, "take 1"), "meld 5s 6s 7s")
+    assert state.went_out == 1
+    picture = table(state)
+    assert "Deal over: East went out" in picture
+    (east,) = [group for group in _groups(picture, "seat") if group.attrib["data-seat"] == "1"]
+    assert "went out" in "".join(east.itertext())
+
+
+def test_svg_is_self_contained() -> None:
+    picture = table(_playout(5, 80))
+    root = ET.fromstring(picture)
+    assert root.tag == f"{SVG}svg"
+    for element in root.iter():
+        for name, value in element.attrib.items():
+            if name.endswith("href"):
+                assert value.startswith("#"), value
+    assert "http://" not in picture.replace("http://www.w3.org/2000/svg", "")
+    assert "@import" not in picture and "url(http" not in picture
+
+
+def test_repr_svg_delegates_to_table() -> None:
+    state = _playout(2, 30)
+    assert state._repr_svg_() == table(state)
+    assert state.view(3)._repr_svg_() == table(state.view(3))
+
+
+def test_card_element_per_card_and_jokers() -> None:
+    joker = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{card("Jk")}</svg>')
+    (group,) = joker.iter(f"{SVG}g")
+    assert group.attrib == {"class": "card", "data-card": "Jk", "transform": "translate(0,0)"}
+    assert "JK" in "".join(group.itertext())
