@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Final
 import attrs
 
 from persian_rummy.cards import DECK, Card, parse_cards
-from persian_rummy.errors import InvalidStateError, NotationError
+from persian_rummy.errors import IllegalActionError, InvalidStateError, NotationError
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
 from persian_rummy.rules import Rules
@@ -158,7 +158,7 @@ class GameState:
             pile = _cards(discard_pile)
             table = tuple(meld if isinstance(meld, Meld) else Meld.parse(meld) for meld in melds)
             stock_cards = None if stock is None else _cards(stock)
-        except NotationError as error:
+        except (NotationError, IllegalActionError) as error:  # IllegalActionError: a bad meld (R8-R11)
             raise InvalidStateError(f"the position does not parse: {error}") from None
         if len(hand_values) != PLAYERS:
             raise InvalidStateError(f"R3: a position has 4 hands, not {len(hand_values)}")
