@@ -1,0 +1,414 @@
+"""Tournaments: many seeded games between two bot line-ups, serially or in parallel.
+
+A line-up is one bot spec for both partners or a pair of specs (for seats 0 and 2 of team 0,
+1 and 3 of team 1, R3). A bot spec is a name for :func:`~persian_rummy.bots.make_bot`
+(``"greedy"``, ``"mc:samples=4"``) or any picklable callable that builds a bot from a seed.
+Every game's decks, dealer and bot seeds derive from the match seed and the game's number
+alone, so a match gives the same results whatever runs it: serially, on a process pool, or on
+a Dask cluster through ``client.get_executor()`` (any :class:`concurrent.futures.Executor`).
+
+>>> result = run_match("greedy", "random", games=4, seed=1, workers=1)
+>>> result.wins
+(4, 0)
+>>> print(result.table())  # doctest: +ELLIPSIS
+side  bot     games  wins  draws  win rate  95% CI          mean score  sd score
+0     greedy      4     4      0     1.000  [0.510, 1.000]  ...
+1     random      4     0      0     0.000  [0.000, 0.490]  ...
+margin of side 0: ... per game; game length: ... actions (sd ...)
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import hashlib
+import math
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, Final, TypeAlias
+
+import attrs
+
+from persian_rummy.bots import Bot, make_bot
+from persian_rummy.dealing import new_game, next_deal
+from persian_rummy.engine import play
+from persian_rummy.errors import NotationError
+from persian_rummy.rules import Rules
+from persian_rummy.state import PLAYERS, GameState, Phase
+
+__all__ = [
+    "BotSpec",
+    "GameRecord",
+    "Lineup",
+    "MatchResult",
+    "derived_seed",
+    "play_game",
+    "round_robin",
+    "run_match",
+    "wilson_interval",
+]
+
+#: A bot by name (see :func:`~persian_rummy.bots.make_bot`) or a picklable factory ``seed -> Bot``.
+BotSpec: TypeAlias = "str | Callable[[int], Bot]"
+#: One spec for both partners, or one per partner (seats 0 and 2, or 1 and 3).
+Lineup: TypeAlias = "BotSpec | tuple[BotSpec, BotSpec]"
+
+_Z95: Final = 1.959963984540054
+
+
+def wilson_interval(successes: float, trials: int, z: float = _Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% by default); ``(0.0, 1.0)`` for no trials.
+
+    >>> low, high = wilson_interval(90, 100)
+    >>> round(low, 3), round(high, 3)
+    (0.826, 0.945)
+    """
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def derived_seed(*parts: object) -> int:
+    """A 63-bit seed from text parts, the same on every platform and in every process.
+
+    >>> derived_seed("match", 1, 2) == derived_seed("match", 1, 2) != derived_seed("match", 1, 3)
+    True
+    """
+    digest = hashlib.sha256("/".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def play_game(
+    bots: Sequence[Bot], seed: int | str, *, dealer: int = 0, rules: Rules = Rules()
+) -> tuple[GameState, int]:
+    """Play a whole game (every deal, R7) with ``bots[seat]`` choosing for each seat from its
+    own view (R27). The first deal is shuffled with ``seed`` and deal ``n > 1`` with
+    ``f"{seed}/{n}"``. Returns the final state (``GAME_OVER``) and the number of actions.
+
+    >>> from persian_rummy.bots import GreedyBot
+    >>> state, actions = play_game([GreedyBot()] * 4, 3)
+    >>> state.phase, state.deal_number, actions > 0
+    (<Phase.GAME_OVER: 'game_over'>, 2, True)
+    """
+    if len(bots) != PLAYERS:
+        raise NotationError(f"R3: a game needs 4 bots, one per seat, not {len(bots)}")
+    state = new_game(seed, dealer=dealer, rules=rules)
+    actions = 0
+    while True:
+        while state.phase.is_live:
+            seat = state.current_player
+            state = play(state, bots[seat](state.view(seat)))
+            actions += 1
+        if state.phase is Phase.GAME_OVER:
+            return state, actions
+        state = next_deal(state, f"{seed}/{state.deal_number + 1}")
+
+
+@attrs.frozen
+class GameRecord:
+    """The result of one game of a match.
+
+    - ``game``: its number in the match (0, 1, ...).
+    - ``swapped``: whether side 0 played as team 1 (seats 1 and 3) in this game.
+    - ``scores``: the final totals of team 0 and team 1 (R23-R26).
+    - ``actions``: how many actions the game took.
+
+    >>> record = GameRecord(game=1, swapped=True, scores=(40, 95), actions=180)
+    >>> record.side_scores, record.winner
+    ((95, 40), 0)
+    """
+
+    game: int
+    swapped: bool
+    scores: tuple[int, int]
+    actions: int
+
+    @property
+    def side_scores(self) -> tuple[int, int]:
+        """The scores of side 0 and side 1, whichever teams they played as.
+
+        >>> GameRecord(game=0, swapped=False, scores=(10, 5), actions=90).side_scores
+        (10, 5)
+        """
+        return (self.scores[1], self.scores[0]) if self.swapped else self.scores
+
+    @property
+    def winner(self) -> int | None:
+        """The winning side (0 or 1), or ``None`` for a draw (R26).
+
+        >>> GameRecord(game=0, swapped=False, scores=(5, 5), actions=90).winner is None
+        True
+        """
+        first, second = self.side_scores
+        return None if first == second else 0 if first > second else 1
+
+
+def _mean_sd(values: Sequence[float]) -> tuple[float, float]:
+    if not values:
+        return 0.0, 0.0
+    mean = sum(values) / len(values)
+    if len(values) < 2:
+        return mean, 0.0
+    return mean, math.sqrt(sum((value - mean) ** 2 for value in values) / (len(values) - 1))
+
+
+@attrs.frozen
+class MatchResult:
+    """The games of a match between side 0 and side 1, with their statistics.
+
+    >>> result = MatchResult(("a", "b"), (GameRecord(0, False, (50, 10), 100), GameRecord(1, True, (30, 20), 120)))
+    >>> result.wins, result.draws, result.mean_actions
+    ((1, 1), 0, 110.0)
+    """
+
+    sides: tuple[str, str]
+    games: tuple[GameRecord, ...]
+
+    @property
+    def wins(self) -> tuple[int, int]:
+        """Games won by side 0 and by side 1.
+
+        >>> MatchResult(("a", "b"), (GameRecord(0, False, (50, 10), 100),)).wins
+        (1, 0)
+        """
+        winners = [record.winner for record in self.games]
+        return winners.count(0), winners.count(1)
+
+    @property
+    def draws(self) -> int:
+        """Games drawn (equal totals, R26).
+
+        >>> MatchResult(("a", "b"), (GameRecord(0, False, (5, 5), 100),)).draws
+        1
+        """
+        return sum(record.winner is None for record in self.games)
+
+    def win_rate(self, side: int) -> tuple[float, float, float]:
+        """Side ``side``'s share of games won and its 95% Wilson interval.
+
+        >>> MatchResult(("a", "b"), (GameRecord(0, False, (50, 10), 100),)).win_rate(0)[0]
+        1.0
+        """
+        wins = self.wins[side]
+        total = len(self.games)
+        low, high = wilson_interval(wins, total)
+        return (wins / total if total else 0.0), low, high
+
+    def scores(self, side: int) -> tuple[float, float]:
+        """The mean and standard deviation of side ``side``'s final totals.
+
+        >>> MatchResult(("a", "b"), (GameRecord(0, False, (50, 10), 100),)).scores(1)
+        (10.0, 0.0)
+        """
+        return _mean_sd([record.side_scores[side] for record in self.games])
+
+    @property
+    def margin(self) -> tuple[float, float]:
+        """Side 0's mean margin per game and the half-width of its 95% interval.
+
+        >>> MatchResult(("a", "b"), (GameRecord(0, False, (50, 10), 100),)).margin
+        (40.0, 0.0)
+        """
+        margins = [record.side_scores[0] - record.side_scores[1] for record in self.games]
+        mean, sd = _mean_sd(margins)
+        return mean, (_Z95 * sd / math.sqrt(len(margins)) if margins else 0.0)
+
+    @property
+    def mean_actions(self) -> float:
+        """The mean number of actions per game.
+
+        >>> MatchResult(("a", "b"), (GameRecord(0, False, (5, 5), 90),)).mean_actions
+        90.0
+        """
+        return _mean_sd([record.actions for record in self.games])[0]
+
+    def table(self) -> str:
+        """The results as a text table: per side the games, wins, draws, win rate with its 95%
+        Wilson interval and the mean and spread of final totals; then side 0's mean margin and
+        the game length."""
+        width = max(4, *(len(name) for name in self.sides))
+        lines = [
+            f"{'side':<4}  {'bot':<{width}}  games  wins  draws  win rate  95% CI          mean score  sd score",
+        ]
+        for side, name in enumerate(self.sides):
+            rate, low, high = self.win_rate(side)
+            mean, sd = self.scores(side)
+            lines.append(
+                f"{side:<4}  {name:<{width}}  {len(self.games):>5}  {self.wins[side]:>4}  {self.draws:>5}  "
+                f"{rate:>8.3f}  [{low:.3f}, {high:.3f}]  {mean:>10.1f}  {sd:>8.1f}"
+            )
+        margin, half = self.margin
+        length, length_sd = _mean_sd([record.actions for record in self.games])
+        lines.append(
+            f"margin of side 0: {margin:+.1f} ± {half:.1f} per game; "
+            f"game length: {length:.1f} actions (sd {length_sd:.1f})"
+        )
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()
+
+
+def _label(lineup: Lineup) -> str:
+    specs = lineup if isinstance(lineup, tuple) else (lineup,)
+    names = [spec if isinstance(spec, str) else getattr(spec, "__name__", repr(spec)) for spec in specs]
+    return names[0] if len(set(names)) == 1 else "+".join(names)
+
+
+@attrs.frozen
+class _Task:
+    """A chunk of games to play in one worker (picklable)."""
+
+    sides: tuple[Lineup, Lineup]
+    seed: int | str
+    rules: Rules
+    swap_seats: bool
+    games: tuple[int, ...]
+
+
+def _build(spec: BotSpec, seed: int) -> Bot:
+    return make_bot(spec, seed) if isinstance(spec, str) else spec(seed)
+
+
+def _seat_specs(sides: tuple[Lineup, Lineup], swapped: bool) -> list[BotSpec]:
+    first, second = ((side if isinstance(side, tuple) else (side, side)) for side in sides)
+    if swapped:
+        first, second = second, first
+    return [first[0], second[0], first[1], second[1]]
+
+
+def _play_one(task: _Task, game: int) -> GameRecord:
+    pair, swapped = (game // 2, game % 2 == 1) if task.swap_seats else (game, False)
+    specs = _seat_specs(task.sides, swapped)
+    bots = [_build(spec, derived_seed(task.seed, game, seat)) for seat, spec in enumerate(specs)]
+    state, actions = play_game(bots, f"{task.seed}/{pair}", dealer=pair % PLAYERS, rules=task.rules)
+    return GameRecord(game, swapped, state.scores, actions)
+
+
+def _play_task(task: _Task) -> list[GameRecord]:
+    return [_play_one(task, game) for game in task.games]
+
+
+def _progress(total: int, enabled: bool) -> Callable[[int], None]:
+    """An update function for a progress bar: tqdm when installed, else a plain line on
+    standard error every tenth of the way."""
+    if not enabled:
+        return lambda done: None
+    try:
+        from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
+    except ImportError:
+        marks = {math.ceil(total * step / 10) for step in range(1, 11)}
+
+        def plain(done: int, count: list[int] = [0]) -> None:  # noqa: B006 - a private counter
+            count[0] += done
+            if count[0] in marks:
+                print(f"{count[0]}/{total} games", file=sys.stderr, flush=True)
+
+        return plain
+    bar = tqdm(total=total, unit="game", file=sys.stderr)
+
+    def update(done: int) -> None:
+        bar.update(done)
+        if bar.n >= total:
+            bar.close()
+
+    return update
+
+
+def _chunks(games: int, size: int) -> Iterator[tuple[int, ...]]:
+    for start in range(0, games, size):
+        yield tuple(range(start, min(games, start + size)))
+
+
+def run_match(
+    side0: Lineup,
+    side1: Lineup,
+    games: int = 100,
+    *,
+    seed: int | str = 0,
+    rules: Rules = Rules(),
+    swap_seats: bool = True,
+    executor: concurrent.futures.Executor | Any | None = None,
+    workers: int | None = None,
+    chunk_size: int | None = None,
+    progress: bool | None = None,
+) -> MatchResult:
+    """Play ``games`` games between ``side0`` and ``side1`` and gather the results.
+
+    With ``swap_seats`` (the default) games come in pairs dealt the same cards by the same
+    dealer, the sides trading teams (seats) in the second game, which removes the advantage of
+    a seat or a deal from the comparison. Without it side 0 is always team 0 (seats 0 and 2).
+    Game ``g`` of a pair ``p = g // 2`` is dealt from the seed ``f"{seed}/{p}"`` by dealer
+    ``p % 4``; the bot of each seat gets a seed derived from ``seed``, ``g`` and the seat.
+
+    Where the games run: ``executor`` (any :class:`concurrent.futures.Executor`, e.g. a
+    :class:`~concurrent.futures.ProcessPoolExecutor` or Dask's ``client.get_executor()``; a
+    Dask ``Client`` itself is accepted too); else serially when ``workers == 1``; else on a
+    new process pool of ``workers`` processes (all cores by default). The results are the same
+    in every case. ``progress`` shows a progress bar (tqdm, if installed); by default it does
+    for matches of 500 games or more played on a terminal.
+
+    >>> serial = run_match("greedy", "random", games=4, seed="doc", workers=1)
+    >>> serial.wins
+    (4, 0)
+    """
+    if type(games) is not int or games < 0:
+        raise NotationError(f"the number of games must be a whole number of at least 0, not {games!r}")
+    if workers is not None and (type(workers) is not int or workers < 1):
+        raise NotationError(f"workers must be a whole number of at least 1, not {workers!r}")
+    sides = (side0, side1)
+    for side in sides:
+        for spec in side if isinstance(side, tuple) else (side,):
+            if isinstance(spec, str):
+                make_bot(spec, 0)  # fail early, here, on a bad name or knob
+            elif not callable(spec):
+                raise NotationError(f"a bot spec is a bot's name or a factory seed -> bot, not {spec!r}")
+        if isinstance(side, tuple) and len(side) != 2:
+            raise NotationError(f"R3: a line-up is one bot spec or a pair for the two partners, not {side!r}")
+    if progress is None:
+        progress = games >= 500 and sys.stderr.isatty()
+    update = _progress(games, progress)
+    own_pool = None
+    if executor is None and workers != 1:
+        workers = workers or os.cpu_count() or 1
+        if workers > 1 and games > 1:
+            executor = own_pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers)
+    if executor is not None and hasattr(executor, "get_executor"):
+        executor = executor.get_executor()  # a Dask Client: use its concurrent.futures interface
+    records: list[GameRecord] = []
+    try:
+        if executor is None:
+            task = _Task(sides, seed, rules, swap_seats, ())
+            for game in range(games):
+                records.append(_play_one(task, game))
+                update(1)
+        else:
+            parallel = workers or os.cpu_count() or 1
+            size = chunk_size or max(1, min(50, games // (parallel * 8) or 1))
+            tasks = [_Task(sides, seed, rules, swap_seats, chunk) for chunk in _chunks(games, size)]
+            futures = [executor.submit(_play_task, task) for task in tasks]
+            for future in concurrent.futures.as_completed(futures):
+                done = future.result()
+                records.extend(done)
+                update(len(done))
+    finally:
+        if own_pool is not None:
+            own_pool.shutdown()
+    records.sort(key=lambda record: record.game)
+    return MatchResult((_label(side0), _label(side1)), tuple(records))
+
+
+def round_robin(specs: Iterable[str], games: int, **options: Any) -> list[MatchResult]:
+    """Every pair of ``specs`` against each other, ``games`` games each (see :func:`run_match`).
+
+    >>> [result.sides for result in round_robin(["random", "greedy"], 2, workers=1)]
+    [('random', 'greedy')]
+    """
+    names = list(specs)
+    return [
+        run_match(names[i], names[j], games, **options) for i in range(len(names)) for j in range(i + 1, len(names))
+    ]
