@@ -36,6 +36,7 @@ __all__ = [
     "NotationError",
     "PassNotAllowedError",
     "PersianRummyError",
+    "ReplayError",
     "RoundNotOverError",
     "TargetNotUsedError",
     "WrongPhaseError",
@@ -92,6 +93,47 @@ class RoundNotOverError(PersianRummyError, ValueError):
     ...
     persian_rummy.errors.RoundNotOverError: R23: deal 1 is still being played (phase DRAW); only a finished round can be scored
     """
+
+
+class ReplayError(PersianRummyError, ValueError):
+    """A game record that does not replay: an illegal action, an action marked for the wrong
+    seat, a deal that does not follow the last, or stored scores that differ from the replay.
+
+    ``deal`` is the deal number (1 for the first deal), ``index`` the index of the action in
+    that deal (0 for the first action; ``None`` when the error is not about one action) and
+    ``cause`` the underlying error, if any.
+
+    >>> error = ReplayError("R17: seat 3 does not hold 4s", deal=1, index=17)
+    >>> print(error)
+    deal 1, action 17: R17: seat 3 does not hold 4s
+    >>> error.deal, error.index
+    (1, 17)
+    """
+
+    deal: int
+    index: int | None
+    cause: BaseException | None
+
+    def __init__(
+        self, message: str, *, deal: int, index: int | None = None, cause: BaseException | None = None
+    ) -> None:
+        self.deal = deal
+        self.index = index
+        self.cause = cause
+        where = f"deal {deal}" if index is None else f"deal {deal}, action {index}"
+        super().__init__(f"{where}: {message}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_replay_error, (self.args[0], self.deal, self.index))
+
+
+def _rebuild_replay_error(text: str, deal: int, index: int | None) -> ReplayError:
+    error = ReplayError.__new__(ReplayError)
+    Exception.__init__(error, text)
+    error.deal = deal
+    error.index = index
+    error.cause = None
+    return error
 
 
 class GameNotOverError(RoundNotOverError):
