@@ -1,99 +1,715 @@
 """The ``persian-rummy`` command line (also ``python -m persian_rummy``).
 
-``persian-rummy simulate --seed 1`` plays a whole game between random players and prints
-every turn and the score sheet.
+- ``persian-rummy simulate [--seed N] [--games N] [--bot NAME ...] [--rules TEXT]``: bots play;
+  one game is printed turn by turn with a score sheet per deal, many games end with summary
+  statistics.
+- ``persian-rummy play [--seed N] [--seat N] [--bot NAME ...]``: play a game in the terminal
+  against bots (your partner is a bot too).
+- ``persian-rummy replay FILE``: print a saved game, or step through it with Enter.
+
+Suits are coloured when the output is a terminal and ``NO_COLOR`` is not set.
+
+>>> main(["simulate", "--seed", "1", "--games", "3", "--no-progress"])  # doctest: +ELLIPSIS
+3 games (seeds 1-3), North-South greedy against East-West greedy, rules default
+...
+0
 """
 
 from __future__ import annotations
 
 import argparse
-import random
+import os
 import sys
-from collections.abc import Sequence
+import textwrap
+import time
+from collections.abc import Callable, Iterable, Sequence
+from statistics import fmean, pstdev
 from typing import TextIO
 
-from persian_rummy.actions import Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
+from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
+from persian_rummy.bots import BOTS, Bot, make_bot
+from persian_rummy.cards import Card
 from persian_rummy.dealing import new_game, next_deal
 from persian_rummy.engine import legal_actions, play
+from persian_rummy.errors import IllegalActionError, NotationError, PersianRummyError
+from persian_rummy.melds import Meld, MeldKind
 from persian_rummy.rules import PRESETS, Rules
-from persian_rummy.scoring import score_round, winner
-from persian_rummy.state import GameState, Phase
+from persian_rummy.scoring import RoundScore, score_round, winner
+from persian_rummy.state import GameState, Phase, team_of
+from persian_rummy.view import PlayerView
 
-__all__ = ["main"]
+__all__ = ["Style", "describe", "main", "score_sheet", "table_text"]
 
 SEAT_NAMES = ("North", "East", "South", "West")
 TEAM_NAMES = ("North-South", "East-West")
 
 
-def _describe(before: GameState, action: object, after: GameState) -> str:
+class Style:
+    """How the command line writes cards: suit symbols or letters, with or without colour.
+
+    >>> Style(colour=False).cards(Card.parse(text) for text in ("Th", "Jk"))
+    'T♥ Jk'
+    >>> Style(colour=True).card(Card.parse("Qd"))
+    '\\x1b[31mQ♦\\x1b[0m'
+    >>> Style(colour=False, symbols=False).card(Card.parse("Qd"))
+    'Qd'
+    """
+
+    def __init__(self, *, colour: bool = False, symbols: bool = True) -> None:
+        self.colour = colour
+        self.symbols = symbols
+
+    @classmethod
+    def for_stream(cls, stream: TextIO, choice: str = "auto") -> Style:
+        """The style for ``stream``: colour if ``choice`` is ``"always"``, or ``"auto"`` on a
+        terminal with ``NO_COLOR`` unset; symbols if the stream's encoding has them.
+
+        >>> import io
+        >>> Style.for_stream(io.StringIO()).colour
+        False
+        """
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        try:
+            "♠♥♦♣".encode(encoding)
+            symbols = True
+        except (UnicodeEncodeError, LookupError):
+            symbols = False
+        if choice == "always":
+            colour = True
+        elif choice == "never":
+            colour = False
+        else:
+            colour = bool(getattr(stream, "isatty", lambda: False)()) and not os.environ.get("NO_COLOR")
+        return cls(colour=colour, symbols=symbols)
+
+    def card(self, card: Card) -> str:
+        """One card as text.
+
+        >>> Style().card(Card.parse("4c"))
+        '4♣'
+        """
+        text = card.symbol if self.symbols and not card.is_joker else str(card)
+        if not self.colour:
+            return text
+        if card.is_joker:
+            return f"\x1b[35m{text}\x1b[0m"
+        if card.suit in (1, 2):
+            return f"\x1b[31m{text}\x1b[0m"
+        return text
+
+    def cards(self, cards: Iterable[Card]) -> str:
+        """Cards separated by spaces; ``-`` for none.
+
+        >>> Style().cards([])
+        '-'
+        """
+        items = list(cards)
+        return " ".join(self.card(card) for card in items) if items else "-"
+
+    def bold(self, text: str) -> str:
+        """Bold text, when colour is on.
+
+        >>> Style().bold("x")
+        'x'
+        """
+        return f"\x1b[1m{text}\x1b[0m" if self.colour else text
+
+
+def _meld_text(meld: Meld, style: Style) -> str:
+    """A meld with its credits: ``7♠ 7♥ 7♦ (North) + 7♣ laid off by East``."""
+    owner = meld.owner
+    original = [card for card, flag in zip(meld.cards, meld.laid_off, strict=True) if not flag]
+    text = f"{style.cards(original)} ({SEAT_NAMES[owner]})"
+    extra = [
+        f"{style.card(card)} by {SEAT_NAMES[seat]}"
+        for card, seat, flag in zip(meld.cards, meld.seats, meld.laid_off, strict=True)
+        if flag
+    ]
+    if extra:
+        text += " + laid off " + ", ".join(extra)
+    return text
+
+
+def describe(before: GameState, action: Action, after: GameState, style: Style, *, reveal: bool = True) -> str:
+    """One action in words. ``reveal`` says whether to name a card drawn from the stock
+    (hidden from the other players, R27).
+
+    >>> from persian_rummy import GameState
+    >>> state = GameState.from_position(["4s 9d", "5s 6s Kd", "Qh Qd", "2c 2d"], "4c 7s 9c 2h")
+    >>> after = play(state, "take 1")
+    >>> describe(state, DrawDiscard(1), after, Style())
+    'takes 7♠ 9♣ 2♥ from the discard pile (the 7♠ must be melded now, R14)'
+    """
     seat = before.current_player
-    name = SEAT_NAMES[seat]
     if isinstance(action, DrawStock):
-        return f"{name} draws from the stock"
+        if reveal:
+            (drawn,) = (after.hands[seat] - before.hands[seat]).__iter__()
+            return f"draws {style.card(drawn)} from the stock"
+        return "draws from the stock"
     if isinstance(action, DrawDiscard):
         taken = before.discard_pile[action.index :]
-        return f"{name} takes {' '.join(map(str, taken))} from the discard pile (must meld {taken[0]})"
+        text = f"takes {style.cards(taken)} from the discard pile"
+        if after.must_meld is not None:
+            text += f" (the {style.card(after.must_meld)} must be melded now, R14)"
+        return text
     if isinstance(action, MeldCards):
-        return f"{name} melds {' '.join(map(str, action.cards))}"
+        meld = after.melds[-1] if after.melds and len(after.melds) > len(before.melds) else None
+        points = sum(card.points for card in action.cards)
+        kind = "run" if meld is not None and meld.kind is MeldKind.RUN else "set"
+        extra = ""
+        if meld is not None and meld.four_at_once and (before.rules.double_four_jokers or not meld.is_joker_set):
+            extra = f", four at once: doubled to {2 * points}, R24"
+        return f"melds {style.cards(action.cards)} ({kind}, {points} points{extra})"
     if isinstance(action, LayOff):
         target = before.melds[action.meld]
-        owner = SEAT_NAMES[target.owner]
-        credit = "" if target.owner % 2 == seat % 2 else f" (credited to {TEAM_NAMES[seat % 2]})"
-        return f"{name} lays off {action.card} on {owner}'s {' '.join(map(str, target.cards))}{credit}"
+        credit = TEAM_NAMES[team_of(seat)]
+        return (
+            f"lays off {style.card(action.card)} on {SEAT_NAMES[target.owner]}'s {style.cards(target.cards)} "
+            f"(meld #{action.meld}), credited to {credit}"
+        )
     if isinstance(action, Discard):
-        return f"{name} discards {action.card}"
+        return f"discards {style.card(action.card)}"
     if isinstance(action, Pass):
-        return f"{name} passes"
-    return f"{name}: {action}"  # pragma: no cover
+        return "passes (the stock is empty)"
+    return str(action)  # pragma: no cover
 
 
-def simulate(seed: int, rules: Rules, out: TextIO, *, verbose: bool = True) -> GameState:
-    """Play one game between uniformly random players, printing it to ``out``."""
-    rng = random.Random(seed)
-    state = new_game(seed, rules=rules)
+def _ending(state: GameState) -> str:
+    if state.went_out is not None:
+        return f"{SEAT_NAMES[state.went_out]} goes out (R18)."
+    if state.consecutive_passes and (state.rules.stock_out_end == "first_pass" or state.consecutive_passes >= 4):
+        return "The stock is empty and the players passed: the deal ends without anyone going out (R20)."
+    return "Eight turns went by with no progress: the deal ends without anyone going out (R21)."
+
+
+def score_sheet(state: GameState, style: Style) -> str:
+    """The itemised score sheet of a finished deal (R22-R25), with the running totals.
+
+    >>> from persian_rummy import GameState
+    >>> state = GameState.from_position(["9d", "5s 6s", "Qh", "2d"], "2c 7s", melds=["Js Jh Jd Jc"])
+    >>> print(score_sheet(play(play(state, "take 1"), "meld 5s 6s 7s"), Style()))
+    Score sheet, deal 1      melded  laid off  doubles  in hand  going out    deal   total
+      North-South                40         0       40      -19          0      61      61
+      East-West                  18         0        0       -2         25      41      41
+    """
+    title = f"Score sheet, deal {state.deal_number}"
+    rows = [
+        style.bold(title)
+        + " " * (22 - len(title))
+        + f"{'melded':>9}{'laid off':>10}{'doubles':>9}{'in hand':>9}{'going out':>11}{'deal':>8}{'total':>8}"
+    ]
+    score: RoundScore
+    for score in score_round(state):
+        rows.append(
+            f"  {TEAM_NAMES[score.team]:<20}{score.melded:>9}{score.laid_off:>10}{score.doubles:>9}"
+            f"{-score.in_hand:>9}{score.going_out:>11}{score.total:>8}{state.scores[score.team]:>8}"
+        )
+    return "\n".join(rows)
+
+
+def _result(state: GameState) -> str:
+    team = winner(state)
+    if team is None:
+        return f"The game is a draw, {state.scores[0]} all (R26)."
+    loser = 1 - team
+    return f"{TEAM_NAMES[team]} win, {state.scores[team]} to {state.scores[loser]}."
+
+
+def table_text(view: PlayerView | GameState, style: Style) -> str:
+    """The table as text, as ``view``'s seat sees it (or everything, for a state).
+
+    >>> from persian_rummy import new_game
+    >>> print(table_text(new_game(1).view(2), Style()))  # doctest: +NORMALIZE_WHITESPACE
+    Deal 1 of 2 · North dealt · North-South 0, East-West 0 · stock 27
+      North  7 cards
+      East   7 cards   <- to draw
+      South  7 cards   (you)
+      West   7 cards
+      Discard pile (index: card, bottom to top): 0:2♠
+      Melds: none
+      Your hand: 9♠ K♠ J♥ 4♦ 9♦ 7♣ K♣
+    """
+    sizes = view.hand_sizes if isinstance(view, PlayerView) else tuple(len(hand) for hand in view.hands)
+    stock = view.stock_size if isinstance(view, PlayerView) else len(view.stock)
+    lines = [
+        style.bold(
+            f"Deal {view.deal_number} of {view.rules.deals} · {SEAT_NAMES[view.dealer]} dealt · "
+            f"{TEAM_NAMES[0]} {view.scores[0]}, {TEAM_NAMES[1]} {view.scores[1]} · stock {stock}"
+        )
+    ]
+    for seat in range(4):
+        line = f"  {SEAT_NAMES[seat]:<6} {sizes[seat]} card{'s' if sizes[seat] != 1 else ' '}"
+        if isinstance(view, GameState):
+            line += f"  {style.cards(view.hands[seat])}"
+        if view.phase.is_live and seat == view.current_player:
+            line += "   <- " + ("to draw" if view.phase is Phase.DRAW else "to meld, lay off or discard")
+        elif isinstance(view, PlayerView) and seat == view.seat:
+            line += "   (you)"
+        lines.append(line.rstrip())
+    pile = " ".join(f"{index}:{style.card(card)}" for index, card in enumerate(view.discard_pile)) or "empty"
+    lines.append(f"  Discard pile (index: card, bottom to top): {pile}")
+    if view.melds:
+        lines.append("  Melds:")
+        lines.extend(f"    #{number} {_meld_text(meld, style)}" for number, meld in enumerate(view.melds))
+    else:
+        lines.append("  Melds: none")
+    if isinstance(view, PlayerView):
+        lines.append(f"  Your hand: {style.cards(view.hand)}")
+        if view.must_meld is not None:
+            lines.append(f"  You must meld or lay off the {style.card(view.must_meld)} now (R14).")
+    return "\n".join(lines)
+
+
+def _wrap(text: str, indent: str) -> str:
+    return textwrap.fill(
+        text, width=100, initial_indent=indent, subsequent_indent=indent + "      ", break_on_hyphens=False
+    )
+
+
+# --- simulate ----------------------------------------------------------------------------
+
+
+def _bots_for(specs: Sequence[str], seed: int) -> list[Bot]:
+    if len(specs) == 1:
+        per_seat = [specs[0]] * 4
+    elif len(specs) == 2:
+        per_seat = [specs[0], specs[1], specs[0], specs[1]]
+    elif len(specs) == 4:
+        per_seat = list(specs)
+    else:
+        raise NotationError(
+            f"give one bot (every seat), two (North-South, East-West) or four (by seat), not {len(specs)}"
+        )
+    return [make_bot(spec, seed * 4 + seat) for seat, spec in enumerate(per_seat)]
+
+
+def _lineup(specs: Sequence[str]) -> str:
+    if len(specs) == 4:
+        return ", ".join(f"{SEAT_NAMES[seat]} {spec}" for seat, spec in enumerate(specs))
+    first, second = (specs[0], specs[0]) if len(specs) == 1 else (specs[0], specs[1])
+    return f"{TEAM_NAMES[0]} {first} against {TEAM_NAMES[1]} {second}"
+
+
+def deal_seed(seed: int, deal_number: int) -> int | str:
+    """The seed that shuffles deal ``deal_number`` of the game with seed ``seed``: the game's
+    seed for the first deal, ``"seed/deal"`` for the later ones.
+
+    >>> deal_seed(1, 1), deal_seed(1, 2)
+    (1, '1/2')
+    """
+    return seed if deal_number == 1 else f"{seed}/{deal_number}"
+
+
+def _play_game(
+    seed: int,
+    bots: Sequence[Bot],
+    rules: Rules,
+    on_action: Callable[[GameState, Action, GameState], None] | None = None,
+    on_deal: Callable[[GameState], None] | None = None,
+) -> GameState:
+    """Play one whole game between ``bots`` (one per seat) and return its final state, as
+    :func:`persian_rummy.arena.play_game` does; ``on_deal`` sees each fresh deal and each
+    finished one, ``on_action`` every action."""
+    state = new_game(deal_seed(seed, 1), rules=rules)
     while True:
-        if verbose:
-            print(f"== Deal {state.deal_number}: {SEAT_NAMES[state.dealer]} deals ==", file=out)
-            for seat, hand in enumerate(state.hands):
-                print(f"   {SEAT_NAMES[seat]:<5} {hand}", file=out)
-            print(f"   discard pile: {' '.join(map(str, state.discard_pile))}", file=out)
+        if on_deal is not None:
+            on_deal(state)
         while state.phase.is_live:
-            action = rng.choice(legal_actions(state))
+            seat = state.current_player
+            action = bots[seat](state.view(seat))
             after = play(state, action)
-            if verbose:
-                print("   " + _describe(state, action, after), file=out)
-                if not after.phase.is_live and after.went_out is not None:
-                    print(f"   {SEAT_NAMES[after.went_out]} goes out!", file=out)
-                elif not after.phase.is_live:
-                    print("   The round ends without anyone going out.", file=out)
+            if on_action is not None:
+                on_action(state, action, after)
             state = after
-        if verbose:
-            print(f"-- Score sheet, deal {state.deal_number} --", file=out)
-            for score in score_round(state):
-                print(
-                    f"   {TEAM_NAMES[score.team]:<12} melded {score.melded:>4}  laid off {score.laid_off:>4}  "
-                    f"doubles {score.doubles:>4}  in hand {-score.in_hand:>5}  going out {score.going_out:>3}  "
-                    f"= {score.total:>5}",
-                    file=out,
-                )
-            print(f"   Totals: {TEAM_NAMES[0]} {state.scores[0]}, {TEAM_NAMES[1]} {state.scores[1]}", file=out)
+        if on_deal is not None:
+            on_deal(state)
         if state.phase is Phase.GAME_OVER:
-            break
-        state = next_deal(state, f"{seed}/{state.deal_number + 1}")
-    if verbose:
-        team = winner(state)
-        print("== " + ("The game is a draw." if team is None else f"{TEAM_NAMES[team]} win.") + " ==", file=out)
-    return state
+            return state
+        state = next_deal(state, deal_seed(seed, state.deal_number + 1))
+
+
+def _print_game(
+    seed: int, specs: Sequence[str], rules: Rules, out: TextIO, style: Style
+) -> tuple[GameState, list[list[Action]]]:
+    print(style.bold(f"Persian Rummy, seed {seed}: {_lineup(specs)}; rules {rules}"), file=out)
+    print("Partners sit opposite: North and South against East and West (R3).", file=out)
+    turn: list[str] = []
+    counter = [0]
+    deals: list[list[Action]] = []
+
+    def flush(seat: int) -> None:
+        if turn:
+            counter[0] += 1
+            print(_wrap(f"{counter[0]:>3}. {SEAT_NAMES[seat]}: " + "; ".join(turn), "  "), file=out)
+            turn.clear()
+
+    def on_deal(state: GameState) -> None:
+        if state.phase.is_live:
+            counter[0] = 0
+            deals.append([])
+            print(file=out)
+            print(
+                style.bold(
+                    f"== Deal {state.deal_number} of {state.rules.deals}: {SEAT_NAMES[state.dealer]} deals, "
+                    f"{SEAT_NAMES[state.current_player]} plays first =="
+                ),
+                file=out,
+            )
+            for seat, hand in enumerate(state.hands):
+                print(f"  {SEAT_NAMES[seat]:<6} {style.cards(hand)}", file=out)
+            print(
+                f"  Discard pile {style.cards(state.discard_pile)}, stock {len(state.stock)} cards",
+                file=out,
+            )
+            return
+        print(f"  {_ending(state)}", file=out)
+        print(score_sheet(state, style), file=out)
+
+    def on_action(before: GameState, action: Action, after: GameState) -> None:
+        deals[-1].append(action)
+        turn.append(describe(before, action, after, style))
+        if isinstance(action, Discard | Pass) or after.is_over:
+            flush(before.current_player)
+
+    bots = _bots_for(specs, seed)
+    final = _play_game(seed, bots, rules, on_action, on_deal)
+    print(file=out)
+    print(style.bold(_result(final)), file=out)
+    return final, deals
+
+
+def _progress(done: int, total: int, started: float, stream: TextIO) -> None:
+    width = 30
+    filled = width * done // total
+    elapsed = time.perf_counter() - started
+    rate = done / elapsed if elapsed > 0 else 0.0
+    stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, {rate:.1f}/s ")
+    if done == total:
+        stream.write("\n")
+    stream.flush()
+
+
+def _summarise(
+    seed: int, games: int, specs: Sequence[str], rules: Rules, out: TextIO, progress: TextIO | None
+) -> list[GameState]:
+    finals: list[GameState] = []
+    went_out = [0, 0]
+    deals = [0]
+    turns = [0]
+    deal_wins = [0, 0]
+
+    def on_deal(state: GameState) -> None:
+        if not state.phase.is_live:
+            deals[0] += 1
+            if state.went_out is not None:
+                went_out[team_of(state.went_out)] += 1
+            first, second = (score.total for score in score_round(state))
+            if first != second:
+                deal_wins[0 if first > second else 1] += 1
+
+    def on_action(before: GameState, action: Action, after: GameState) -> None:
+        if isinstance(action, Discard | Pass) or after.is_over:
+            turns[0] += 1
+
+    started = time.perf_counter()
+    for number in range(games):
+        bots = _bots_for(specs, seed + number)
+        finals.append(_play_game(seed + number, bots, rules, on_action, on_deal))
+        if progress is not None:
+            _progress(number + 1, games, started, progress)
+    elapsed = time.perf_counter() - started
+    wins = [sum(winner(final) == team for final in finals) for team in (0, 1)]
+    draws = games - wins[0] - wins[1]
+    print(f"{games} games (seeds {seed}-{seed + games - 1}), {_lineup(specs)}, rules {rules}", file=out)
+    print(f"  {'':<30}{TEAM_NAMES[0]:>14}{TEAM_NAMES[1]:>14}", file=out)
+    print(f"  {'games won':<30}" + "".join(f"{w:>8} ({100 * w / games:3.0f}%)" for w in wins), file=out)
+    print(f"  {'games drawn':<30}{draws:>14}", file=out)
+    for team_label, values in (
+        ("mean game score", [fmean(final.scores[team] for final in finals) for team in (0, 1)]),
+        ("score standard deviation", [pstdev([final.scores[team] for final in finals]) for team in (0, 1)]),
+    ):
+        print(f"  {team_label:<30}" + "".join(f"{value:>14.1f}" for value in values), file=out)
+    print(f"  {'deals won':<30}" + "".join(f"{w:>14}" for w in deal_wins), file=out)
+    print(f"  {'went out (of ' + str(deals[0]) + ' deals)':<30}" + "".join(f"{w:>14}" for w in went_out), file=out)
+    print(f"  mean turns per deal: {turns[0] / max(1, deals[0]):.1f}", file=out)
+    print(f"  time: {elapsed:.2f} s ({games / elapsed if elapsed else 0:.1f} games/s)", file=out)
+    return finals
+
+
+# --- play --------------------------------------------------------------------------------
+
+
+def _action_text(state: GameState, action: Action, style: Style) -> str:
+    if isinstance(action, DrawStock):
+        return "draw from the stock"
+    if isinstance(action, DrawDiscard):
+        taken = state.discard_pile[action.index :]
+        return f"take {action.index}: {style.cards(taken)} (then meld the {style.card(taken[0])})"
+    if isinstance(action, MeldCards):
+        return f"meld {style.cards(action.cards)}"
+    if isinstance(action, LayOff):
+        target = state.melds[action.meld]
+        return f"lay off {style.card(action.card)} on #{action.meld} {style.cards(target.cards)}"
+    if isinstance(action, Discard):
+        return f"discard {style.card(action.card)}"
+    return "pass"
+
+
+_HELP = """Type the number of an action, or the action itself:
+  draw | take INDEX | meld CARD CARD CARD ... | layoff CARD MELD | discard CARD | pass
+Cards are written like 7h, Td, Qs, Jk (joker); 10h and 7♥ work too.
+Other commands: table (show the table again), help, quit."""
+
+
+def _ask(state: GameState, seat: int, actions: Sequence[Action], out: TextIO, style: Style) -> Action | None:
+    """Ask the human for an action until a legal one is given; ``None`` to quit."""
+    print(file=out)
+    print(table_text(state.view(seat), style), file=out)
+    print("Your options:", file=out)
+    for number, action in enumerate(actions, 1):
+        print(f"  {number:>2}) {_action_text(state, action, style)}", file=out)
+    while True:
+        out.flush()
+        try:
+            text = input("Your move (number, action, help or quit): ")
+        except EOFError:
+            print(file=out)
+            return None
+        if not _interactive():
+            print(text, file=out)  # echo scripted input, so the transcript reads like a session
+        answer = text.strip()
+        if not answer:
+            continue
+        lowered = answer.lower()
+        if lowered in ("q", "quit", "exit"):
+            return None
+        if lowered in ("h", "help", "?"):
+            print(_HELP, file=out)
+            continue
+        if lowered in ("t", "table"):
+            print(table_text(state.view(seat), style), file=out)
+            for number, action in enumerate(actions, 1):
+                print(f"  {number:>2}) {_action_text(state, action, style)}", file=out)
+            continue
+        if answer.isdigit():
+            choice = int(answer)
+            if 1 <= choice <= len(actions):
+                return actions[choice - 1]
+            print(f"There is no option {choice}: choose 1 to {len(actions)}.", file=out)
+            continue
+        try:
+            action = Action.parse(answer)
+        except NotationError as error:
+            print(f"I do not understand {answer!r}: {error}. Type help for the syntax.", file=out)
+            continue
+        if action in actions:
+            return action
+        try:
+            play(state, action)
+        except IllegalActionError as error:
+            reason = str(error).split(" [", 1)[0]
+            print(f"That is not allowed: {reason}", file=out)
+        else:  # pragma: no cover - the legal list is authoritative
+            return action
+
+
+def _interactive() -> bool:
+    isatty = getattr(sys.stdin, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def _play(
+    seed: int, seat: int, specs: Sequence[str], rules: Rules, out: TextIO, style: Style, save: str | None = None
+) -> int:
+    bots = _bots_for(specs, seed)
+    print(style.bold(f"Persian Rummy: you are {SEAT_NAMES[seat]} (seat {seat}); your partner is "
+                     f"{SEAT_NAMES[(seat + 2) % 4]}."), file=out)  # fmt: skip
+    print("Type help at the prompt for the syntax; quit (or Ctrl-D) leaves.", file=out)
+    state = new_game(deal_seed(seed, 1), rules=rules)
+    deals: list[list[Action]] = []
+    while True:
+        deals.append([])
+        print(file=out)
+        print(
+            style.bold(f"== Deal {state.deal_number} of {rules.deals}: {SEAT_NAMES[state.dealer]} deals =="),
+            file=out,
+        )
+        while state.phase.is_live:
+            mover = state.current_player
+            if mover == seat:
+                action = _ask(state, seat, legal_actions(state), out, style)
+                if action is None:
+                    if save is not None:
+                        _save(save, seed, deals, rules, out)
+                    print("Goodbye.", file=out)
+                    return 0
+            else:
+                action = bots[mover](state.view(mover))
+            after = play(state, action)
+            deals[-1].append(action)
+            who = "You" if mover == seat else SEAT_NAMES[mover]
+            print(f"  {who}: {describe(state, action, after, style, reveal=mover == seat)}", file=out)
+            state = after
+        print(f"  {_ending(state)}", file=out)
+        print(
+            "  Hands left: " + "; ".join(f"{SEAT_NAMES[s]} {style.cards(h)}" for s, h in enumerate(state.hands)),
+            file=out,
+        )
+        print(score_sheet(state, style), file=out)
+        if state.phase is Phase.GAME_OVER:
+            print(style.bold(_result(state)), file=out)
+            if save is not None:
+                _save(save, seed, deals, rules, out)
+            return 0
+        state = next_deal(state, deal_seed(seed, state.deal_number + 1))
+
+
+# --- replay ------------------------------------------------------------------------------
+
+
+def _replay(path: str, out: TextIO, style: Style, *, step: bool) -> int:
+    from persian_rummy import record as records
+
+    try:
+        with open(path, encoding="utf-8") as file:
+            game = records.load(file)
+        states: list[GameState | PlayerView] = list(game.views() if game.is_redacted else game.replay().states)
+    except OSError as error:
+        print(f"persian-rummy: cannot read {path}: {error.strerror}", file=sys.stderr)
+        return 2
+    except (PersianRummyError, UnicodeDecodeError) as error:
+        print(f"persian-rummy: {path} is not a valid game record: {error}", file=sys.stderr)
+        return 2
+    steps: list[records.RecordedAction | None] = []
+    for deal in game.deals:
+        steps.append(None)
+        steps.extend(deal.actions)
+    who = "" if game.viewer is None else f", as {game.players[game.viewer]} saw it"
+    print(style.bold(f"Game record {path}{who}: {', '.join(game.players)}; rules {game.rules}"), file=out)
+    previous: GameState | PlayerView | None = None
+    number = 0
+    for state, item in zip(states, steps, strict=False):
+        if item is None:
+            number = 0
+            print(file=out)
+            print(style.bold(f"== Deal {state.deal_number}: {SEAT_NAMES[state.dealer]} deals =="), file=out)
+        else:
+            number += 1
+            words = str(item.action)
+            if isinstance(previous, GameState) and isinstance(state, GameState):
+                words = describe(previous, item.action, state, style)
+            note = f"   ; {item.comment}" if item.comment else ""
+            print(f"\n{number}. {game.players[item.seat]} {words}{note}", file=out)
+        previous = state
+        print(table_text(state, style), file=out)
+        if isinstance(state, GameState) and state.is_over:
+            print(f"  {_ending(state)}", file=out)
+            print(score_sheet(state, style), file=out)
+        if step:
+            try:
+                answer = input("-- Enter: next action, q: quit -- ")
+            except EOFError:
+                print(file=out)
+                return 0
+            if not _interactive():
+                print(answer, file=out)
+            if answer.strip().lower() in ("q", "quit"):
+                return 0
+    last = states[-1] if states else None
+    if isinstance(last, GameState) and last.phase is Phase.GAME_OVER:
+        print(file=out)
+        print(style.bold(_result(last)), file=out)
+    return 0
+
+
+def _save(path: str, seed: int, deals: Sequence[Sequence[Action]], rules: Rules, out: TextIO) -> None:
+    """Save a game played from ``seed`` as a game record (see :mod:`persian_rummy.record`)."""
+    from persian_rummy import record as records
+
+    game = records.GameRecord.from_actions(
+        [(deal_seed(seed, number), actions) for number, actions in enumerate(deals, 1)], rules=rules
+    )
+    with open(path, "w", encoding="utf-8") as file:
+        records.dump(game, file)
+    print(f"Saved the game record to {path}.", file=out)
+
+
+# --- main --------------------------------------------------------------------------------
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="persian-rummy", description="Persian Rummy, the card game.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    bot_help = (
+        f"the bots: one for every seat, two (North-South, East-West) or four (by seat); "
+        f"names: {', '.join(BOTS)}, with knobs as in mc:samples=4 (default greedy)"
+    )
+    rules_help = "rules knobs as name=value, or a preset: " + ", ".join(PRESETS)
+    colour_help = "colour the suits: auto (a terminal without NO_COLOR), always or never"
+
+    sim = commands.add_parser("simulate", help="bots play; print one game, or statistics of many")
+    sim.add_argument("--seed", type=int, default=1, help="the seed of the (first) game (default 1)")
+    sim.add_argument("--games", type=int, default=1, help="how many games (default 1; more prints statistics)")
+    sim.add_argument("--bot", nargs="+", default=["greedy"], metavar="NAME", help=bot_help)
+    sim.add_argument("--rules", default="default", help=rules_help)
+    sim.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto", help=colour_help)
+    sim.add_argument("--no-progress", action="store_true", help="no progress bar for many games")
+    sim.add_argument("--save", metavar="FILE", help="save the game (one game only) as a game record")
+
+    game = commands.add_parser("play", help="play a game in the terminal against bots")
+    game.add_argument("--seed", type=int, default=1, help="the seed of the game (default 1)")
+    game.add_argument(
+        "--seat", type=int, default=2, choices=range(4), help="your seat: 0 North, 1 East, 2 South (default), 3 West"
+    )
+    game.add_argument("--bot", nargs="+", default=["greedy"], metavar="NAME", help=bot_help)
+    game.add_argument("--rules", default="default", help=rules_help)
+    game.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto", help=colour_help)
+    game.add_argument("--save", metavar="FILE", help="save the game as a game record when it ends or you quit")
+
+    rep = commands.add_parser("replay", help="print a saved game record, or step through it")
+    rep.add_argument("file", help="a game record file")
+    rep.add_argument("--step", action="store_true", help="wait for Enter after each action")
+    rep.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto", help=colour_help)
+    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
-    parser = argparse.ArgumentParser(prog="persian-rummy", description="Persian Rummy, the card game.")
-    commands = parser.add_subparsers(dest="command", required=True)
-    sim = commands.add_parser("simulate", help="play a whole game between random players and print it")
-    sim.add_argument("--seed", type=int, default=1, help="the seed of the game (default 1)")
-    sim.add_argument("--rules", default="default", help="rules knobs as name=value, or a preset: " + ", ".join(PRESETS))
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); returns the exit code.
+
+    >>> main(["simulate", "--bot", "clever"])  # the message goes to standard error
+    2
+    """
+    parser = _parser()
     args = parser.parse_args(argv)
-    rules = Rules.parse(args.rules)
-    simulate(args.seed, rules, sys.stdout)
+    out = sys.stdout
+    style = Style.for_stream(out, args.color)
+    try:
+        if args.command == "replay":
+            return _replay(args.file, out, style, step=args.step)
+        rules = Rules.parse(args.rules)
+        _bots_for(args.bot, 0)  # check the names before anything is printed
+        if args.command == "play":
+            return _play(args.seed, args.seat, args.bot, rules, out, style, args.save)
+        if args.games < 1:
+            raise NotationError(f"--games must be at least 1, not {args.games}")
+        if args.games == 1:
+            _, deals = _print_game(args.seed, args.bot, rules, out, style)
+            if args.save is not None:
+                _save(args.save, args.seed, deals, rules, out)
+        else:
+            if args.save is not None:
+                raise NotationError("--save records one game: leave out --games or give --games 1")
+            progress = None if args.no_progress or not sys.stderr.isatty() else sys.stderr
+            _summarise(args.seed, args.games, args.bot, rules, out, progress)
+    except PersianRummyError as error:
+        print(f"persian-rummy: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nInterrupted.", file=out)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (``persian-rummy simulate | head``): stop quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     return 0

@@ -58,13 +58,18 @@ def test_r27_view_picture_never_shows_a_hidden_card(state: GameState, seat: int)
     view = state.view(seat)
     picture = table(view)
     expected = _public_cards(view)
-    expected.update(map(str, view.hand))
+    # After the round every hand is public (R23): a view then holds them as revealed_hands.
+    revealed = getattr(view, "revealed_hands", None)
+    shown = [view.hand if other == seat else (revealed[other] if revealed else None) for other in range(4)]
+    for hand in shown:
+        expected.update(map(str, hand or ()))
     assert Counter(cards_in(picture)) == expected
-    for other in range(4):
+    for other, hand in enumerate(shown):
         faces, backs = _hand_cards(picture, other)
-        if other == seat:
-            assert faces == [str(c) for c in view.hand] and backs == 0
+        if hand is not None:
+            assert faces == [str(c) for c in hand] and backs == 0
         else:
+            assert view.phase.is_live
             assert faces == [] and backs == view.hand_sizes[other]
 
 

@@ -1,0 +1,223 @@
+"""The command line: simulate, play (driven by scripted input) and replay."""
+
+from __future__ import annotations
+
+import builtins
+import io
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from persian_rummy import record
+from persian_rummy.arena import play_game
+from persian_rummy.bots import GreedyBot
+from persian_rummy.cli import Style, main
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def _scripted(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+
+
+def test_r7_simulate_prints_both_deals_and_the_engines_result(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "simulate", "--seed", "1")
+    assert code == 0
+    assert "== Deal 1 of 2: North deals, East plays first ==" in out
+    assert "== Deal 2 of 2: East deals, South plays first ==" in out
+    assert out.count("Score sheet, deal") == 2
+    final, _ = play_game([GreedyBot()] * 4, 1)
+    first, second = final.scores
+    names = ("North-South", "East-West")
+    best = 0 if first > second else 1
+    assert out.rstrip().endswith(f"{names[best]} win, {max(first, second)} to {min(first, second)}.")
+    # The itemised rows of the last sheet carry the running totals of the engine.
+    rows = [line for line in out.splitlines() if line.startswith(("  North-South ", "  East-West "))]
+    assert [int(row.split()[-1]) for row in rows[-2:]] == [first, second]
+    assert "Traceback" not in out
+
+
+def test_simulate_is_reproducible_and_seeded(capsys: pytest.CaptureFixture[str]) -> None:
+    first = _run(capsys, "simulate", "--seed", "5", "--bot", "random")
+    again = _run(capsys, "simulate", "--seed", "5", "--bot", "random")
+    other = _run(capsys, "simulate", "--seed", "6", "--bot", "random")
+    assert first == again
+    assert first[1] != other[1]
+
+
+def test_r16_simulate_names_the_credit_of_each_lay_off(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = _run(capsys, "simulate", "--seed", "1")
+    text = " ".join(out.split())  # undo the wrapping
+    turns = re.split(r" \d+\. (?=(?:North|East|South|West): )", text)[1:]
+    credits = 0
+    for turn in turns:
+        seat = turn.split(":", 1)[0]
+        team = "North-South" if seat in ("North", "South") else "East-West"
+        for credit in re.findall(r"lays off .*?credited to ([\w-]+)", turn):
+            assert credit == team
+            credits += 1
+    assert credits > 0
+
+
+def test_simulate_many_games_prints_statistics(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "simulate", "--seed", "3", "--games", "6", "--bot", "greedy", "random")
+    assert code == 0
+    assert out.startswith("6 games (seeds 3-8), North-South greedy against East-West random")
+    won = re.search(r"games won\s+(\d+) \(\s*\d+%\)\s+(\d+)", out)
+    drawn = re.search(r"games drawn\s+(\d+)", out)
+    assert won is not None and drawn is not None
+    assert int(won[1]) + int(won[2]) + int(drawn[1]) == 6
+
+
+def test_simulate_bots_per_seat(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "simulate", "--bot", "greedy", "random", "random", "greedy")
+    assert code == 0
+    assert "North greedy, East random, South random, West greedy" in out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--bot", "clever"],
+        ["simulate", "--bot", "greedy", "greedy", "greedy"],
+        ["simulate", "--rules", "deals=0"],
+        ["simulate", "--rules", "nonsense"],
+        ["simulate", "--games", "0"],
+        ["simulate", "--games", "2", "--save", "x.prr"],
+        ["play", "--bot", "clever"],
+    ],
+)
+def test_bad_options_exit_2_with_a_message(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    code, out, err = _run(capsys, *argv)
+    assert code == 2
+    assert err.startswith("persian-rummy: ") and "Traceback" not in err
+    assert out == ""
+
+
+def test_play_scripted_whole_game(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # Bad input first (each must re-prompt), then always the first option until the game ends.
+    script = "\n99\nfoo\nmeld 2s 3s 4s\ndiscard Qx\nhelp\ntable\n" + "1\n" * 3000
+    _scripted(monkeypatch, script)
+    code, out, _ = _run(capsys, "play", "--seed", "2", "--seat", "2")
+    assert code == 0
+    assert "There is no option 99" in out
+    assert "I do not understand 'foo'" in out
+    assert "That is not allowed: R" in out
+    assert "I do not understand 'discard Qx'" in out
+    assert "Type the number of an action" in out  # help
+    assert out.count("Score sheet, deal") == 2
+    assert re.search(r"(North-South|East-West) win, -?\d+ to -?\d+\.|The game is a draw", out)
+    assert "Traceback" not in out
+
+
+def test_r27_play_never_names_a_bots_stock_card(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _scripted(monkeypatch, "1\n" * 3000)
+    _, out, _ = _run(capsys, "play", "--seed", "4", "--seat", "0")
+    bot_draws = re.findall(r"^  (?:East|South|West): draws(.*?) from the stock", out, re.MULTILINE)
+    own_draws = re.findall(r"^  You: draws(.*?) from the stock", out, re.MULTILINE)
+    assert bot_draws and own_draws
+    assert set(bot_draws) == {""}
+    assert all(re.fullmatch(r" \S+", what) for what in own_draws)
+    # The other hands appear only once each deal is over.
+    assert "Your hand:" in out
+
+
+def test_play_accepts_action_text(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # Seed 1: South (seat 2) holds 9s Ks Jh 4d 9d 7c Kc and draws first on turn 2.
+    _scripted(monkeypatch, "draw\ndiscard 4d\nquit\n")
+    code, out, _ = _run(capsys, "play", "--seed", "1", "--seat", "2")
+    assert code == 0
+    assert "  You: draws" in out and "  You: discards 4♦" in out
+    assert out.rstrip().endswith("Goodbye.")
+
+
+def test_play_end_of_input_and_interrupt_exit_cleanly(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _scripted(monkeypatch, "")
+    code, out, _ = _run(capsys, "play", "--seed", "1")
+    assert code == 0 and out.rstrip().endswith("Goodbye.")
+
+    def interrupt(prompt: str = "") -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(builtins, "input", interrupt)
+    code, out, _ = _run(capsys, "play", "--seed", "1")
+    assert code == 130 and out.rstrip().endswith("Interrupted.") and "Traceback" not in out
+
+
+def test_save_then_replay(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "game.prr"
+    code, out, _ = _run(capsys, "simulate", "--seed", "3", "--save", str(path))
+    assert code == 0 and f"Saved the game record to {path}." in out
+    game = record.loads(path.read_text(encoding="utf-8"))
+    final = list(game)[-1]
+    assert final.scores == game.scores
+    code, replayed, _ = _run(capsys, "replay", str(path))
+    assert code == 0
+    actions = sum(len(deal.actions) for deal in game.deals)
+    assert len(re.findall(r"^\d+\. (North|East|South|West) ", replayed, re.MULTILINE)) == actions
+    result = out.strip().splitlines()[-2]
+    assert replayed.rstrip().endswith(result)
+    # Stepping: Enter shows the next action, q stops.
+    _scripted(monkeypatch, "\n\nq\n")
+    code, stepped, _ = _run(capsys, "replay", "--step", str(path))
+    assert code == 0
+    assert len(re.findall(r"^\d+\. ", stepped, re.MULTILINE)) == 2
+
+
+def test_play_saves_a_replayable_record(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "mine.prr"
+    _scripted(monkeypatch, "1\n" * 6 + "quit\n")
+    code, out, _ = _run(capsys, "play", "--seed", "9", "--save", str(path))
+    assert code == 0 and "Saved the game record" in out
+    game = record.loads(path.read_text(encoding="utf-8"))
+    assert game.scores is None  # unfinished: the player quit
+    assert sum(len(deal.actions) for deal in game.deals) > 6
+    assert list(game)[-1].phase.is_live
+
+
+def test_replay_of_a_missing_or_broken_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = _run(capsys, "replay", str(tmp_path / "nothing.prr"))
+    assert code == 2 and "cannot read" in err
+    broken = tmp_path / "broken.prr"
+    broken.write_text("this is not a record\n", encoding="utf-8")
+    code, _, err = _run(capsys, "replay", str(broken))
+    assert code == 2 and "not a valid game record" in err
+
+
+def test_colour_only_on_a_terminal_without_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert Style.for_stream(Terminal()).colour
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not Style.for_stream(Terminal()).colour
+    assert Style.for_stream(Terminal(), "always").colour
+    assert not Style.for_stream(io.StringIO()).colour
+
+
+def test_python_dash_m_runs_the_readme_command() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "persian_rummy", "simulate", "--seed", "1"],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Score sheet, deal 2" in done.stdout and "\x1b[" not in done.stdout
