@@ -1,0 +1,206 @@
+"""The arena: seeded matches that give the same results serially, on a process pool and on
+Dask; seat swapping; statistics and the results table (R3, R7, R26)."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import functools
+import math
+import sys
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from persian_rummy import NotationError, Phase, Rules
+from persian_rummy.arena import (
+    GameRecord,
+    MatchResult,
+    derived_seed,
+    play_game,
+    round_robin,
+    run_match,
+    wilson_interval,
+)
+from persian_rummy.bots import GreedyBot, MonteCarloBot, RandomBot
+
+# A tiny Monte-Carlo budget keeps the identity checks quick while exercising its sampling.
+LINEUPS = [
+    ("greedy", "random"),
+    (("mc:samples=1,horizon=2,candidates=2", "random"), "greedy"),
+    (functools.partial(MonteCarloBot, samples=1, horizon=1, candidates=2), RandomBot),
+]
+
+
+def test_r26_match_results_are_reproducible_and_depend_on_the_seed() -> None:
+    first = run_match("random", "random", games=8, seed=5, workers=1)
+    assert first == run_match("random", "random", games=8, seed=5, workers=1)
+    assert first != run_match("random", "random", games=8, seed=6, workers=1)
+
+
+@pytest.mark.parametrize("sides", LINEUPS)
+def test_process_pool_gives_the_serial_results(sides: tuple[object, object]) -> None:
+    serial = run_match(*sides, games=6, seed="pool", rules=Rules(deals=1), workers=1)  # type: ignore[arg-type]
+    with concurrent.futures.ProcessPoolExecutor(max_workers=2) as pool:
+        pooled = run_match(*sides, games=6, seed="pool", rules=Rules(deals=1), executor=pool, chunk_size=1)  # type: ignore[arg-type]
+    assert pooled == serial
+    assert [record.game for record in pooled.games] == list(range(6))
+
+
+def test_default_process_pool_gives_the_serial_results() -> None:
+    serial = run_match("greedy", "random", games=6, seed=2, workers=1)
+    assert run_match("greedy", "random", games=6, seed=2) == serial
+    assert run_match("greedy", "random", games=6, seed=2, workers=2, chunk_size=4) == serial
+
+
+def test_dask_local_cluster_gives_the_serial_results() -> None:
+    import distributed  # the [dask] extra is part of the [test] extra: never skipped
+
+    serial = [run_match(*sides, games=6, seed="dask", rules=Rules(deals=1), workers=1) for sides in LINEUPS]  # type: ignore[arg-type]
+    with (
+        distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        for sides, expected in zip(LINEUPS, serial, strict=True):
+            executor = client.get_executor()
+            result = run_match(*sides, games=6, seed="dask", rules=Rules(deals=1), executor=executor, chunk_size=2)  # type: ignore[arg-type]
+            assert result == expected
+        # The client itself is accepted too, through its concurrent.futures interface.
+        assert run_match(*LINEUPS[0], games=6, seed="dask", rules=Rules(deals=1), executor=client) == serial[0]
+
+
+def test_r3_swapped_games_deal_the_same_cards_with_the_sides_trading_seats() -> None:
+    # Deterministic, identical bots play each pair of games identically, so the teams' scores
+    # repeat and the sides' scores swap.
+    result = run_match("greedy", "greedy", games=6, seed=9, workers=1)
+    for even, odd in zip(result.games[::2], result.games[1::2], strict=True):
+        assert (even.swapped, odd.swapped) == (False, True)
+        assert even.scores == odd.scores
+        assert even.side_scores == odd.side_scores[::-1]
+    assert result.wins[0] == result.wins[1]
+
+
+def test_r3_without_swapping_side_0_is_always_team_0() -> None:
+    result = run_match("greedy", "random", games=4, seed=9, swap_seats=False, workers=1)
+    assert not any(record.swapped for record in result.games)
+    assert all(record.side_scores == record.scores for record in result.games)
+
+
+def test_r7_play_game_plays_every_deal() -> None:
+    state, actions = play_game([GreedyBot(), RandomBot(1), GreedyBot(), RandomBot(2)], "x", rules=Rules(deals=3))
+    assert state.phase is Phase.GAME_OVER and state.deal_number == 3
+    assert actions > 3 * 4
+    with pytest.raises(NotationError, match="R3: a game needs 4 bots"):
+        play_game([GreedyBot()] * 3, 1)
+
+
+def test_derived_seeds_are_stable() -> None:
+    # Fixed values: any change would silently change every published match result.
+    assert derived_seed("strength", 0, 0) == derived_seed("strength", 0, 0)
+    assert derived_seed(1, 2, 3) == 5689346328975807818
+    assert len({derived_seed("m", game, seat) for game in range(50) for seat in range(4)}) == 200
+
+
+@given(st.integers(0, 500), st.integers(1, 500))
+def test_wilson_interval_contains_the_rate_and_stays_in_bounds(successes: int, trials: int) -> None:
+    successes = min(successes, trials)
+    low, high = wilson_interval(successes, trials)
+    assert 0.0 <= low <= successes / trials <= high <= 1.0
+
+
+def test_wilson_interval_reference_values() -> None:
+    # Reference values of the Wilson score interval at 95%.
+    assert [round(bound, 4) for bound in wilson_interval(0, 10)] == [0.0, 0.2775]
+    assert [round(bound, 4) for bound in wilson_interval(50, 100)] == [0.4038, 0.5962]
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_results_table_lists_both_sides_with_intervals() -> None:
+    records = (
+        GameRecord(0, False, (100, 50), 150),
+        GameRecord(1, True, (60, 80), 170),
+        GameRecord(2, False, (70, 70), 160),
+        GameRecord(3, True, (90, 40), 140),
+    )
+    result = MatchResult(("greedy", "random"), records)
+    assert result.wins == (2, 1) and result.draws == 1
+    low, high = wilson_interval(2, 4)
+    lines = result.table().splitlines()
+    assert lines[0].split() == [
+        "side",
+        "bot",
+        "games",
+        "wins",
+        "draws",
+        "win",
+        "rate",
+        "95%",
+        "CI",
+        "mean",
+        "score",
+        "sd",
+        "score",
+    ]
+    assert lines[1].split() == [
+        "0",
+        "greedy",
+        "4",
+        "2",
+        "1",
+        "0.500",
+        f"[{low:.3f},",
+        f"{high:.3f}]",
+        "72.5",
+        "25.0",
+    ]  # side 0 scored 100, 80, 70, 40
+    assert lines[2].split()[:6] == ["1", "random", "4", "1", "1", "0.250"]
+    mean_margin = (50 + 20 + 0 - 50) / 4
+    half = 1.959963984540054 * math.sqrt(sum((m - mean_margin) ** 2 for m in (50, 20, 0, -50)) / 3) / 2
+    assert (
+        lines[3] == f"margin of side 0: {mean_margin:+.1f} ± {half:.1f} per game; game length: 155.0 actions (sd 12.9)"
+    )
+    assert str(result) == result.table()
+
+
+def test_round_robin_plays_every_pair() -> None:
+    results = round_robin(["random", "greedy", "mc:samples=1,horizon=1"], 2, workers=1)
+    assert [result.sides for result in results] == [
+        ("random", "greedy"),
+        ("random", "mc:samples=1,horizon=1"),
+        ("greedy", "mc:samples=1,horizon=1"),
+    ]
+
+
+def test_progress_bar_with_tqdm(capsys: pytest.CaptureFixture[str]) -> None:
+    import tqdm  # noqa: F401 - part of the [test] extra: never skipped
+
+    run_match("greedy", "random", games=4, seed=1, workers=1, progress=True)
+    assert "4/4" in capsys.readouterr().err
+
+
+def test_progress_without_tqdm_degrades_to_plain_lines(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # makes "import tqdm" fail
+    run_match("greedy", "random", games=10, seed=1, workers=1, progress=True)
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == "1/10 games" and err[-1] == "10/10 games"
+
+
+def test_bad_arguments_raise_notation_errors() -> None:
+    with pytest.raises(NotationError, match="number of games"):
+        run_match("greedy", "random", games=-1)
+    with pytest.raises(NotationError, match="workers"):
+        run_match("greedy", "random", games=1, workers=0)
+    with pytest.raises(NotationError, match="'nobody' is not a bot"):
+        run_match("greedy", "nobody", games=1)
+    with pytest.raises(NotationError, match="a bot spec is"):
+        run_match("greedy", 3, games=1)  # type: ignore[arg-type]
+    with pytest.raises(NotationError, match="R3: a line-up"):
+        run_match(("greedy", "random", "random"), "random", games=1)  # type: ignore[arg-type]
+
+
+def test_zero_games_is_an_empty_result() -> None:
+    result = run_match("greedy", "random", games=0, workers=1)
+    assert result.games == () and result.wins == (0, 0)
+    assert result.win_rate(0) == (0.0, 0.0, 1.0)
