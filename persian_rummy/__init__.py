@@ -41,7 +41,7 @@ from persian_rummy.partnerships import PartnershipDraw, draw_partnerships
 from persian_rummy.rules import PRESETS, Rules
 from persian_rummy.scoring import RoundScore, score_round, winner
 from persian_rummy.state import GameState, Phase, team_of
-from persian_rummy.view import PlayerView, observe
+from persian_rummy.view import InfoState, Observation, PlayerView, observe
 
 __version__ = "0.1.0"
 
@@ -60,6 +60,7 @@ __all__ = [
     "GameState",
     "Hand",
     "IllegalActionError",
+    "InfoState",
     "InvalidDrawError",
     "InvalidLayOffError",
     "InvalidMeldError",
@@ -72,6 +73,7 @@ __all__ = [
     "MeldKind",
     "NoSuchMeldError",
     "NotationError",
+    "Observation",
     "PartnershipDraw",
     "Pass",
     "PassNotAllowedError",

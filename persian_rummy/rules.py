@@ -135,6 +135,30 @@ class Rules:
                 values[name] = value
         return cls(**values)
 
+    def to_json(self) -> str:
+        """The rules as JSON, with a format version (see :mod:`persian_rummy.serialization`).
+
+        >>> Rules.from_json(Rules(going_out_bonus=50).to_json()).going_out_bonus
+        50
+        """
+        from persian_rummy.serialization import to_json
+
+        return to_json(self)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Rules:
+        """Read rules from their JSON; raises :class:`~persian_rummy.NotationError` (saying
+        where) for anything that is not the JSON of valid rules.
+
+        >>> Rules.from_json('{"format": "persian-rummy rules", "version": 1, "deals": 0}')
+        Traceback (most recent call last):
+        ...
+        persian_rummy.errors.NotationError: the JSON does not describe rules: R7: deals must be a whole number of at least 1, not 0 @ $
+        """
+        from persian_rummy.serialization import from_json
+
+        return from_json(text, cls)
+
     def __str__(self) -> str:
         default = _DEFAULT
         parts = [

@@ -289,6 +289,62 @@ class GameState:
 
         return table(self)
 
+    @classmethod
+    def parse(cls, text: str) -> GameState:
+        """Parse a position string (see :mod:`persian_rummy.position`): the inverse of
+        :meth:`position`. Raises :class:`~persian_rummy.NotationError` for text that is not a
+        position string and :class:`~persian_rummy.InvalidStateError` for an impossible one.
+
+        >>> from persian_rummy import new_game
+        >>> GameState.parse(new_game(1).position()) == new_game(1)
+        True
+        """
+        from persian_rummy.position import parse_position
+
+        return parse_position(text)
+
+    def position(self) -> str:
+        """The one-line position string of the state, like a chess FEN (see
+        :mod:`persian_rummy.position`); ``repr`` is ``GameState.parse('<position>')``.
+
+        >>> from persian_rummy import new_game
+        >>> new_game(1).position()[-103:]
+        '2s - turn=1 phase=draw must=- dealer=0 deal=1 scores=0,0 passes=0 idle=0 progress=0 out=- rules=default'
+        """
+        from persian_rummy.position import format_position
+
+        return format_position(self)
+
+    def to_json(self) -> str:
+        """The state as JSON, lossless, with a format version (see
+        :mod:`persian_rummy.serialization`).
+
+        >>> from persian_rummy import new_game
+        >>> GameState.from_json(new_game(1).to_json()) == new_game(1)
+        True
+        """
+        from persian_rummy.serialization import to_json
+
+        return to_json(self)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> GameState:
+        """Read a state from its JSON, validating everything (see :meth:`validate`). Raises
+        :class:`~persian_rummy.NotationError` or :class:`~persian_rummy.InvalidStateError`,
+        saying where, whatever it is given.
+
+        >>> GameState.from_json('{"format": "persian-rummy state", "version": 1, "hands": 7}')  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        persian_rummy.errors.NotationError: the JSON does not describe a state: expected a list, not int @ $.hands; ...
+        """
+        from persian_rummy.serialization import from_json
+
+        return from_json(text, cls)
+
+    def __repr__(self) -> str:
+        return f"GameState.parse({self.position()!r})"
+
     def summary(self) -> str:
         """A one-line description of the position, used in error messages.
 

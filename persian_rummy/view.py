@@ -7,40 +7,73 @@
 (Hand.parse('Js 2d Jd Qd Tc Jk Jk'), (7, 7, 7, 7), 27)
 >>> legal_actions(view) == legal_actions(state)
 True
+
+A :class:`PlayerView` is what a seat sees now; an :class:`InfoState` adds everything it has
+seen during the deal (the public history: every draw, with the card only when the viewer drew
+it from the stock, every card taken from the pile, every meld, lay-off, discard and pass),
+which is what search algorithms need:
+
+>>> info = InfoState.from_history(state, ["draw", "discard Jk", "draw"], seat=1)
+>>> [str(observation) for observation in info.history]
+['E draw = Ad', 'E discard Jk', 'S draw']
+
+**Decision** (the rules are silent): once the round is over (``ROUND_OVER`` or ``GAME_OVER``)
+every hand is public, because the cards left in hand are counted in the scoring (R23); a view
+of a finished round has them all in ``revealed_hands``, which is ``None`` while the round is
+played.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Final
+
 import attrs
 
-from persian_rummy.cards import Card
-from persian_rummy.errors import InvalidStateError
+from persian_rummy.actions import Action, DrawDiscard, DrawStock
+from persian_rummy.cards import DECK, Card, parse_cards
+from persian_rummy.errors import InvalidStateError, NotationError
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
 from persian_rummy.rules import Rules
-from persian_rummy.state import PLAYERS, GameState, Phase
+from persian_rummy.state import HAND_SIZE, PLAYERS, GameState, Phase
 
-__all__ = ["PlayerView", "observe"]
+if TYPE_CHECKING:
+    from persian_rummy.actions import Action as _Action  # noqa: F401
+
+__all__ = ["InfoState", "Observation", "PlayerView", "observe"]
+
+_DECK_COUNTS: Final = Counter(DECK)
+#: The seat letters used in observations: North, East, South, West.
+SEAT_LETTERS: Final = "NESW"
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class PlayerView:
     """One seat's view of a state: everything public plus that seat's own hand (R27).
 
     Public: the melds with the seat credited for each card, the whole discard pile in order,
     the size of each hand and of the stock, the scores, the phase, whose turn it is, the card
     that must be melded, the dealer, the deal number and the rules. Hidden: the other hands
-    (the partner's too) and the order of the stock.
+    (the partner's too) and the order of the stock. Once the round is over every hand is
+    public (R23): ``revealed_hands`` holds them, and is ``None`` while the round is played.
 
     The fields mirror :class:`~persian_rummy.GameState`, with ``hand`` (the viewer's own
     hand), ``hand_sizes`` and ``stock_size`` in place of ``hands`` and ``stock``.
     :func:`~persian_rummy.legal_actions` accepts a view: for the seat to move it gives
-    exactly the actions of the state.
+    exactly the actions of the state. ``must_meld`` is shown to the seat to move only.
+
+    A view formats to a one-line position string (:meth:`position`, see
+    :mod:`persian_rummy.position`) in which the hidden hands and the stock are only counts,
+    and ``repr`` pastes back as ``PlayerView.parse('...')``.
 
     >>> from persian_rummy import new_game
     >>> view = observe(new_game(1), 3)
-    >>> view.seat, view.current_player, len(view.hand)
-    (3, 1, 7)
+    >>> view.seat, view.current_player, len(view.hand), view.revealed_hands
+    (3, 1, 7, None)
+    >>> view  # doctest: +ELLIPSIS
+    PlayerView.parse('?7/?7/?7/As4h6hAh5dTd3c ?27 2s - seat=3 turn=1 phase=draw must=- dealer=0 deal=1 ...')
     """
 
     seat: int
@@ -60,6 +93,85 @@ class PlayerView:
     idle_turns: int = 0
     turn_progress: bool = False
     went_out: int | None = None
+    revealed_hands: tuple[Hand, ...] | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> PlayerView:
+        """Parse a view's position string (see :mod:`persian_rummy.position`).
+
+        Raises :class:`~persian_rummy.NotationError` or :class:`~persian_rummy.InvalidStateError`.
+
+        >>> from persian_rummy import new_game
+        >>> PlayerView.parse(new_game(1).view(0).position()) == new_game(1).view(0)
+        True
+        """
+        from persian_rummy.position import parse_view_position
+
+        return parse_view_position(text)
+
+    def position(self) -> str:
+        """The view's one-line position string: hidden hands and the stock appear as counts.
+
+        >>> from persian_rummy import new_game
+        >>> new_game(1).view(1).position()[:40]
+        '?7/Js2dJdQdTcJkJk/?7/?7 ?27 2s - seat=1 '
+        """
+        from persian_rummy.position import format_position
+
+        return format_position(self)
+
+    def to_json(self) -> str:
+        """The view as JSON (see :mod:`persian_rummy.serialization`): hidden cards are not in it.
+
+        >>> from persian_rummy import new_game
+        >>> PlayerView.from_json(new_game(1).view(2).to_json()) == new_game(1).view(2)
+        True
+        """
+        from persian_rummy.serialization import to_json
+
+        return to_json(self)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> PlayerView:
+        """Read a view from its JSON, validating it (see :meth:`validate`). Raises
+        :class:`~persian_rummy.NotationError` or :class:`~persian_rummy.InvalidStateError`
+        (saying where), whatever it is given.
+
+        >>> PlayerView.from_json('{"format": "persian-rummy view", "version": 1}')  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        persian_rummy.errors.NotationError: the JSON does not describe a view: required field missing @ $.seat; ...
+        """
+        from persian_rummy.serialization import from_json
+
+        return from_json(text, cls)
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions of the viewer, if it is to move (else ``()``); see
+        :func:`~persian_rummy.legal_actions`.
+
+        >>> from persian_rummy import new_game
+        >>> new_game(1).view(1).legal_actions()[0]
+        DrawStock()
+        """
+        from persian_rummy.engine import legal_actions
+
+        return legal_actions(self) if self.is_to_move else ()
+
+    def validate(self) -> None:
+        """Check that the view could occur in a game, else raise
+        :class:`~persian_rummy.InvalidStateError` saying what is wrong.
+
+        >>> from persian_rummy import new_game
+        >>> new_game(1).view(0).validate()
+        """
+        _validate_view(self)
+
+    def __repr__(self) -> str:
+        return f"PlayerView.parse({self.position()!r})"
+
+    def __str__(self) -> str:
+        return self.position()
 
     @property
     def is_to_move(self) -> bool:
@@ -116,4 +228,272 @@ def observe(state: GameState, seat: int) -> PlayerView:
         state.idle_turns,
         state.turn_progress,
         state.went_out,
+        None if state.phase.is_live else state.hands,
     )
+
+
+def _is_seat(value: object) -> bool:
+    return type(value) is int and 0 <= value < PLAYERS
+
+
+def _validate_view(view: PlayerView) -> None:
+    """The checks of :meth:`PlayerView.validate`, mirroring :meth:`GameState.validate` on what
+    a view shows."""
+    if type(view.rules) is not Rules:
+        raise InvalidStateError(f"rules must be a Rules value, not {view.rules!r}")
+    rules = view.rules
+    for name in ("seat", "current_player", "dealer"):
+        if not _is_seat(getattr(view, name)):
+            raise InvalidStateError(f"R3: {name} must be a seat 0-3, not {getattr(view, name)!r}")
+    if not isinstance(view.phase, Phase):
+        raise InvalidStateError(f"phase must be a Phase, not {view.phase!r}")
+    if type(view.deal_number) is not int or not 1 <= view.deal_number <= rules.deals:
+        raise InvalidStateError(f"R7: deal_number must be 1-{rules.deals}, not {view.deal_number!r}")
+    if not isinstance(view.scores, tuple) or len(view.scores) != 2 or not all(type(s) is int for s in view.scores):
+        raise InvalidStateError(f"R23: scores must be two whole numbers, not {view.scores!r}")
+    if not isinstance(view.hand, Hand):
+        raise InvalidStateError("hand must be a Hand")
+    sizes = view.hand_sizes
+    if (
+        not isinstance(sizes, tuple)
+        or len(sizes) != PLAYERS
+        or not all(type(size) is int and size >= 0 for size in sizes)
+    ):
+        raise InvalidStateError(f"R3: hand_sizes must be four whole numbers of at least 0, not {sizes!r}")
+    if sizes[view.seat] != len(view.hand):
+        raise InvalidStateError(
+            f"R27: hand_sizes says seat {view.seat} holds {sizes[view.seat]} cards, but its hand has {len(view.hand)}"
+        )
+    if type(view.stock_size) is not int or not 0 <= view.stock_size <= len(DECK) - HAND_SIZE * PLAYERS - 1:
+        raise InvalidStateError(f"R5: stock_size must be 0-27, not {view.stock_size!r}")
+    if not isinstance(view.discard_pile, tuple) or not all(type(card) is Card for card in view.discard_pile):
+        raise InvalidStateError("the discard pile holds Card values only")
+    if not isinstance(view.melds, tuple) or not all(isinstance(meld, Meld) for meld in view.melds):
+        raise InvalidStateError("melds must be Meld values")
+    on_table = sum(len(meld.cards) for meld in view.melds)
+    total = sum(sizes) + view.stock_size + len(view.discard_pile) + on_table
+    if total != len(DECK):
+        raise InvalidStateError(f"R1: the hands, stock, pile and melds of a view count 56 cards, not {total}")
+    live = view.phase.is_live
+    revealed = view.revealed_hands
+    known: Counter[Card] = Counter(view.discard_pile)
+    for meld in view.melds:
+        known.update(meld.cards)
+        if meld.ace_low and rules.ace_in_runs == "high":
+            raise InvalidStateError(f"R10: the run {meld} plays the ace low, which these rules forbid")
+    if live:
+        if revealed is not None:
+            raise InvalidStateError("R27: the other hands are hidden while the round is played")
+        known.update(view.hand)
+    else:
+        if (
+            not isinstance(revealed, tuple)
+            or len(revealed) != PLAYERS
+            or not all(isinstance(hand, Hand) for hand in revealed)
+        ):
+            raise InvalidStateError("R23: once the round is over, revealed_hands holds the four hands")
+        if revealed[view.seat] != view.hand:
+            raise InvalidStateError("R27: the viewer's revealed hand differs from its hand")
+        if tuple(len(hand) for hand in revealed) != sizes:
+            raise InvalidStateError("R27: the revealed hands do not have the sizes in hand_sizes")
+        for hand in revealed:
+            known.update(hand)
+    if known - _DECK_COUNTS:
+        extra = " ".join(str(card) for card in sorted((known - _DECK_COUNTS).elements()))
+        raise InvalidStateError(f"R1: the view shows more of these cards than the deck holds: {extra}")
+    pass_limit = (1 if rules.stock_out_end == "first_pass" else 4) - live
+    for name, limit in (("consecutive_passes", pass_limit), ("idle_turns", 8 - live)):
+        value = getattr(view, name)
+        if type(value) is not int or not 0 <= value <= limit:
+            raise InvalidStateError(f"R20-R21: {name} must be 0-{limit} in this view, not {value!r}")
+    if type(view.turn_progress) is not bool:
+        raise InvalidStateError(f"R21: turn_progress must be True or False, not {view.turn_progress!r}")
+    if view.consecutive_passes and view.stock_size:
+        raise InvalidStateError("R20: a player can have passed only with an empty stock")
+    if live:
+        if view.went_out is not None:
+            raise InvalidStateError("R18: nobody has gone out while the round is being played")
+        if view.phase is Phase.DRAW and (view.must_meld is not None or view.turn_progress):
+            raise InvalidStateError("R14: before the draw there is no card to meld and no progress")
+        if view.phase is Phase.MELD and not sizes[view.current_player]:
+            raise InvalidStateError("R17-R18: after drawing, the player to move holds at least one card")
+        if rules.last_card_discard != "stays_in" and not all(sizes):
+            raise InvalidStateError(
+                f"R19: under last_card_discard={rules.last_card_discard!r} no player can have "
+                "an empty hand while the round is being played"
+            )
+        if view.must_meld is not None and (
+            view.phase is not Phase.MELD or view.seat != view.current_player or view.must_meld not in view.hand
+        ):
+            raise InvalidStateError("R14: the card to meld is shown only to the player to move, who holds it")
+    else:
+        if view.must_meld is not None:
+            raise InvalidStateError("R14: no card must be melded once the round is over")
+        if (view.phase is Phase.GAME_OVER) != (view.deal_number == rules.deals):
+            raise InvalidStateError("R7: the game is over exactly when the last deal has ended")
+        if view.went_out is not None:
+            if not _is_seat(view.went_out):
+                raise InvalidStateError(f"R18: went_out must be a seat 0-3 or None, not {view.went_out!r}")
+            if sizes[view.went_out]:
+                raise InvalidStateError("R18: the player who went out holds no card")
+
+
+@attrs.frozen
+class Observation:
+    """One public event of a deal, as one seat saw it: who acted, the action and the cards it
+    moved that the seat saw (R27).
+
+    ``cards`` is, for a stock draw, the card drawn if the viewer drew it (else empty: nobody
+    else sees it, R12); for a discard-pile draw, every card taken (public, R13); else empty
+    (the action names its cards). Its text is the seat letter (``N E S W``), the action and,
+    if there are cards, ``=`` and the cards.
+
+    >>> Observation.parse("S take 2 = 7h 8h Jk")
+    Observation(seat=2, action=DrawDiscard(index=2), cards=(Card.parse('7h'), Card.parse('8h'), Card.parse('Jk')))
+    >>> str(Observation(1, DrawStock()))
+    'E draw'
+    """
+
+    seat: int
+    action: Action
+    cards: tuple[Card, ...] = ()
+
+    @classmethod
+    def parse(cls, text: str) -> Observation:
+        """Parse an observation's text; raises :class:`~persian_rummy.NotationError`.
+
+        >>> Observation.parse("N draw = Ah").cards
+        (Card.parse('Ah'),)
+        """
+        if not isinstance(text, str):
+            raise NotationError(f"expected the text of an observation, not {text!r}")
+        body, equals, cards = text.partition("=")
+        words = body.split(maxsplit=1)
+        if len(words) != 2 or words[0] not in SEAT_LETTERS or len(words[0]) != 1:
+            raise NotationError(f"{text.strip()!r} is not an observation (expected a seat N, E, S or W and an action)")
+        action = Action.parse(words[1])
+        parsed = parse_cards(cards) if equals else ()
+        if equals and not parsed:
+            raise NotationError(f"{text.strip()!r}: '=' is followed by the cards seen")
+        kind = type(action)
+        if (kind is DrawStock and len(parsed) > 1) or (kind is not DrawStock and kind is not DrawDiscard and parsed):
+            raise NotationError(f"{text.strip()!r}: only a draw shows cards after '='")
+        return cls(SEAT_LETTERS.index(words[0]), action, parsed)
+
+    def __str__(self) -> str:
+        text = f"{SEAT_LETTERS[self.seat]} {self.action}"
+        return f"{text} = {' '.join(map(str, self.cards))}" if self.cards else text
+
+
+@attrs.frozen
+class InfoState:
+    """An information state: a seat's current :class:`PlayerView` plus the public history of
+    the deal so far, every :class:`Observation` in order (R27). Two positions with equal
+    information states cannot be told apart by that seat.
+
+    Build one with :meth:`start` (at the start of a deal) and :meth:`update` after each action,
+    or all at once with :meth:`from_history`. ``str`` is the view's position string followed by
+    one line per observation.
+
+    >>> from persian_rummy import new_game
+    >>> info = InfoState.from_history(new_game(1), ["draw", "discard Jk"], seat=3)
+    >>> print(info)  # doctest: +ELLIPSIS
+    ?7/?7/?7/As4h6hAh5dTd3c ?26 2sJk - seat=3 turn=2 phase=draw ...
+    E draw
+    E discard Jk
+    """
+
+    view: PlayerView
+    history: tuple[Observation, ...] = ()
+
+    @property
+    def seat(self) -> int:
+        """The seat whose information this is.
+
+        >>> from persian_rummy import new_game
+        >>> InfoState.start(new_game(1), 2).seat
+        2
+        """
+        return self.view.seat
+
+    @classmethod
+    def start(cls, state: GameState | PlayerView, seat: int | None = None) -> InfoState:
+        """The information state at the start of a deal (or at any point, with no history):
+        from a state and a seat, or from a view.
+
+        >>> from persian_rummy import new_game
+        >>> InfoState.start(new_game(1).view(0)) == InfoState.start(new_game(1), 0)
+        True
+        """
+        if isinstance(state, GameState):
+            if seat is None:
+                raise InvalidStateError("R27: an information state from a GameState needs a seat")
+            return cls(observe(state, seat))
+        if not isinstance(state, PlayerView) or (seat is not None and seat != state.seat):
+            raise InvalidStateError(f"R27: expected a GameState or a view of seat {seat}, not {state!r}")
+        return cls(state)
+
+    @classmethod
+    def from_history(cls, state: GameState, actions: Iterable[Action | str], *, seat: int) -> InfoState:
+        """Play ``actions`` from ``state`` and return ``seat``'s information state at the end.
+        Raises what :func:`~persian_rummy.play` raises for an illegal action.
+
+        >>> from persian_rummy import new_game
+        >>> InfoState.from_history(new_game(1), ["draw"], seat=1).history[0].cards
+        (Card.parse('Ad'),)
+        """
+        from persian_rummy.engine import play
+
+        info = cls.start(state, seat)
+        for action in actions:
+            if isinstance(action, str):
+                action = Action.parse(action)
+            state = play(state, action)
+            info = info.update(action, state)
+        return info
+
+    def update(self, action: Action | str, after: GameState | PlayerView) -> InfoState:
+        """The information state after ``action`` was played, given the state (or this seat's
+        view) after it. Raises :class:`~persian_rummy.InvalidStateError` if ``after`` is not
+        the same deal or the round was already over.
+
+        >>> from persian_rummy import new_game, play
+        >>> state = new_game(1)
+        >>> after = play(state, "draw")
+        >>> InfoState.start(state, 0).update("draw", after.view(0)).history
+        (Observation(seat=1, action=DrawStock(), cards=()),)
+        """
+        if isinstance(action, str):
+            action = Action.parse(action)
+        before = self.view
+        view = observe(after, before.seat) if isinstance(after, GameState) else after
+        if not isinstance(view, PlayerView) or view.seat != before.seat:
+            raise InvalidStateError(f"R27: expected a GameState or a view of seat {before.seat}, not {after!r}")
+        if not before.phase.is_live:
+            raise InvalidStateError(f"the round is over; start a new information state for deal {view.deal_number}")
+        if view.deal_number != before.deal_number:
+            raise InvalidStateError(f"deal {view.deal_number} follows deal {before.deal_number}: start a new one")
+        actor = before.current_player
+        cards: tuple[Card, ...] = ()
+        if type(action) is DrawStock and actor == before.seat:
+            drawn = view.hand - before.hand if view.hand.issuperset(before.hand) else Hand()
+            if len(drawn) != 1:
+                raise InvalidStateError("R12: after a stock draw the viewer's hand holds exactly one card more")
+            cards = tuple(drawn)
+        elif type(action) is DrawDiscard:
+            if not 0 <= action.index < len(before.discard_pile):
+                raise InvalidStateError(f"R13: there is no card at index {action.index} of the discard pile")
+            cards = before.discard_pile[action.index :]
+        return InfoState(view, self.history + (Observation(actor, action, cards),))
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The viewer's legal actions now (see :meth:`PlayerView.legal_actions`).
+
+        >>> from persian_rummy import new_game
+        >>> len(InfoState.start(new_game(1), 1).legal_actions()) > 0
+        True
+        """
+        return self.view.legal_actions()
+
+    def __str__(self) -> str:
+        return "\n".join([self.view.position(), *map(str, self.history)])

@@ -1,0 +1,280 @@
+"""JSON for states, views and rules: lossless, versioned and validated on the way in.
+
+:meth:`GameState.to_json <persian_rummy.GameState.to_json>`,
+:meth:`PlayerView.to_json <persian_rummy.PlayerView.to_json>` and
+:meth:`Rules.to_json <persian_rummy.Rules.to_json>` write one JSON object whose first two keys
+are ``format`` (``"persian-rummy state"``, ``"persian-rummy view"`` or ``"persian-rummy
+rules"``) and ``version`` (:data:`VERSION`), followed by the value's fields by name. Cards are
+their text (``"7h"``, ``"Jk"``); a hand, the stock and the discard pile are one string of cards
+separated by spaces (bottom to top for the stock and the pile); a meld is its text with seats
+(``"7s@0 7h@0 7d@0 7c+1"``); the phase is its value (``"draw"``); the rules are an object of
+knobs. The (un)structuring is done by `cattrs <https://catt.rs>`_ with strict hooks for our
+value types.
+
+>>> from persian_rummy import GameState, Rules, new_game
+>>> text = new_game(1).view(2).to_json()
+>>> text[:120]
+'{"format": "persian-rummy view", "version": 1, "seat": 2, "hand": "9s Ks Jh 4d 9d 7c Kc", "hand_sizes": [7, 7, 7, 7], "s'
+>>> Rules.from_json(Rules(deals=1).to_json()) == Rules(deals=1)
+True
+
+Reading validates everything: the JSON syntax, the format and version, every field's type
+(a whole number is never a string, a float or a boolean; no field is missing or unknown), each
+card, hand and meld, the rules, and then the whole value (56 cards, no duplicates, seats 0-3, a
+phase consistent with the counters: :meth:`GameState.validate
+<persian_rummy.GameState.validate>`). Whatever it is given, :func:`from_json` raises only
+:class:`~persian_rummy.NotationError` (not JSON, or not this kind of value; the message gives
+the path of every bad field, like ``$.hands[2]``) or :class:`~persian_rummy.InvalidStateError`
+(a well-formed value that cannot occur):
+
+>>> GameState.from_json(b"\\xff")
+Traceback (most recent call last):
+...
+persian_rummy.errors.NotationError: not JSON text: 'utf-8' codec can't decode byte 0xff in position 0: invalid start byte
+>>> GameState.from_json('{"format": "persian-rummy state", "version": 1, "current_player": "1"}')  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+persian_rummy.errors.NotationError: the JSON does not describe a state: ... expected a whole number, not str @ $.current_player; ...
+"""
+
+from __future__ import annotations
+
+import json
+import typing
+from collections.abc import Callable
+from typing import Any, Final, TypeVar
+
+import cattrs
+from cattrs.errors import (
+    ClassValidationError,
+    ForbiddenExtraKeysError,
+    IterableValidationError,
+    IterableValidationNote,
+)
+
+from persian_rummy.cards import Card, parse_cards
+from persian_rummy.errors import IllegalActionError, InvalidRulesError, NotationError, PersianRummyError
+from persian_rummy.hand import Hand
+from persian_rummy.melds import Meld
+from persian_rummy.rules import Rules
+from persian_rummy.state import GameState, Phase
+from persian_rummy.view import PlayerView
+
+__all__ = ["VERSION", "converter", "from_json", "to_json"]
+
+#: The version of the JSON format this library writes (and the only one it reads).
+VERSION: Final = 1
+_FORMATS: Final[dict[type, str]] = {
+    GameState: "persian-rummy state",
+    PlayerView: "persian-rummy view",
+    Rules: "persian-rummy rules",
+}
+_KINDS: Final[dict[type, str]] = {GameState: "a state", PlayerView: "a view", Rules: "rules"}
+T = TypeVar("T", GameState, PlayerView, Rules)
+
+#: The cattrs converter behind the JSON format: use it to embed our values in your own
+#: attrs classes (``converter.unstructure(state)`` gives the JSON-ready dictionary).
+converter: Final = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
+
+
+def _type_name(value: object) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+def _structure_int(value: Any, _: type) -> int:
+    if type(value) is not int:
+        raise NotationError(f"expected a whole number, not {_type_name(value)}")
+    return value
+
+
+def _structure_bool(value: Any, _: type) -> bool:
+    if type(value) is not bool:
+        raise NotationError(f"expected true or false, not {_type_name(value)}")
+    return value
+
+
+def _structure_str(value: Any, _: type) -> str:
+    if type(value) is not str:
+        raise NotationError(f"expected a string, not {_type_name(value)}")
+    return value
+
+
+def _structure_card(value: Any, _: type) -> Card:
+    return Card.parse(_structure_str(value, str))
+
+
+def _structure_cards(value: Any, _: type) -> tuple[Card, ...]:
+    return parse_cards(_structure_str(value, str))
+
+
+def _structure_hand(value: Any, _: type) -> Hand:
+    return Hand(_structure_str(value, str))
+
+
+def _structure_meld(value: Any, _: type) -> Meld:
+    text = _structure_str(value, str)
+    try:
+        return Meld.parse(text)
+    except IllegalActionError as error:
+        raise NotationError(f"{text!r} is not a meld: {error}") from None
+
+
+def _structure_phase(value: Any, _: type) -> Phase:
+    text = _structure_str(value, str)
+    for phase in Phase:
+        if phase.value == text:
+            return phase
+    raise NotationError(f"expected a phase ({', '.join(phase.value for phase in Phase)}), not {text!r}")
+
+
+def _is_card_tuple(kind: Any) -> bool:
+    return bool(kind == tuple[Card, ...])
+
+
+def _is_homogeneous_tuple(kind: Any) -> bool:
+    args = typing.get_args(kind)
+    return typing.get_origin(kind) is tuple and len(args) == 2 and args[1] is Ellipsis and kind != tuple[Card, ...]
+
+
+def _is_fixed_tuple(kind: Any) -> bool:
+    args = typing.get_args(kind)
+    return typing.get_origin(kind) is tuple and Ellipsis not in args and len(args) > 0
+
+
+def _list(value: Any) -> list[Any]:
+    if type(value) is not list:
+        raise NotationError(f"expected a list, not {_type_name(value)}")
+    return value
+
+
+def _structure_items(items: list[Any], kinds: list[Any]) -> tuple[Any, ...]:
+    out = []
+    errors: list[Exception] = []
+    for index, (item, kind) in enumerate(zip(items, kinds, strict=True)):
+        try:
+            out.append(converter.structure(item, kind))
+        except Exception as error:
+            note = IterableValidationNote(f"Structuring a list @ index {index}", index, kind)
+            error.__notes__ = [*getattr(error, "__notes__", []), note]  # type: ignore[attr-defined]
+            errors.append(error)
+    if errors:
+        raise IterableValidationError("while structuring a list", errors, tuple)
+    return tuple(out)
+
+
+def _homogeneous_hook(kind: Any) -> Callable[[Any, Any], tuple[Any, ...]]:
+    item_kind = typing.get_args(kind)[0]
+
+    def structure(value: Any, _: Any) -> tuple[Any, ...]:
+        items = _list(value)
+        return _structure_items(items, [item_kind] * len(items))
+
+    return structure
+
+
+def _fixed_hook(kind: Any) -> Callable[[Any, Any], tuple[Any, ...]]:
+    kinds = list(typing.get_args(kind))
+
+    def structure(value: Any, _: Any) -> tuple[Any, ...]:
+        items = _list(value)
+        if len(items) != len(kinds):
+            raise NotationError(f"expected a list of {len(kinds)} items, not {len(items)}")
+        return _structure_items(items, kinds)
+
+    return structure
+
+
+converter.register_structure_hook(int, _structure_int)
+converter.register_structure_hook(bool, _structure_bool)
+converter.register_structure_hook(str, _structure_str)
+converter.register_structure_hook(Card, _structure_card)
+converter.register_structure_hook(Hand, _structure_hand)
+converter.register_structure_hook(Meld, _structure_meld)
+converter.register_structure_hook(Phase, _structure_phase)
+converter.register_structure_hook_func(_is_card_tuple, _structure_cards)
+converter.register_structure_hook_factory(_is_homogeneous_tuple, _homogeneous_hook)
+converter.register_structure_hook_factory(_is_fixed_tuple, _fixed_hook)
+converter.register_unstructure_hook(Card, str)
+converter.register_unstructure_hook(Hand, str)
+converter.register_unstructure_hook(Meld, str)
+converter.register_unstructure_hook(Phase, lambda phase: phase.value)
+converter.register_unstructure_hook_func(_is_card_tuple, lambda cards: " ".join(map(str, cards)))
+
+
+def to_json(value: GameState | PlayerView | Rules) -> str:
+    """The JSON text of a state, a view or rules (see the module documentation).
+
+    >>> from persian_rummy import Rules
+    >>> to_json(Rules())  # doctest: +ELLIPSIS
+    '{"format": "persian-rummy rules", "version": 1, "deals": 2, "ace_in_runs": "high", ...}'
+    """
+    kind = type(value)
+    if kind not in _FORMATS:
+        raise NotationError(f"to_json writes a GameState, a PlayerView or Rules, not {kind.__name__}")
+    fields = converter.unstructure(value, kind)
+    return json.dumps({"format": _FORMATS[kind], "version": VERSION, **fields}, ensure_ascii=False)
+
+
+def _messages(error: BaseException) -> str:
+    def describe(exception: BaseException, _: type | None) -> str:
+        if isinstance(exception, PersianRummyError):
+            return str(exception)
+        if isinstance(exception, ForbiddenExtraKeysError):
+            return f"unknown field(s) {', '.join(sorted(exception.extra_fields))}"
+        if isinstance(exception, KeyError):
+            return "required field missing"
+        if isinstance(exception, TypeError | AttributeError) and not isinstance(exception, PersianRummyError):
+            return "expected an object"
+        return f"{type(exception).__name__}: {exception}"
+
+    return "; ".join(cattrs.transform_error(error, format_exception=describe))
+
+
+def from_json(text: str | bytes, kind: type[T]) -> T:
+    """Read a :class:`~persian_rummy.GameState`, :class:`~persian_rummy.PlayerView` or
+    :class:`~persian_rummy.Rules` (``kind``) from JSON text (or UTF-8 bytes), validating
+    everything (see the module documentation).
+
+    >>> from persian_rummy import GameState, new_game
+    >>> from_json(new_game(1).to_json(), GameState) == new_game(1)
+    True
+    >>> from_json('{"format": "persian-rummy state", "version": 2}', GameState)
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.NotationError: $.version: this library reads version 1 of the JSON format, not 2
+    """
+    name = _KINDS.get(kind)
+    if name is None:
+        raise NotationError(f"from_json reads a GameState, a PlayerView or Rules, not {kind!r}")
+    if isinstance(text, bytes | bytearray | memoryview):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise NotationError(f"not JSON text: {error}") from None
+    if not isinstance(text, str):
+        raise NotationError(f"expected JSON text, not {_type_name(text)}")
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise NotationError("not JSON text: nested too deeply") from None
+    except ValueError as error:
+        raise NotationError(f"not JSON text: {error}") from None
+    if type(data) is not dict:
+        raise NotationError(f"$: expected a JSON object for {name}, not {_type_name(data)}")
+    if data.get("format") != _FORMATS[kind]:
+        raise NotationError(f"$.format: expected {_FORMATS[kind]!r}, not {data.get('format')!r}")
+    if data.get("version") != VERSION or type(data.get("version")) is not int:
+        raise NotationError(
+            f"$.version: this library reads version {VERSION} of the JSON format, not {data.get('version')!r}"
+        )
+    fields = {key: value for key, value in data.items() if key not in ("format", "version")}
+    try:
+        value = converter.structure(fields, kind)
+    except (ClassValidationError, IterableValidationError) as error:
+        raise NotationError(f"the JSON does not describe {name}: {_messages(error)}") from None
+    except InvalidRulesError as error:
+        where = "$" if kind is Rules else "$.rules"
+        raise NotationError(f"{where}: {error}") from None
+    if kind is not Rules:
+        typing.cast("GameState | PlayerView", value).validate()
+    return value
