@@ -24,22 +24,30 @@ from hypothesis import strategies as st
 
 from persian_rummy import (
     DECK,
+    JOKER,
     Action,
+    Card,
     Discard,
     DrawDiscard,
     DrawStock,
     GameState,
+    Hand,
     IllegalActionError,
     LayOff,
+    Meld,
     MeldCards,
     NotationError,
     Pass,
+    PersianRummyError,
     Phase,
+    Rank,
     Rules,
+    Suit,
     is_legal,
     legal_actions,
     new_game,
     next_deal,
+    parse_cards,
     play,
     score_round,
     winner,
@@ -233,3 +241,113 @@ def test_r1_action_parse_never_raises_anything_but_notation_error(text: str) -> 
     except NotationError:
         return
     assert Action.parse(str(action)) == action
+
+
+# --- An independent oracle of the legal set ------------------------------------------------
+
+
+def oracle_meld_phase(
+    hand: list[Card], table: tuple[Meld, ...], must: Card | None, rules: Rules, seat: int
+) -> set[Action]:
+    """The legal actions after the draw, written from RULES.md alone (R8-R11, R14-R19)."""
+    ace = rules.ace_in_runs
+    forbidden = rules.last_card_discard == "forbidden"
+
+    def leftover_ok(left: list[Card], new_table: tuple[Meld, ...]) -> bool:
+        # R19 "forbidden": a single card left must be one that can be laid off at once.
+        return not forbidden or len(left) != 1 or any(meld.accepts(left[0], ace) for meld in new_table)
+
+    found: set[frozenset[Card] | tuple[Card, ...]] = set()
+    naturals = [card for card in hand if not card.is_joker]
+    for rank in Rank:
+        same = [card for card in naturals if card.rank is rank]
+        for size in (3, 4):
+            found.update(frozenset(combo) for combo in itertools.combinations(same, size))
+    for suit in Suit:
+        ranks = {int(card.rank) for card in naturals if card.suit is suit and card.rank is not None}
+        if Rank.ACE in ranks and ace == "high_or_low":
+            ranks.add(1)
+        for low in range(1, 13):
+            for high in range(low + 2, 15):
+                if (low, high) != (1, 14) and all(value in ranks for value in range(low, high + 1)):
+                    run = {Card(Rank(14 if value == 1 else value), suit) for value in range(low, high + 1)}
+                    if len(run) == high - low + 1:
+                        found.add(frozenset(run))
+    jokers = hand.count(JOKER)
+    found.update((JOKER,) * size for size in (3, 4) if jokers >= size)
+    out: set[Action] = set()
+    for cards in found:
+        chosen = list(cards)
+        if must is not None and must not in chosen:
+            continue
+        left = list(hand)
+        for card in chosen:
+            left.remove(card)
+        if leftover_ok(left, (*table, Meld(chosen, seats=seat))):
+            out.add(MeldCards(chosen))
+    if must is None or rules.pickup_use == "meld_or_lay_off":
+        for index, meld in enumerate(table):
+            for card in set(hand):
+                if (must is None or card == must) and meld.accepts(card, ace):
+                    left = list(hand)
+                    left.remove(card)
+                    new_table = (*table[:index], meld.lay_off(card, seat, ace_in_runs=ace), *table[index + 1 :])
+                    if leftover_ok(left, new_table):
+                        out.add(LayOff(card, index))
+    if must is None and not (forbidden and len(hand) == 1):
+        out.update(Discard(card) for card in set(hand))
+    return out
+
+
+def oracle(state: GameState) -> set[Action]:
+    """The legal actions of ``state`` written from RULES.md alone (R12-R20)."""
+    seat = state.current_player
+    hand = list(state.hands[seat])
+    if state.phase is Phase.MELD:
+        return oracle_meld_phase(hand, state.melds, state.must_meld, state.rules, seat)
+    if state.phase is not Phase.DRAW:
+        return set()
+    out: set[Action] = {DrawStock()} if state.stock else {Pass()}
+    pile = state.discard_pile
+    for index, target in enumerate(pile):
+        if (index == len(pile) - 1 and not state.rules.top_card_must_meld) or oracle_meld_phase(
+            hand + list(pile[index:]), state.melds, target, state.rules, seat
+        ):
+            out.add(DrawDiscard(index))
+    return out
+
+
+@given(rules=RULES, seed=SEEDS)
+def test_r8_r20_legal_actions_match_an_oracle_written_from_the_rules(rules: Rules, seed: int) -> None:
+    rng = random.Random(seed)
+    eagerness = rng.choice((0.6, 0.95))
+    state = new_game(seed, rules=attrs.evolve(rules, deals=1))
+    while state.phase.is_live:
+        actions = legal_actions(state)
+        assert set(actions) == oracle(state), state.summary()
+        state = play(state, choose(rng, actions, eagerness))
+
+
+TOKENS = st.sampled_from(
+    [*"0123456789TJQKAshdcSHDCjkoer@+ ,-=_♠♥♦♣🃏x\t", "10", "Jk", "joker", "meld ", "take ", "deals"]
+)
+PARSERS = {
+    "card": Card.parse,
+    "cards": parse_cards,
+    "hand": Hand,
+    "meld": Meld.parse,
+    "rules": Rules.parse,
+    "action": Action.parse,
+    "position": lambda text: GameState.from_position([text, "", "", ""], ""),
+    "deck": GameState.from_deck,
+}
+
+
+@given(text=st.lists(TOKENS, max_size=20).map("".join), parser=st.sampled_from(sorted(PARSERS)))
+def test_r1_parsers_raise_only_the_librarys_errors(text: str, parser: str) -> None:
+    # Bad text is a NotationError (or, for a position, an InvalidStateError; for a meld that
+    # parses but is no meld, an IllegalActionError): never a bare KeyError or IndexError.
+    try:
+        PARSERS[parser](text)
+    except PersianRummyError as error:
+        assert isinstance(error, ValueError)
