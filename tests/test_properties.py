@@ -17,6 +17,8 @@ import itertools
 import pickle
 import random
 from collections import Counter
+from collections.abc import Callable
+from typing import Any
 
 import attrs
 from hypothesis import given
@@ -215,7 +217,8 @@ def test_r19_r21_every_knob_value_plays_whole_games_without_dead_ends() -> None:
     names = list(KNOB_VALUES)
     outcomes: Counter[str] = Counter()
     for number, values in enumerate(itertools.product(*KNOB_VALUES.values())):
-        rules = Rules(deals=1, **dict(zip(names, values, strict=True)))
+        knobs: dict[str, Any] = dict(zip(names, values, strict=True))
+        rules = Rules(deals=1, **knobs)
         final = play_game(rules, number)
         outcomes["out" if final.went_out is not None else "passes" if final.idle_turns < 8 else "idle"] += 1
     assert outcomes["out"] > 0 and outcomes["passes"] > 0 and outcomes["idle"] > 0
@@ -331,7 +334,7 @@ def test_r8_r20_legal_actions_match_an_oracle_written_from_the_rules(rules: Rule
 TOKENS = st.sampled_from(
     [*"0123456789TJQKAshdcSHDCjkoer@+ ,-=_♠♥♦♣🃏x\t", "10", "Jk", "joker", "meld ", "take ", "deals"]
 )
-PARSERS = {
+PARSERS: dict[str, Callable[[str], object]] = {
     "card": Card.parse,
     "cards": parse_cards,
     "hand": Hand,
