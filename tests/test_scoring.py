@@ -210,7 +210,8 @@ def test_r22_score_str_lists_the_items() -> None:
 
 def _game_over(scores: tuple[int, int]) -> GameState:
     state = GameState.from_position(["", "", "", ""], DECK, stock=(), rules=Rules(deals=1))
-    return attrs.evolve(state, phase=Phase.GAME_OVER, scores=scores)
+    # Ended by four passes with an empty stock (R20).
+    return attrs.evolve(state, phase=Phase.GAME_OVER, scores=scores, consecutive_passes=4, idle_turns=4)
 
 
 @pytest.mark.parametrize(("scores", "team"), [((82, 130), 1), ((130, 82), 0), ((-5, -20), 0), ((50, 50), None)])
