@@ -1,0 +1,78 @@
+"""Draw the table pictures used in the documentation (``docs/_static/*.svg``).
+
+Run ``python docs/make_pictures.py`` after changing :mod:`persian_rummy.svg`; the tests check
+that the committed pictures are the ones this script draws.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import attrs
+
+from persian_rummy import DrawDiscard, GameState, Meld, Phase, new_game, play
+from persian_rummy.bots import GreedyBot
+from persian_rummy.svg import table
+
+STATIC = Path(__file__).parent / "_static"
+
+
+def worked_example() -> GameState:
+    """The end of the round of the rules' worked example: East has just gone out (R18)."""
+    melds = [
+        Meld.parse("8h 9h Th", seat=2),
+        Meld.parse("Js Jh Jd Jc", seat=2),
+        Meld.parse("7s@0 7h@0 7d@0 7c+1"),
+        Meld.parse("3c+0 4c@3 5c@3 6c@3"),
+        Meld.parse("3s 3h 3d", seat=3),
+        Meld.parse("Jk Jk Jk", seat=1),
+        Meld.parse("Qs Ks As", seat=1),
+    ]
+    start = GameState.from_position(["Kd 4d", "", "Jk Ad", "Qh 2d 9s"], "5h 2s", melds=melds)
+    over = attrs.evolve(start, phase=Phase.ROUND_OVER, current_player=1, went_out=1, scores=(82, 130))
+    over.validate()
+    return over
+
+
+def deep_take(seed: int = 1) -> GameState:
+    """A greedy game of ``seed`` just after the first deep discard-pile draw (R13-R14) made
+    once a card has been laid off on an opponent's meld (R16)."""
+    bot = GreedyBot()
+    state = new_game(seed)
+    while state.phase.is_live:
+        action = bot(state.view(state.current_player))
+        after = play(state, action)
+        credited_away = any(
+            seat % 2 != meld.owner % 2
+            for meld in state.melds
+            for seat, flag in zip(meld.seats, meld.laid_off, strict=True)
+            if flag
+        )
+        if isinstance(action, DrawDiscard) and action.index < len(state.discard_pile) - 1 and credited_away:
+            return after
+        state = after
+    raise RuntimeError(f"seed {seed} has no such position")  # pragma: no cover
+
+
+def pictures() -> dict[str, str]:
+    """Every picture by file name."""
+    position = deep_take()
+    return {
+        "table-state.svg": table(position),
+        "table-view.svg": table(position.view(2)),
+        "opening-view.svg": table(new_game(7).view(2)),
+        "worked-example.svg": table(worked_example(), title="The worked example of the rules, at the end of the round"),
+    }
+
+
+def main(argv: list[str]) -> int:
+    STATIC.mkdir(exist_ok=True)
+    for name, picture in pictures().items():
+        (STATIC / name).write_text(picture + "\n", encoding="utf-8")
+        print(f"wrote {name}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
