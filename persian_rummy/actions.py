@@ -85,7 +85,11 @@ def _non_negative(instance: Any, attribute: attrs.Attribute[Any], value: Any) ->
 
 
 def _canonical_cards(cards: str | Iterable[Card | str]) -> tuple[Card, ...]:
-    return tuple(sorted(parse_cards(cards), key=_card_index))
+    parsed = parse_cards(cards)
+    if not parsed:
+        # R15: a meld action names its cards; "meld" alone is not an action (and would not parse back).
+        raise NotationError("a meld action names at least one card: 'meld CARD CARD CARD ...'")
+    return tuple(sorted(parsed, key=_card_index))
 
 
 def _card(card: Card | str) -> Card:

@@ -1,0 +1,27 @@
+"""Random-game soak (R1-R27): 2,000 complete games of uniformly random legal actions, the
+knob grid in turn, every invariant of ``conformance`` checked after every action, and a
+random illegal action tried from every state. A bigger soak: ``python benchmarks/soak.py``.
+"""
+
+from __future__ import annotations
+
+from conformance import KNOB_GRID, MAX_ACTIONS_PER_ROUND, play_game, soak, soak_rules
+
+GAMES = 2_000
+
+
+def test_r21_soak_of_random_games_keeps_every_invariant() -> None:
+    report = soak(GAMES, workers=2)
+    assert report.games == GAMES
+    # Every knob combination was played, rounds ended both ways, and none overran R21's bound.
+    assert report.knob_sets == frozenset(KNOB_GRID)
+    assert report.went_out > 0 and report.exhausted > 0
+    assert 0 < report.longest_round <= MAX_ACTIONS_PER_ROUND
+    assert report.deals == sum(soak_rules(seed).deals for seed in range(GAMES))
+
+
+def test_r21_soak_plays_every_legal_action_from_every_state() -> None:
+    # A smaller soak in this process that also plays every legal action from every state.
+    for seed, rules in enumerate(KNOB_GRID):
+        final, lengths = play_game(seed, rules, check_all=True, thorough=True)
+        assert final.phase.name == "GAME_OVER" and len(lengths) == rules.deals
