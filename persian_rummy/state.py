@@ -439,6 +439,11 @@ class GameState:
                 raise InvalidStateError("R14: no card must be melded once the round is over")
             if (self.phase is Phase.GAME_OVER) != (self.deal_number == deals):
                 raise InvalidStateError("R7: the game is over exactly when the last deal has ended")
+            if self.went_out is None and self.consecutive_passes != pass_limit and self.idle_turns != 8:
+                raise InvalidStateError(
+                    "R18, R20, R21: a round ends only when a player goes out, when the passes end it "
+                    f"({pass_limit} in a row) or after eight idle turns"
+                )
             if self.went_out is not None:
                 if type(self.went_out) is not int or not 0 <= self.went_out < PLAYERS:
                     raise InvalidStateError(f"R18: went_out must be a seat 0-3 or None, not {self.went_out!r}")

@@ -331,6 +331,11 @@ def _validate_view(view: PlayerView) -> None:
             raise InvalidStateError("R14: no card must be melded once the round is over")
         if (view.phase is Phase.GAME_OVER) != (view.deal_number == rules.deals):
             raise InvalidStateError("R7: the game is over exactly when the last deal has ended")
+        if view.went_out is None and view.consecutive_passes != pass_limit and view.idle_turns != 8:
+            raise InvalidStateError(
+                "R18, R20, R21: a round ends only when a player goes out, when the passes end it "
+                f"({pass_limit} in a row) or after eight idle turns"
+            )
         if view.went_out is not None:
             if not _is_seat(view.went_out):
                 raise InvalidStateError(f"R18: went_out must be a seat 0-3 or None, not {view.went_out!r}")

@@ -1,0 +1,192 @@
+"""Hidden information (R27): no form of a view reveals a card its seat has not seen, and the
+information state records exactly the public history of the deal."""
+
+from __future__ import annotations
+
+import pickle
+import re
+from collections import Counter
+from collections.abc import Iterator
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from playouts import RULE_SETS, playout, reachable_states
+
+from persian_rummy import (
+    Card,
+    DrawStock,
+    GameState,
+    Hand,
+    InfoState,
+    InvalidStateError,
+    Meld,
+    NotationError,
+    Observation,
+    PlayerView,
+    new_game,
+    observe,
+)
+
+_CARD_TOKEN = re.compile(r"[2-9TJQKA][shdc]")
+
+
+def visible_cards(state: GameState, seat: int) -> Counter[Card]:
+    """What ``seat`` may see, computed from the state (not from the view): its own hand, the
+    discard pile, the melds and, once the round is over, every hand (R23, R27)."""
+    seen: Counter[Card] = Counter(state.hands[seat])
+    seen.update(state.discard_pile)
+    for meld in state.melds:
+        seen.update(meld.cards)
+    if state.is_over:
+        for other, hand in enumerate(state.hands):
+            if other != seat:
+                seen.update(hand)
+    return seen
+
+
+def cards_inside(value: object) -> Iterator[Card]:
+    """Every card reachable from a value: what its pickle can hold."""
+    if isinstance(value, Card):
+        yield value
+    elif isinstance(value, Hand | tuple | list):
+        for item in value:
+            yield from cards_inside(item)
+    elif isinstance(value, Meld):
+        yield from value.cards
+    elif attrs.has(type(value)):
+        for field in attrs.fields(type(value)):
+            yield from cards_inside(getattr(value, field.name))
+
+
+def assert_text_hides(text: str, state: GameState, seat: int, form: str) -> None:
+    seen = visible_cards(state, seat)
+    for token in _CARD_TOKEN.findall(text):
+        card = Card.parse(token)
+        assert seen[card], f"the {form} of seat {seat}'s view shows {card}, which it has not seen: {text}"
+
+
+def assert_view_hides(view: PlayerView, state: GameState) -> None:
+    seat = view.seat
+    seen = visible_cards(state, seat)
+    inside = Counter(cards_inside(view))
+    revealed = view.revealed_hands or ()
+    # Some cards are named twice: a finished round's view has the hand in revealed_hands too,
+    # and the card to meld (R14) is also in the hand.
+    allowed = seen + Counter(view.hand) if revealed else Counter(seen)
+    if view.must_meld is not None:
+        allowed[view.must_meld] += 1
+    assert not inside - allowed, f"seat {seat}'s view holds {inside - allowed}, unseen"
+    data = pickle.dumps(view)
+    assert b"GameState" not in data and b"stock\x94" not in data
+    assert Counter(cards_inside(pickle.loads(data))) == inside
+    for form, text in (
+        ("repr", repr(view)),
+        ("str", str(view)),
+        ("JSON", view.to_json()),
+        ("position", view.position()),
+    ):
+        assert_text_hides(text, state, seat, form)
+
+
+@given(reachable_states())
+def test_r27_no_form_of_a_view_reveals_an_unseen_card(state: GameState) -> None:
+    for seat in range(4):
+        assert_view_hides(state.view(seat), state)
+
+
+def test_r27_the_leak_check_catches_a_leak() -> None:
+    # The property above must be able to fail: a view that carries another hand is caught.
+    state = new_game(1)
+    leaky = attrs.evolve(state.view(0), hand=state.hands[1])
+    with pytest.raises(AssertionError):
+        assert_view_hides(leaky, state)
+    with pytest.raises(AssertionError):
+        assert_text_hides(state.position(), state, 0, "position")
+
+
+def test_r23_r27_decision_hands_are_revealed_exactly_when_the_round_is_over() -> None:
+    for state, _ in playout(5, RULE_SETS[0]):
+        for seat in range(4):
+            view = state.view(seat)
+            if state.phase.is_live:
+                assert view.revealed_hands is None
+            else:
+                assert view.revealed_hands == state.hands
+    assert state.is_over
+
+
+@given(st.integers(0, 2**32 - 1), st.sampled_from(RULE_SETS), st.integers(0, 3))
+def test_r27_information_state_records_the_public_history(seed: int, rules: object, seat: int) -> None:
+    info: InfoState | None = None
+    seen: Counter[Card] = Counter()
+    actions: list[object] = []
+    first: GameState | None = None
+    for state, action in playout(seed, rules, dealer=seed % 4):  # type: ignore[arg-type]
+        if action is None:
+            info, first, actions, seen = InfoState.start(state, seat), state, [], Counter()
+        else:
+            assert info is not None
+            before = info.view
+            info = info.update(action, state)
+            actions.append(action)
+            observation = info.history[-1]
+            assert observation.seat == before.current_player and observation.action == action
+            if isinstance(action, DrawStock):
+                # R12, R27: only the player who draws sees the card.
+                assert len(observation.cards) == (observation.seat == seat)
+            assert Observation.parse(str(observation)) == observation
+        seen |= visible_cards(state, seat)
+        assert info.view == observe(state, seat)
+        # The history repeats cards (a discard is in the action and in the pile): compare sets.
+        unseen = set(cards_inside(info)) - set(seen)
+        assert not unseen, f"the information state holds {unseen}, never seen by seat {seat}"
+    assert first is not None and info is not None
+    if first.deal_number == info.view.deal_number:
+        assert InfoState.from_history(first, actions, seat=seat) == info  # type: ignore[arg-type]
+
+
+def test_r27_information_state_update_checks_its_input() -> None:
+    state = new_game(1)
+    info = InfoState.start(state, 0)
+    with pytest.raises(InvalidStateError):
+        info.update("draw", state.view(1))
+    with pytest.raises(InvalidStateError):
+        InfoState.start(state)
+    with pytest.raises(NotationError):
+        Observation.parse("X draw")
+    with pytest.raises(NotationError):
+        Observation.parse("N discard 4s = 4s")
+
+
+def _tamper(view: PlayerView, **changes: object) -> PlayerView:
+    return attrs.evolve(view, **changes)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"hand_sizes": (7, 7, 7, 6)},
+        {"hand_sizes": (7, 7, 7)},
+        {"stock_size": 28},
+        {"seat": 4},
+        {"deal_number": 3},
+        {"revealed_hands": (Hand(), Hand(), Hand(), Hand())},
+        {"consecutive_passes": 2},
+        {"must_meld": Card.parse("2s")},
+        {"went_out": 1},
+        {"scores": (1, "2")},
+    ],
+)
+def test_r27_view_validation_rejects_impossible_views(changes: dict[str, object]) -> None:
+    view = new_game(1).view(0)
+    view.validate()
+    with pytest.raises(InvalidStateError):
+        _tamper(view, **changes).validate()
+
+
+def test_r1_view_validation_rejects_duplicated_cards() -> None:
+    view = new_game(1).view(1)
+    with pytest.raises(InvalidStateError, match="R1"):
+        _tamper(view, discard_pile=(Card.parse("Js"),)).validate()
