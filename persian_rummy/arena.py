@@ -232,7 +232,14 @@ class MatchResult:
     def table(self) -> str:
         """The results as a text table: per side the games, wins, draws, win rate with its 95%
         Wilson interval and the mean and spread of final totals; then side 0's mean margin and
-        the game length."""
+        the game length.
+
+        >>> print(MatchResult(("a", "b"), (GameRecord(0, False, (50, 10), 100),)).table())
+        side  bot   games  wins  draws  win rate  95% CI          mean score  sd score
+        0     a         1     1      0     1.000  [0.207, 1.000]        50.0       0.0
+        1     b         1     0      0     0.000  [0.000, 0.793]        10.0       0.0
+        margin of side 0: +40.0 ± 0.0 per game; game length: 100.0 actions (sd 0.0)
+        """
         width = max(4, *(len(name) for name in self.sides))
         lines = [
             f"{'side':<4}  {'bot':<{width}}  games  wins  draws  win rate  95% CI          mean score  sd score",
