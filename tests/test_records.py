@@ -1,0 +1,215 @@
+"""Game records (.prr): exact replay, round trips through text, strict and lenient replay,
+score checks and redacted records replayed as views (R7, R23, R27)."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from playouts import RULE_SETS
+
+from persian_rummy import (
+    DECK,
+    GameState,
+    NotationError,
+    Phase,
+    ReplayError,
+    Rules,
+    legal_actions,
+    shuffled_deck,
+)
+from persian_rummy.record import (
+    DealRecord,
+    GameRecord,
+    RecordedAction,
+    Recorder,
+    dump,
+    dumps,
+    load,
+    loads,
+)
+
+
+def record_game(seed: int, rules: Rules, dealer: int, steps: int | None = None) -> tuple[GameRecord, list[GameState]]:
+    """Play a random game through a recorder (stopping after ``steps`` actions, if given);
+    return its record and every state in order."""
+    import random
+
+    rng = random.Random(seed)
+    recorder = Recorder(rules=rules, players=["Ann", 'Bo "the bear"', "Cy", "Dé"])
+    states = [recorder.deal(seed=seed, dealer=dealer)]
+    played = 0
+    while steps is None or played < steps:
+        state = states[-1]
+        if state.phase is Phase.GAME_OVER:
+            break
+        if state.phase is Phase.ROUND_OVER:
+            source = rng.choice(
+                [{"seed": rng.randrange(10**6)}, {"seed": f"deal {played}"}, {"deck": shuffled_deck(played)}]
+            )
+            states.append(recorder.deal(**source))  # type: ignore[arg-type]
+            continue
+        comment = rng.choice(["", "", "a thought", "; semicolons ; and [brackets]"])
+        states.append(recorder.play(rng.choice(legal_actions(state)), comment=comment))
+        played += 1
+    return recorder.record(), states
+
+
+games = st.builds(
+    record_game,
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(RULE_SETS),
+    st.integers(0, 3),
+    st.none() | st.integers(0, 200),
+)
+
+
+@given(games)
+def test_r7_records_round_trip_and_replay_exactly(game: tuple[GameRecord, list[GameState]]) -> None:
+    record, states = game
+    text = dumps(record)
+    assert loads(text) == record
+    assert dumps(loads(text)) == text
+    assert list(loads(text)) == states
+    assert list(record.states()) == states
+    finished = states[-1].phase is Phase.GAME_OVER
+    assert (record.scores is not None) == finished
+    if finished:
+        assert record.scores == states[-1].scores
+
+
+@given(games, st.integers(0, 3))
+def test_r27_redacted_records_replay_as_the_seats_views(game: tuple[GameRecord, list[GameState]], seat: int) -> None:
+    record, states = game
+    redacted = record.redact(seat)
+    text = dumps(redacted)
+    assert "[Seed" not in text and "??" in text
+    assert loads(text) == redacted
+    assert list(redacted.views()) == [state.view(seat) for state in states]
+    # The deck shows only what the seat saw: its 7 cards, the card turned up and its stock draws.
+    for deal in redacted.deals:
+        draws = sum(1 for item in deal.actions if item.seat == seat and str(item.action) == "draw")
+        assert sum(card is not None for card in deal.deck) == 7 + 1 + draws
+
+
+def test_r27_a_redacted_record_hides_the_other_hands() -> None:
+    record, states = record_game(3, Rules(), 0, steps=4)
+    text = dumps(record.redact(0))
+    deck = re.search(r'\[Deck "([^"]*)"\]', text)
+    assert deck is not None
+    shown = [word for word in deck.group(1).split() if word != "??"]
+    assert sorted(shown) == sorted(map(str, [*states[0].hands[0], states[0].discard_pile[0]]))
+    with pytest.raises(ReplayError, match="redacted"):
+        list(record.redact(0))
+    with pytest.raises(ReplayError, match="seat 0"):
+        list(record.redact(0).views(1))
+
+
+def test_r23_replay_checks_the_stored_scores() -> None:
+    record, _ = record_game(1, Rules(deals=1), 0)
+    assert record.scores is not None
+    wrong = (record.scores[0] + 1, record.scores[1])
+    bad_deal = attrs.evolve(record, deals=(attrs.evolve(record.deals[0], scores=wrong),))
+    with pytest.raises(ReplayError, match="R23") as caught:
+        bad_deal.replay()
+    assert caught.value.deal == 1 and caught.value.index is None
+    result = bad_deal.replay(strict=False)
+    assert [error.deal for error in result.errors] == [1]
+    assert result.final.phase is Phase.GAME_OVER  # lenient replay goes on
+    with pytest.raises(ReplayError, match="R26"):
+        attrs.evolve(record, scores=wrong).replay()
+
+
+def test_r12_strict_replay_names_the_deal_and_action_lenient_keeps_the_valid_prefix() -> None:
+    record, states = record_game(2, Rules(), 1, steps=30)
+    deal = record.deals[0]
+    broken = deal.actions[:10] + (deal.actions[11],) + deal.actions[10:]  # an action out of turn
+    bad = attrs.evolve(record, deals=(attrs.evolve(deal, actions=broken),))
+    with pytest.raises(ReplayError) as caught:
+        bad.replay()
+    assert (caught.value.deal, caught.value.index) == (1, 10)
+    assert "deal 1, action 10" in str(caught.value) and caught.value.cause is not None
+    result = bad.replay(strict=False)
+    assert result.states == tuple(states[:11]) and [error.index for error in result.errors] == [10]
+    # A record whose action is marked for the wrong seat.
+    item = deal.actions[0]
+    wrong_seat = (attrs.evolve(item, seat=(item.seat + 1) % 4),) + deal.actions[1:]
+    with pytest.raises(ReplayError, match="marked for seat"):
+        attrs.evolve(record, deals=(attrs.evolve(deal, actions=wrong_seat),)).replay()
+
+
+def test_r7_replay_checks_that_deals_follow_each_other() -> None:
+    record, _ = record_game(4, Rules(), 0)
+    second = record.deals[1]
+    with pytest.raises(ReplayError, match="R7"):
+        attrs.evolve(record, deals=(record.deals[0], attrs.evolve(second, dealer=3))).replay()
+    with pytest.raises(ReplayError, match="R7"):
+        attrs.evolve(record, deals=(second,)).replay()
+    with pytest.raises(ReplayError, match="one of the two"):
+        Recorder().deal(seed=1, deck=DECK)
+    recorder = Recorder()
+    recorder.deal(seed=1)
+    with pytest.raises(ReplayError, match="R7"):
+        recorder.deal(seed=2)  # deal 1 is not over
+
+
+def test_r5_seeds_and_decks() -> None:
+    assert loads(dumps(GameRecord.from_actions([("1", [])]))).deals[0].seed == "1"
+    assert loads(dumps(GameRecord.from_actions([(1, [])]))).deals[0].seed == 1
+    by_deck = GameRecord.from_actions([(DECK, ["draw", "discard 2s ; note"])], dealer=2)
+    text = dumps(by_deck)
+    assert "[Deck " in text and "[Seed" not in text and "W discard 2s ; note" in text
+    assert loads(text) == by_deck
+    with pytest.raises(NotationError, match="disagree"):
+        loads(text.replace("[Dealer 2]", "[Dealer 2]\n[Seed 1]"))
+
+
+def test_records_load_and_dump_files() -> None:
+    record, _ = record_game(6, Rules(), 0, steps=12)
+    out = io.StringIO()
+    dump(record, out)
+    assert load(io.StringIO(out.getvalue())) == record
+    assert loads(out.getvalue().encode()) == record
+
+
+def test_recorded_action_text() -> None:
+    item = RecordedAction.parse("S meld 7h 7d 7s ; three sevens")
+    assert str(item) == "S meld 7s 7h 7d ; three sevens" and RecordedAction.parse(str(item)) == item
+    for bad in ("X draw", "S", "S fly", "SS draw"):
+        with pytest.raises(NotationError):
+            RecordedAction.parse(bad)
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("", "Format"),
+        ('[Format "persian-rummy record 9"]', "format"),
+        ('[Format "persian-rummy record 1"]\nE draw', "before the first"),
+        ('[Format "persian-rummy record 1"]\n[Deal 1]\n[Dealer 0]', "Seed or a Deck"),
+        ('[Format "persian-rummy record 1"]\n[Deal 1]\n[Dealer 5]\n[Seed 1]', "Dealer"),
+        (
+            '[Format "persian-rummy record 1"]\n[Deal 1]\n[Dealer 0]\n[Seed 1]\nE draw\n[Scores [1, 2]]',
+            "before its actions",
+        ),
+        ('[Format "persian-rummy record 1"]\n[Deal 1]\n[Dealer 0]\n[Seed 1.5]', "Seed"),
+        ('[Format "persian-rummy record 1"]\n[Rules "deals=0"]\n[Deal 1]', "R7"),
+        ('[Format "persian-rummy record 1"]\n[Scores [1]]', "Scores"),
+        ('[Format "persian-rummy record 1"]\n[Deal 1]\n[Dealer 0]\n[Deck "??"]', "56"),
+        ('[Format "persian-rummy record 1"]\n[Bogus 1]', "Bogus"),
+        ('[Format "persian-rummy record 1"]\n[Seat0 "x"', "tag"),
+    ],
+)
+def test_loads_says_which_line_is_wrong(text: str, match: str) -> None:
+    with pytest.raises(NotationError, match=match):
+        loads(text)
+
+
+def test_deal_record_of_a_redacted_deck_cannot_start_a_state() -> None:
+    deal = DealRecord(number=1, dealer=0, deck=(None,) * 56)
+    with pytest.raises(ReplayError, match="redacted"):
+        deal.initial_state()
