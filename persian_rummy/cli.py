@@ -27,6 +27,7 @@ from statistics import fmean, pstdev
 from typing import TextIO
 
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
+from persian_rummy.arena import wilson_interval
 from persian_rummy.bots import BOTS, Bot, make_bot
 from persian_rummy.cards import Card
 from persian_rummy.dealing import new_game, next_deal
@@ -423,6 +424,11 @@ def _summarise(
     print(f"{games} games (seeds {seed}-{seed + games - 1}), {_lineup(specs)}, rules {rules}", file=out)
     print(f"  {'':<30}{TEAM_NAMES[0]:>14}{TEAM_NAMES[1]:>14}", file=out)
     print(f"  {'games won':<30}" + "".join(f"{w:>8} ({100 * w / games:3.0f}%)" for w in wins), file=out)
+    intervals = [wilson_interval(w, games) for w in wins]
+    print(
+        f"  {'win rate, 95% interval':<30}" + "".join(f"{f'[{low:.2f}, {high:.2f}]':>14}" for low, high in intervals),
+        file=out,
+    )
     print(f"  {'games drawn':<30}{draws:>14}", file=out)
     for team_label, values in (
         ("mean game score", [fmean(final.scores[team] for final in finals) for team in (0, 1)]),

@@ -74,6 +74,10 @@ def test_simulate_many_games_prints_statistics(capsys: pytest.CaptureFixture[str
     drawn = re.search(r"games drawn\s+(\d+)", out)
     assert won is not None and drawn is not None
     assert int(won[1]) + int(won[2]) + int(drawn[1]) == 6
+    bounds = re.search(r"win rate, 95% interval\s+\[([\d.]+), ([\d.]+)\]\s+\[([\d.]+), ([\d.]+)\]", out)
+    assert bounds is not None
+    for team, (low, high) in enumerate(((bounds[1], bounds[2]), (bounds[3], bounds[4]))):
+        assert float(low) <= int(won[team + 1]) / 6 <= float(high)
 
 
 def test_simulate_bots_per_seat(capsys: pytest.CaptureFixture[str]) -> None:
