@@ -9,6 +9,21 @@ An action never names a seat: it is always for the player to move. The text form
     discard CARD         Discard(card)        discard and end the turn (R17)
     pass                 Pass()               pass with an empty stock (R20)
 
+Formally (EBNF; keywords and cards are case-insensitive, words are separated by any
+whitespace, leading and trailing whitespace is ignored; :func:`str` writes the canonical form,
+lower-case keywords, canonical cards in canonical order, single spaces)::
+
+    action  = "draw" | "take" index | "meld" card { card } | "layoff" card index
+            | "discard" card | "pass" ;
+    index   = digit { digit } ;                (* ASCII digits: 0 is the bottom of the pile *)
+    card    = rank suit | "Jk" | "joker" | "🃏" ;
+    rank    = "2" | ... | "9" | "T" | "10" | "J" | "Q" | "K" | "A" ;
+    suit    = "s" | "h" | "d" | "c" | "♠" | "♥" | "♦" | "♣" ;
+
+``Action.parse(str(action)) == action`` for every action, and ``str(Action.parse(text))`` is
+a fixed point. Text that does not match raises :class:`~persian_rummy.NotationError`; whether
+the action is legal is a separate question (:func:`~persian_rummy.is_legal`).
+
 >>> Action.parse("meld 7h 7d 7s")
 MeldCards(cards=(Card.parse('7s'), Card.parse('7h'), Card.parse('7d')))
 >>> str(LayOff("8h", 2)), str(DrawDiscard(3)), Action.parse("pass")
