@@ -243,17 +243,17 @@ def invalid_melds(ace_in_runs: AceInRuns = "high") -> st.SearchStrategy[tuple[Ca
     ...     assert meld.ace_low  # valid as a value, but the ace is high only (R10)
     >>> test_no_invalid_meld_is_a_meld()
     """
-    natural_lists = st.lists(natural_cards(), min_size=0, max_size=6, unique=True)
+    natural_lists = st.lists(natural_cards(), min_size=1, max_size=6, unique=True)
     near_misses = st.one_of(
         # too few cards (R8)
-        st.lists(natural_cards(), max_size=2, unique=True),
+        st.lists(natural_cards(), min_size=1, max_size=2, unique=True),
         # jokers with natural cards, or too few jokers (R11)
         st.builds(
             lambda jokers, naturals: [JOKER] * jokers + naturals,
             st.integers(1, 4),
             st.lists(natural_cards(), min_size=1, max_size=3, unique=True),
         ),
-        st.integers(0, 2).map(lambda jokers: [JOKER] * jokers),
+        st.integers(1, 2).map(lambda jokers: [JOKER] * jokers),
         # one suit, ranks with a gap or wrapping K-A-2 (R9, R10)
         st.builds(
             lambda suit, ranks: [Card(rank, suit) for rank in ranks],
