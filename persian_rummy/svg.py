@@ -133,6 +133,8 @@ def card(
         f'<rect width="{width}" height="{height}" rx="4" fill="#fffdf7" {border}/>',
         _text(3 if len(rank) == 2 else 5, 14, rank, size=12.5 if len(rank) == 2 else 14, fill=colour, weight="bold"),
         f'<use href="#{symbol}" x="4" y="18" width="12" height="12" fill="{colour}"/>',
+        # A second small index at the top right stays visible when cards overlap vertically.
+        f'<use href="#{symbol}" x="{width - 14:g}" y="4" width="10" height="10" fill="{colour}"/>',
         f'<use href="#{symbol}" x="{width / 2 - 4:g}" y="{height / 2 - 2:g}" width="{width / 2:g}" '
         f'height="{width / 2:g}" fill="{colour}" opacity="0.9"/>',
     ]
