@@ -27,7 +27,7 @@ html_static_path = ["_static"]
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_typehints_format = "short"
-autodoc_preserve_defaults = True
+autodoc_preserve_defaults = False
 python_use_unqualified_type_names = True
 nitpicky = True
 
