@@ -32,10 +32,10 @@ from persian_rummy.bots import BOTS, Bot, make_bot
 from persian_rummy.cards import Card
 from persian_rummy.dealing import new_game, next_deal
 from persian_rummy.engine import legal_actions, play
-from persian_rummy.errors import IllegalActionError, NotationError, PersianRummyError
+from persian_rummy.errors import IllegalActionError, NotationError, PersianRummyError, RoundNotOverError
 from persian_rummy.melds import Meld, MeldKind
 from persian_rummy.rules import PRESETS, Rules
-from persian_rummy.scoring import RoundScore, score_round, winner
+from persian_rummy.scoring import RoundScore, score_round, tally, winner
 from persian_rummy.state import GameState, Phase, team_of
 from persian_rummy.view import PlayerView
 
@@ -175,7 +175,7 @@ def describe(before: GameState, action: Action, after: GameState, style: Style, 
     return str(action)  # pragma: no cover
 
 
-def _ending(state: GameState) -> str:
+def _ending(state: GameState | PlayerView) -> str:
     if state.went_out is not None:
         return f"{SEAT_NAMES[state.went_out]} goes out (R18)."
     if state.consecutive_passes and (state.rules.stock_out_end == "first_pass" or state.consecutive_passes >= 4):
@@ -183,8 +183,9 @@ def _ending(state: GameState) -> str:
     return "Eight turns went by with no progress: the deal ends without anyone going out (R21)."
 
 
-def score_sheet(state: GameState, style: Style) -> str:
-    """The itemised score sheet of a finished deal (R22-R25), with the running totals.
+def score_sheet(state: GameState | PlayerView, style: Style) -> str:
+    """The itemised score sheet of a finished deal (R22-R25), with the running totals; for a
+    view, from the hands revealed at the end of the deal.
 
     >>> from persian_rummy import GameState
     >>> state = GameState.from_position(["9d", "5s 6s", "Qh", "2d"], "2c 7s", melds=["Js Jh Jd Jc"])
@@ -200,7 +201,7 @@ def score_sheet(state: GameState, style: Style) -> str:
         + f"{'melded':>9}{'laid off':>10}{'doubles':>9}{'in hand':>9}{'going out':>11}{'deal':>8}{'total':>8}"
     ]
     score: RoundScore
-    for score in score_round(state):
+    for score in _round_scores(state):
         rows.append(
             f"  {TEAM_NAMES[score.team]:<20}{score.melded:>9}{score.laid_off:>10}{score.doubles:>9}"
             f"{-score.in_hand:>9}{score.going_out:>11}{score.total:>8}{state.scores[score.team]:>8}"
@@ -208,8 +209,17 @@ def score_sheet(state: GameState, style: Style) -> str:
     return "\n".join(rows)
 
 
-def _result(state: GameState) -> str:
-    team = winner(state)
+def _round_scores(state: GameState | PlayerView) -> tuple[RoundScore, RoundScore]:
+    if isinstance(state, GameState):
+        return score_round(state)
+    if state.revealed_hands is None:
+        raise RoundNotOverError(f"R23: deal {state.deal_number} is still being played; only a finished round is scored")
+    return tally(state.melds, state.revealed_hands, went_out=state.went_out, rules=state.rules)
+
+
+def _result(state: GameState | PlayerView) -> str:
+    first, second = state.scores
+    team = None if first == second else 0 if first > second else 1  # R26
     if team is None:
         return f"The game is a draw, {state.scores[0]} all (R26)."
     loser = 1 - team
@@ -242,6 +252,8 @@ def table_text(view: PlayerView | GameState, style: Style) -> str:
         line = f"  {SEAT_NAMES[seat]:<6} {sizes[seat]} card{'s' if sizes[seat] != 1 else ' '}"
         if isinstance(view, GameState):
             line += f"  {style.cards(view.hands[seat])}"
+        elif view.revealed_hands is not None and seat != view.seat:
+            line += f"  {style.cards(view.revealed_hands[seat])}"
         if view.phase.is_live and seat == view.current_player:
             line += "   <- " + ("to draw" if view.phase is Phase.DRAW else "to meld, lay off or discard")
         elif isinstance(view, PlayerView) and seat == view.seat:
@@ -608,7 +620,7 @@ def _replay(path: str, out: TextIO, style: Style, *, step: bool) -> int:
             print(f"\n{number}. {game.players[item.seat]} {words}{note}", file=out)
         previous = state
         print(table_text(state, style), file=out)
-        if isinstance(state, GameState) and state.is_over:
+        if not state.phase.is_live:
             print(f"  {_ending(state)}", file=out)
             print(score_sheet(state, style), file=out)
         if step:
@@ -622,7 +634,7 @@ def _replay(path: str, out: TextIO, style: Style, *, step: bool) -> int:
             if answer.strip().lower() in ("q", "quit"):
                 return 0
     last = states[-1] if states else None
-    if isinstance(last, GameState) and last.phase is Phase.GAME_OVER:
+    if last is not None and last.phase is Phase.GAME_OVER:
         print(file=out)
         print(style.bold(_result(last)), file=out)
     return 0

@@ -225,3 +225,25 @@ def test_python_dash_m_runs_the_readme_command() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "Score sheet, deal 2" in done.stdout and "\x1b[" not in done.stdout
+
+
+def test_r27_replay_of_a_redacted_record_shows_only_the_viewers_cards(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    full = tmp_path / "full.prr"
+    _run(capsys, "simulate", "--seed", "3", "--save", str(full))
+    game = record.loads(full.read_text(encoding="utf-8"))
+    redacted = tmp_path / "south.prr"
+    redacted.write_text(record.dumps(game.redact(2)), encoding="utf-8")
+    code, out, _ = _run(capsys, "replay", str(redacted))
+    assert code == 0
+    assert out.startswith(f"Game record {redacted}, as South saw it")
+    played = out.split("Score sheet, deal 1")[0]
+    others = re.findall(r"^  (?:North|East|West) +\d+ cards? +(.*)$", played, re.MULTILINE)
+    assert others and all(not re.search(r"[2-9TJQKA][♠♥♦♣]|Jk", rest) for rest in others[:-3])
+    # Once the deal is over every hand is shown (R23), with the same score sheet as the full record.
+    _, full_out, _ = _run(capsys, "replay", str(full))
+    sheet = re.compile(r"^Score sheet, deal \d.*?(?=^\S)", re.MULTILINE | re.DOTALL)
+    assert len(sheet.findall(out)) == 2
+    assert sheet.findall(out) == sheet.findall(full_out)
+    assert out.rstrip().splitlines()[-1] == full_out.rstrip().splitlines()[-1]
