@@ -260,7 +260,7 @@ def table(position: GameState | PlayerView, *, title: str | None = None) -> str:
 
     A :class:`~persian_rummy.GameState` shows every hand; a
     :class:`~persian_rummy.PlayerView` shows the viewer's hand and card backs for the other
-    hands (and the hands revealed after the round, when the view has them). ``title``
+    hands (every hand once the round is over, R23: ``revealed_hands``). ``title``
     replaces the first line of the header.
 
     >>> from persian_rummy import GameState
@@ -275,7 +275,7 @@ def table(position: GameState | PlayerView, *, title: str | None = None) -> str:
     if is_view:
         assert isinstance(position, PlayerView)
         view = position
-        revealed: Sequence[Hand] | None = getattr(view, "revealed_hands", None)
+        revealed = view.revealed_hands
         hands: list[Hand | None] = [
             view.hand if seat == view.seat else (revealed[seat] if revealed else None) for seat in range(4)
         ]

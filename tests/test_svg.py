@@ -59,7 +59,7 @@ def test_r27_view_picture_never_shows_a_hidden_card(state: GameState, seat: int)
     picture = table(view)
     expected = _public_cards(view)
     # After the round every hand is public (R23): a view then holds them as revealed_hands.
-    revealed = getattr(view, "revealed_hands", None)
+    revealed = view.revealed_hands
     shown = [view.hand if other == seat else (revealed[other] if revealed else None) for other in range(4)]
     for hand in shown:
         expected.update(map(str, hand or ()))
@@ -170,3 +170,11 @@ def test_card_element_per_card_and_jokers() -> None:
     (group,) = joker.iter(f"{SVG}g")
     assert group.attrib == {"class": "card", "data-card": "Jk", "transform": "translate(0,0)"}
     assert "JK" in "".join(group.itertext())
+
+
+def test_r23_view_of_a_finished_round_shows_every_hand() -> None:
+    state = GameState.from_position(["9d 4s", "5s 6s", "Qh", "2d Kc"], "2c 7s")
+    state = play(play(state, "take 1"), "meld 5s 6s 7s")  # East goes out (R18)
+    picture = table(state.view(0))
+    for seat, hand in enumerate(state.hands):
+        assert _hand_cards(picture, seat) == ([str(c) for c in hand], 0)
