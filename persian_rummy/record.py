@@ -80,7 +80,7 @@ from typing import IO, Final
 import attrs
 
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards
-from persian_rummy.cards import DECK, Card
+from persian_rummy.cards import CARDS, DECK, Card
 from persian_rummy.dealing import Seed, shuffled_deck
 from persian_rummy.engine import play
 from persian_rummy.errors import (
@@ -419,7 +419,12 @@ class GameRecord:
 
         A redacted record does not say where the cards the viewer never saw were; the replay
         places them consistently with everything public (the action list, the cards played and
-        the hands shown at the end of each deal), so every view is exactly the viewer's.
+        the hands shown at the end of each deal), so every view is exactly the viewer's. Each
+        card another seat plays is placed at the oldest deck position that seat still holds,
+        or failing that at the newest. Under ``last_card_discard="forbidden"`` the legality of
+        a meld can depend on which card a player kept (R19); if neither placement replays, a
+        :class:`~persian_rummy.ReplayError` says so (random play has not produced such a game
+        in our tests).
 
         >>> record = GameRecord.from_actions([(1, ["draw", "discard Jk"])])
         >>> [view.hand_sizes[1] for view in record.redact(0).views()]
@@ -439,13 +444,30 @@ class GameRecord:
             for state in self.replay().states:
                 yield observe(state, seat)
             return
-        full = attrs.evolve(
-            self,
-            viewer=None,
-            deals=tuple(attrs.evolve(deal, deck=_fill_deck(deal, seat), final_hands=None) for deal in self.deals),
+        errors: list[ReplayError] = []
+        for oldest_first in (True, False):
+            full = attrs.evolve(
+                self,
+                viewer=None,
+                deals=tuple(
+                    attrs.evolve(deal, deck=_fill_deck(deal, seat, oldest_first), final_hands=None)
+                    for deal in self.deals
+                ),
+            )
+            try:
+                states = full.replay().states
+            except ReplayError as error:
+                errors.append(error)
+                continue
+            for state in states:
+                yield observe(state, seat)
+            return
+        raise ReplayError(
+            f"the hidden cards cannot be placed so that the record replays: {errors[0]}",
+            deal=errors[0].deal,
+            index=errors[0].index,
+            cause=errors[0],
         )
-        for state in full.replay().states:
-            yield observe(state, seat)
 
     def redact(self, seat: int) -> GameRecord:
         """What ``seat`` saw of this game: every card of each deck it did not see is hidden
@@ -502,7 +524,7 @@ def _deal_problem(deal: DealRecord, previous: GameState | None, rules: Rules, fi
     return None
 
 
-def _fill_deck(deal: DealRecord, viewer: int) -> tuple[Card, ...]:
+def _fill_deck(deal: DealRecord, viewer: int, oldest_first: bool = True) -> tuple[Card, ...]:
     """A full deck for a redacted deal, consistent with everything public: each card another
     seat played (or held at the end) is placed at one of the deck positions that seat had
     received by then; the cards nobody saw fill the rest."""
@@ -517,6 +539,7 @@ def _fill_deck(deal: DealRecord, viewer: int) -> tuple[Card, ...]:
     if deck[_DEALT] is None:
         raise ReplayError("the card turned up to start the discard pile is public, but it is hidden", deal=deal.number)
     pile: list[Card] = [deck[_DEALT]]  # type: ignore[list-item]
+    taken: list[Card] = pile[:1]
     drawn = 0
 
     def place(seat: int, card: Card, index: int | None) -> None:
@@ -527,7 +550,7 @@ def _fill_deck(deal: DealRecord, viewer: int) -> tuple[Card, ...]:
             return
         if not open_slots[seat]:
             raise ReplayError(f"seat {seat} plays {card}, which it cannot hold", deal=deal.number, index=index)
-        deck[open_slots[seat].pop(0)] = card
+        deck[open_slots[seat].pop(0 if oldest_first else -1)] = card
 
     for index, item in enumerate(deal.actions):
         action, seat = item.action, item.seat
@@ -539,7 +562,7 @@ def _fill_deck(deal: DealRecord, viewer: int) -> tuple[Card, ...]:
             if seat != viewer:
                 open_slots[seat].append(position)
         elif type(action) is DrawDiscard:
-            taken = pile[action.index :]
+            taken = pile[action.index :] or taken
             del pile[action.index :]
             from_pile[seat].update(taken)
         elif type(action) is MeldCards:
@@ -558,8 +581,41 @@ def _fill_deck(deal: DealRecord, viewer: int) -> tuple[Card, ...]:
     unseen = _DECK_COUNTS - known
     if known - _DECK_COUNTS:
         raise ReplayError("the record names more cards than the deck holds", deal=deal.number)
+    last = deal.actions[-1] if deal.actions else None
+    if last is not None and type(last.action) is DrawDiscard and last.seat != viewer and deal.final_hands is None:
+        # The record stops right after another seat took from the pile: that take was legal
+        # (R14), so the seat held cards that meld the target; place some unseen ones that do.
+        slots = open_slots[last.seat]
+        taken_cards = Counter(from_pile[last.seat])
+        for pair in _meld_partners(taken[0]):
+            need = list((Counter(pair) - taken_cards).elements())
+            if len(need) <= len(slots) and not Counter(need) - unseen:
+                for card in need:
+                    deck[slots.pop(0)] = card
+                unseen -= Counter(need)
+                break
     rest = iter(sorted(unseen.elements()))
     return tuple(card if card is not None else next(rest) for card in deck)
+
+
+def _meld_partners(target: Card) -> Iterator[tuple[Card, ...]]:
+    """The pairs of cards that make a three-card meld with ``target`` (R8-R11): sets first,
+    then runs with the ace high, then with the ace low (R10)."""
+    if target.is_joker:
+        yield (target, target)
+        return
+    rank, suit = target.index % 13, target.index // 13  # rank 0 is the two, 12 the ace
+    others = [other for other in range(4) if other != suit]
+    for first in range(3):
+        for second in range(first + 1, 3):
+            yield (CARDS[others[first] * 13 + rank], CARDS[others[second] * 13 + rank])
+    for low in (rank - 2, rank - 1, rank):
+        ranks = [r for r in (low, low + 1, low + 2) if r != rank]
+        if low >= 0 and low + 2 <= 12:
+            yield (CARDS[suit * 13 + ranks[0]], CARDS[suit * 13 + ranks[1]])
+    ace_low = {12: (0, 1), 0: (12, 1), 1: (12, 0)}.get(rank)  # A-2-3 with the ace low
+    if ace_low is not None:
+        yield (CARDS[suit * 13 + ace_low[0]], CARDS[suit * 13 + ace_low[1]])
 
 
 class Recorder:

@@ -213,3 +213,18 @@ def test_deal_record_of_a_redacted_deck_cannot_start_a_state() -> None:
     deal = DealRecord(number=1, dealer=0, deck=(None,) * 56)
     with pytest.raises(ReplayError, match="redacted"):
         deal.initial_state()
+
+
+def test_r14_r27_a_record_cut_right_after_a_pile_draw_replays_as_views() -> None:
+    # Regression: when an unfinished record ends with another seat's pile draw, the cards that
+    # made it legal (R14) are never shown; the replay must place unseen cards that meld it.
+    record, states = record_game(87255, Rules(), 0)
+    actions = [item for deal in record.deals[:1] for item in deal.actions]
+    cut_points = [index + 1 for index, item in enumerate(actions) if str(item.action).startswith("take")]
+    assert cut_points
+    for cut in cut_points:
+        prefix = attrs.evolve(
+            record, deals=(attrs.evolve(record.deals[0], actions=tuple(actions[:cut]), scores=None),), scores=None
+        )
+        for seat in range(4):
+            assert list(prefix.redact(seat).views()) == [state.view(seat) for state in states[: cut + 1]]
