@@ -587,6 +587,7 @@ def _fill_deck(deal: DealRecord, viewer: int, oldest_first: bool = True) -> tupl
         # (R14), so the seat held cards that meld the target; place some unseen ones that do.
         slots = open_slots[last.seat]
         taken_cards = Counter(from_pile[last.seat])
+        taken_cards[taken[0]] -= 1  # the target itself is not its own partner
         for pair in _meld_partners(taken[0]):
             need = list((Counter(pair) - taken_cards).elements())
             if len(need) <= len(slots) and not Counter(need) - unseen:

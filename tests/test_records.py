@@ -228,3 +228,12 @@ def test_r14_r27_a_record_cut_right_after_a_pile_draw_replays_as_views() -> None
         )
         for seat in range(4):
             assert list(prefix.redact(seat).views()) == [state.view(seat) for state in states[: cut + 1]]
+
+
+@pytest.mark.parametrize(("seed", "steps", "rules"), [(220, 82, 0), (1468, 32, 3), (36, 161, 1)])
+def test_r11_r14_a_record_cut_after_a_joker_is_taken_replays_as_views(seed: int, steps: int, rules: int) -> None:
+    # Regression: the joker taken was counted as its own partner, so no second joker was placed.
+    record, states = record_game(seed, RULE_SETS[rules], seed % 4, steps)
+    assert str(record.deals[-1].actions[-1].action).startswith("take")
+    for seat in range(4):
+        assert list(record.redact(seat).views()) == [state.view(seat) for state in states]
