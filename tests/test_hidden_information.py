@@ -117,13 +117,15 @@ def test_r23_r27_decision_hands_are_revealed_exactly_when_the_round_is_over() ->
     assert state.is_over
 
 
-@given(st.integers(0, 2**32 - 1), st.sampled_from(RULE_SETS), st.integers(0, 3))
-def test_r27_information_state_records_the_public_history(seed: int, rules: object, seat: int) -> None:
+@given(st.integers(0, 2**32 - 1), st.sampled_from(RULE_SETS), st.integers(0, 3), st.integers(1, 250))
+def test_r27_information_state_records_the_public_history(seed: int, rules: object, seat: int, steps: int) -> None:
     info: InfoState | None = None
     seen: Counter[Card] = Counter()
     actions: list[object] = []
     first: GameState | None = None
-    for state, action in playout(seed, rules, dealer=seed % 4):  # type: ignore[arg-type]
+    for step, (state, action) in enumerate(playout(seed, rules, dealer=seed % 4)):  # type: ignore[arg-type]
+        if step > steps:
+            break
         if action is None:
             info, first, actions, seen = InfoState.start(state, seat), state, [], Counter()
         else:
@@ -139,8 +141,11 @@ def test_r27_information_state_records_the_public_history(seed: int, rules: obje
             assert Observation.parse(str(observation)) == observation
         seen |= visible_cards(state, seat)
         assert info.view == observe(state, seat)
-        # The history repeats cards (a discard is in the action and in the pile): compare sets.
-        unseen = set(cards_inside(info)) - set(seen)
+        # Only the newest observation and the view are new: every card in them was seen.
+        # (The history repeats cards, a discard is in the action and in the pile: compare sets.)
+        newest = info.history[-1:] if action is not None else ()
+        unseen = set(cards_inside(info.view)) | set(cards_inside(newest)) - set(seen)
+        unseen -= set(seen)
         assert not unseen, f"the information state holds {unseen}, never seen by seat {seat}"
     assert first is not None and info is not None
     if first.deal_number == info.view.deal_number:
