@@ -237,3 +237,14 @@ def test_r11_r14_a_record_cut_after_a_joker_is_taken_replays_as_views(seed: int,
     assert str(record.deals[-1].actions[-1].action).startswith("take")
     for seat in range(4):
         assert list(record.redact(seat).views()) == [state.view(seat) for state in states]
+
+
+def test_records_and_replay_errors_pickle() -> None:
+    import pickle
+
+    record, _ = record_game(8, Rules(), 2, steps=40)
+    assert pickle.loads(pickle.dumps(record)) == record
+    assert pickle.loads(pickle.dumps(record.redact(3))) == record.redact(3)
+    error = ReplayError("R17: seat 3 does not hold 4s", deal=2, index=5)
+    copy = pickle.loads(pickle.dumps(error))
+    assert (str(copy), copy.deal, copy.index) == (str(error), 2, 5)
