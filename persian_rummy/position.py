@@ -41,6 +41,11 @@ The fields, separated by single spaces (EBNF)::
 ``idle`` and ``progress`` the counters of R20-R21, ``out`` the seat that went out (R18).
 Canonical strings list hands in canonical order; hands may be given in any order.
 
+**Decision:** error messages do not include the position string. It names every hidden card
+(the other hands and the stock order), and servers forward error messages to players (R27).
+An :class:`~persian_rummy.IllegalActionError` carries the state itself: for a bug report,
+``error.state.position()`` reproduces it exactly.
+
 A view's position (:meth:`~persian_rummy.PlayerView.position`) has ``seat=`` after the melds,
 writes each hidden hand and the stock as ``?`` and a count (``?7``), and shows every hand once
 the round is over (they are public then, R23):

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 import attrs
 
@@ -38,9 +38,6 @@ from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
 from persian_rummy.rules import Rules
 from persian_rummy.state import HAND_SIZE, PLAYERS, GameState, Phase
-
-if TYPE_CHECKING:
-    from persian_rummy.actions import Action as _Action  # noqa: F401
 
 __all__ = ["InfoState", "Observation", "PlayerView", "observe"]
 
