@@ -244,11 +244,14 @@ class Replay:
 
     @property
     def final(self) -> GameState:
-        """The last state replayed.
+        """The last state replayed; raises :class:`~persian_rummy.ReplayError` if there is
+        none (a record with no deals, or whose first deal could not be dealt).
 
         >>> GameRecord.from_actions([(1, [])]).replay().final.deal_number
         1
         """
+        if not self.states:
+            raise ReplayError("nothing was replayed: the record has no deal that could be dealt", deal=1)
         return self.states[-1]
 
 
@@ -837,7 +840,8 @@ def loads(text: str | bytes) -> GameRecord:
     game: dict[str, object] = {}
     deals: list[tuple[dict[str, object], list[RecordedAction]]] = []
     saw_format = False
-    for number, line in enumerate(text.splitlines(), start=1):
+    # Only "\n" ends a line: names and comments may hold other line separators (like U+2028).
+    for number, line in enumerate(text.split("\n"), start=1):
         try:
             stripped = line.strip()
             if not stripped:
@@ -893,8 +897,8 @@ def _parse_tag(line: str) -> tuple[str, object]:
 
 
 def _string(value: object, name: str) -> str:
-    if not isinstance(value, str) or "\n" in value or "\r" in value:
-        raise NotationError(f"the tag {name} takes a one-line string, not {value!r}")
+    if not isinstance(value, str):
+        raise NotationError(f"the tag {name} takes a string, not {value!r}")
     return value
 
 

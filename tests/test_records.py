@@ -248,3 +248,21 @@ def test_records_and_replay_errors_pickle() -> None:
     error = ReplayError("R17: seat 3 does not hold 4s", deal=2, index=5)
     copy = pickle.loads(pickle.dumps(error))
     assert (str(copy), copy.deal, copy.index) == (str(error), 2, 5)
+
+
+@given(
+    st.lists(st.text(max_size=12), min_size=4, max_size=4),
+    st.lists(st.text(max_size=12), min_size=2, max_size=2),
+    st.text(max_size=30).filter(lambda text: "\n" not in text and "\r" not in text),
+)
+def test_names_and_comments_round_trip(players: list[str], teams: list[str], comment: str) -> None:
+    recorder = Recorder(players=players, teams=teams)
+    recorder.deal(seed=1)
+    recorder.play("draw", comment=comment)
+    record = recorder.record()
+    assert loads(dumps(record)) == record
+
+
+def test_an_empty_record_has_no_final_state() -> None:
+    with pytest.raises(ReplayError, match="nothing was replayed"):
+        _ = GameRecord(()).replay().final
