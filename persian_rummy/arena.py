@@ -379,16 +379,16 @@ def run_match(
                 raise NotationError(f"a bot spec is a bot's name or a factory seed -> bot, not {spec!r}")
         if isinstance(side, tuple) and len(side) != 2:
             raise NotationError(f"R3: a line-up is one bot spec or a pair for the two partners, not {side!r}")
-    if progress is None:
-        progress = games >= 500 and sys.stderr.isatty()
-    update = _progress(games, progress)
+    show = games >= 500 and sys.stderr.isatty() if progress is None else progress
+    update = _progress(games, show)
     own_pool = None
     if executor is None and workers != 1:
         workers = workers or os.cpu_count() or 1
         if workers > 1 and games > 1:
             executor = own_pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers)
-    if executor is not None and hasattr(executor, "get_executor"):
-        executor = executor.get_executor()  # a Dask Client: use its concurrent.futures interface
+    get_executor = getattr(executor, "get_executor", None)
+    if get_executor is not None:
+        executor = get_executor()  # a Dask Client: use its concurrent.futures interface
     records: list[GameRecord] = []
     try:
         if executor is None:

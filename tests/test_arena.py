@@ -204,3 +204,5 @@ def test_zero_games_is_an_empty_result() -> None:
     result = run_match("greedy", "random", games=0, workers=1)
     assert result.games == () and result.wins == (0, 0)
     assert result.win_rate(0) == (0.0, 0.0, 1.0)
+    assert result.scores(1) == (0.0, 0.0) and result.margin == (0.0, 0.0)
+    assert result.table().splitlines()[1].split()[:6] == ["0", "greedy", "0", "0", "0", "0.000"]

@@ -192,6 +192,12 @@ def test_r27_determinize_deals_only_unseen_cards() -> None:
         assert len(world.stock) == len(state.stock)
 
 
+def test_r1_determinize_rejects_a_view_whose_counts_do_not_add_up() -> None:
+    view = attrs.evolve(new_game(1).view(1), stock_size=3)  # 27 unseen stock cards, not 3
+    with pytest.raises(InvalidStateError, match="R1: the view of seat 1 leaves 48 unseen cards"):
+        determinize(view, random.Random(0))
+
+
 # --- The greedy baseline ----------------------------------------------------------------
 
 
