@@ -37,7 +37,7 @@ from persian_rummy.errors import InvalidStateError, NotationError
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
 from persian_rummy.rules import Rules
-from persian_rummy.state import HAND_SIZE, PLAYERS, GameState, Phase
+from persian_rummy.state import PLAYERS, GameState, Phase
 
 __all__ = ["InfoState", "Observation", "PlayerView", "observe"]
 
@@ -261,8 +261,10 @@ def _validate_view(view: PlayerView) -> None:
         raise InvalidStateError(
             f"R27: hand_sizes says seat {view.seat} holds {sizes[view.seat]} cards, but its hand has {len(view.hand)}"
         )
-    if type(view.stock_size) is not int or not 0 <= view.stock_size <= len(DECK) - HAND_SIZE * PLAYERS - 1:
-        raise InvalidStateError(f"R5: stock_size must be 0-27, not {view.stock_size!r}")
+    # No upper bound of 27 here: GameState.from_position makes larger stocks, and every valid
+    # state's view must validate; the 56-card count below bounds the stock (R1).
+    if type(view.stock_size) is not int or view.stock_size < 0:
+        raise InvalidStateError(f"R5: stock_size must be a whole number of at least 0, not {view.stock_size!r}")
     if not isinstance(view.discard_pile, tuple) or not all(type(card) is Card for card in view.discard_pile):
         raise InvalidStateError("the discard pile holds Card values only")
     if not isinstance(view.melds, tuple) or not all(isinstance(meld, Meld) for meld in view.melds):
