@@ -195,3 +195,14 @@ def test_r1_view_validation_rejects_duplicated_cards() -> None:
     view = new_game(1).view(1)
     with pytest.raises(InvalidStateError, match="R1"):
         _tamper(view, discard_pile=(Card.parse("Js"),)).validate()
+
+
+def test_r27_information_states_paste_back_and_pickle() -> None:
+    import pickle
+
+    from persian_rummy import Action, Discard, DrawDiscard, LayOff, MeldCards, Pass  # noqa: F401
+
+    info = InfoState.from_history(new_game(1), ["draw", "discard Jk", "draw", "discard 9s"], seat=1)
+    assert eval(repr(info)) == info
+    assert pickle.loads(pickle.dumps(info)) == info
+    assert str(info).splitlines()[1:] == ["E draw = Ad", "E discard Jk", "S draw", "S discard 9s"]

@@ -266,3 +266,11 @@ def test_names_and_comments_round_trip(players: list[str], teams: list[str], com
 def test_an_empty_record_has_no_final_state() -> None:
     with pytest.raises(ReplayError, match="nothing was replayed"):
         _ = GameRecord(()).replay().final
+
+
+def test_records_repr_pastes_back() -> None:
+    from persian_rummy import Card, Discard, DrawDiscard, DrawStock, Hand, LayOff, MeldCards, Pass  # noqa: F401
+
+    record, _ = record_game(9, Rules(), 1, steps=30)
+    assert eval(repr(record)) == record
+    assert eval(repr(record.redact(0))) == record.redact(0)
