@@ -4,7 +4,9 @@ A record holds the rules, the players and teams, and for each deal the dealer, t
 full deck order, every action in order (each with an optional comment) and the scores at the
 end of the deal. :func:`load`, :func:`loads`, :func:`dump` and :func:`dumps` work like
 :mod:`json`'s. Make records while playing with a :class:`Recorder`, or afterwards with
-:meth:`GameRecord.from_actions`; iterate a record for every intermediate state.
+:meth:`GameRecord.from_actions`; iterate a record (or call :meth:`GameRecord.states`) for
+every intermediate state. :func:`loads` checks what it reads by replaying it, so a record that
+loads is a legal game with the scores it states.
 
 The text format is PGN-like: tags in square brackets, then one action per line::
 
@@ -800,14 +802,14 @@ def dump(record: GameRecord, fp: IO[str]) -> None:
     fp.write(dumps(record))
 
 
-def load(fp: IO[str]) -> GameRecord:
+def load(fp: IO[str], *, check: bool = True) -> GameRecord:
     """Read a record from the text file ``fp`` (see :func:`loads`).
 
     >>> import io
     >>> load(io.StringIO(dumps(GameRecord.from_actions([(1, ["draw"])])))).deals[0].actions[0].action
     DrawStock()
     """
-    return loads(fp.read())
+    return loads(fp.read(), check=check)
 
 
 _GAME_TAGS: Final = frozenset(
@@ -816,11 +818,14 @@ _GAME_TAGS: Final = frozenset(
 _DEAL_TAGS: Final = frozenset({"Dealer", "Seed", "Deck", "Hands", "Scores"})
 
 
-def loads(text: str | bytes) -> GameRecord:
+def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
     """Parse the ``.prr`` text of a record. Raises :class:`~persian_rummy.NotationError` for
     text that is not a record (naming the line) and :class:`~persian_rummy.InvalidStateError`
-    for a deck that is not the 56-card deck; the actions are checked when the record is
-    replayed (:meth:`GameRecord.replay`).
+    for a deck that is not the 56-card deck. With ``check`` (the default) the record is also
+    replayed in strict mode (a redacted one as its viewer's views), so a record that loads is
+    a legal game with the scores it states, else :class:`~persian_rummy.ReplayError` names the
+    deal and the action; ``check=False`` only parses, for a lenient
+    :meth:`GameRecord.replay` of a damaged record.
 
     >>> record = loads('[Format "persian-rummy record 1"]\\n[Deal 1]\\n[Dealer 0]\\n[Seed 1]\\nE draw ; first!\\n')
     >>> record.deals[0].actions
@@ -829,6 +834,12 @@ def loads(text: str | bytes) -> GameRecord:
     Traceback (most recent call last):
     ...
     persian_rummy.errors.NotationError: line 1: a record starts with [Format "persian-rummy record 1"]
+    >>> loads('[Format "persian-rummy record 1"]\\n[Deal 1]\\n[Dealer 0]\\n[Seed 1]\\nE pass\\n')  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.ReplayError: deal 1, action 0: R20: seat 1 may pass only when the stock is empty ...
+    >>> len(loads('[Format "persian-rummy record 1"]\\n[Deal 1]\\n[Dealer 0]\\n[Seed 1]\\nE pass\\n', check=False).deals)
+    1
     """
     if isinstance(text, bytes):
         try:
@@ -880,7 +891,14 @@ def loads(text: str | bytes) -> GameRecord:
             raise InvalidStateError(f"line {number}: {error}") from None
     if not saw_format:
         raise NotationError(f'line 1: a record starts with [Format "{FORMAT}"]')
-    return _build(game, deals)
+    record = _build(game, deals)
+    if check:
+        if record.viewer is None:
+            record.replay()
+        else:
+            for _ in record.views():
+                pass
+    return record
 
 
 def _parse_tag(line: str) -> tuple[str, object]:

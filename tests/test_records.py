@@ -274,3 +274,16 @@ def test_records_repr_pastes_back() -> None:
     record, _ = record_game(9, Rules(), 1, steps=30)
     assert eval(repr(record)) == record
     assert eval(repr(record.redact(0))) == record.redact(0)
+
+
+def test_r12_loads_replays_the_record_unless_told_not_to() -> None:
+    record, states = record_game(12, Rules(), 0, steps=20)
+    lines = dumps(record).splitlines()
+    first_action = next(index for index, line in enumerate(lines) if line.startswith(("N ", "E ", "S ", "W ")))
+    lines[first_action + 1], lines[first_action + 2] = lines[first_action + 2], lines[first_action + 1]
+    damaged = "\n".join(lines)
+    with pytest.raises(ReplayError) as caught:
+        loads(damaged)
+    assert (caught.value.deal, caught.value.index) == (1, 1)
+    lenient = loads(damaged, check=False).replay(strict=False)
+    assert lenient.states == tuple(states[:2]) and len(lenient.errors) == 1
