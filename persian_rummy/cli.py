@@ -18,6 +18,7 @@ Suits are coloured when the output is a terminal and ``NO_COLOR`` is not set.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import textwrap
@@ -317,25 +318,22 @@ def _play_game(
     seed: int,
     bots: Sequence[Bot],
     rules: Rules,
-    on_action: Callable[[GameState, Action, GameState], None] | None = None,
-    on_deal: Callable[[GameState], None] | None = None,
+    on_action: Callable[[GameState, Action, GameState], None],
+    on_deal: Callable[[GameState], None],
 ) -> GameState:
     """Play one whole game between ``bots`` (one per seat) and return its final state, as
     :func:`persian_rummy.arena.play_game` does; ``on_deal`` sees each fresh deal and each
     finished one, ``on_action`` every action."""
     state = new_game(deal_seed(seed, 1), rules=rules)
     while True:
-        if on_deal is not None:
-            on_deal(state)
+        on_deal(state)
         while state.phase.is_live:
             seat = state.current_player
             action = bots[seat](state.view(seat))
             after = play(state, action)
-            if on_action is not None:
-                on_action(state, action, after)
+            on_action(state, action, after)
             state = after
-        if on_deal is not None:
-            on_deal(state)
+        on_deal(state)
         if state.phase is Phase.GAME_OVER:
             return state
         state = next_deal(state, deal_seed(seed, state.deal_number + 1))
@@ -351,10 +349,9 @@ def _print_game(
     deals: list[list[Action]] = []
 
     def flush(seat: int) -> None:
-        if turn:
-            counter[0] += 1
-            print(_wrap(f"{counter[0]:>3}. {SEAT_NAMES[seat]}: " + "; ".join(turn), "  "), file=out)
-            turn.clear()
+        counter[0] += 1
+        print(_wrap(f"{counter[0]:>3}. {SEAT_NAMES[seat]}: " + "; ".join(turn), "  "), file=out)
+        turn.clear()
 
     def on_deal(state: GameState) -> None:
         if state.phase.is_live:
@@ -417,8 +414,8 @@ def _summarise(
             if state.went_out is not None:
                 went_out[team_of(state.went_out)] += 1
             first, second = (score.total for score in score_round(state))
-            if first != second:
-                deal_wins[0 if first > second else 1] += 1
+            deal_wins[0] += first > second
+            deal_wins[1] += second > first
 
     def on_action(before: GameState, action: Action, after: GameState) -> None:
         if isinstance(action, Discard | Pass) or after.is_over:
@@ -726,8 +723,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\nInterrupted.", file=out)
         return 130
     except BrokenPipeError:
-        # The reader went away (``persian-rummy simulate | head``): stop quietly.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        # The reader went away (``persian-rummy simulate | head``): stop quietly, and keep
+        # Python from complaining when it flushes standard output at exit.
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     return 0

@@ -247,3 +247,109 @@ def test_r27_replay_of_a_redacted_record_shows_only_the_viewers_cards(
     assert len(sheet.findall(out)) == 2
     assert sheet.findall(out) == sheet.findall(full_out)
     assert out.rstrip().splitlines()[-1] == full_out.rstrip().splitlines()[-1]
+
+
+def test_style_falls_back_to_letters_and_colours_each_suit(monkeypatch: pytest.MonkeyPatch) -> None:
+    from persian_rummy import JOKER, Card
+
+    ascii_stream = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+    assert not Style.for_stream(ascii_stream).symbols
+    assert Style(symbols=False).cards([Card.parse("Th"), JOKER]) == "Th Jk"
+
+    class Unknown(io.StringIO):
+        encoding = "no-such-encoding"  # type: ignore[assignment]
+
+    assert not Style.for_stream(Unknown()).symbols
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert not Style.for_stream(io.StringIO(), "never").colour
+    colour = Style(colour=True)
+    assert colour.card(JOKER) == "\x1b[35mJk\x1b[0m"
+    assert colour.card(Card.parse("As")) == "A♠"  # black suits keep the terminal's colour
+    assert colour.card(Card.parse("Ah")) == "\x1b[31mA♥\x1b[0m"
+
+
+def test_r14_describe_a_free_top_card() -> None:
+    from persian_rummy import DrawDiscard, GameState, Rules, play
+    from persian_rummy.cli import describe
+
+    state = GameState.from_position(["", "2s 9d", "", ""], "4c 7s", rules=Rules(top_card_must_meld=False))
+    after = play(state, "take 1")
+    assert describe(state, DrawDiscard(1), after, Style()) == "takes 7♠ from the discard pile"
+
+
+def test_r20_r21_r26_endings_and_a_drawn_game() -> None:
+    import attrs
+
+    from persian_rummy import GameState, Phase, RoundNotOverError
+    from persian_rummy.cli import _ending, _result, score_sheet
+
+    state = GameState.from_position(["9d", "5s", "Qh", "2d"], "2c")
+    idle = attrs.evolve(state, phase=Phase.ROUND_OVER, idle_turns=8)
+    assert "(R21)" in _ending(idle)
+    passed = attrs.evolve(state, phase=Phase.ROUND_OVER, consecutive_passes=4)
+    assert "(R20)" in _ending(passed)
+    assert _result(attrs.evolve(state, scores=(5, 5))) == "The game is a draw, 5 all (R26)."
+    with pytest.raises(RoundNotOverError):
+        score_sheet(state.view(0), Style())
+
+
+def test_progress_bar_and_many_games_on_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    from persian_rummy import Rules
+    from persian_rummy.cli import _summarise
+
+    bar = io.StringIO()
+    finals = _summarise(1, 3, ["random"], Rules(deals=1), io.StringIO(), bar)
+    assert len(finals) == 3
+    frames = bar.getvalue().split("\r")[1:]
+    assert [frame.split("] ")[1].split(" games")[0] for frame in frames] == ["1/3", "2/3", "3/3"]
+    assert bar.getvalue().endswith("\n")
+
+
+def test_interactive_prompts_are_not_echoed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Terminal("quit\n"))
+    code, out, _ = _run(capsys, "play", "--seed", "1")
+    assert code == 0 and "\nquit\n" not in out and out.rstrip().endswith("Goodbye.")
+
+
+def test_play_a_whole_game_and_save_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "whole.prr"
+    _scripted(monkeypatch, "1\n" * 3000)
+    code, out, _ = _run(capsys, "play", "--seed", "5", "--seat", "1", "--save", str(path))
+    assert code == 0 and out.rstrip().endswith(f"Saved the game record to {path}.")
+    game = record.loads(path.read_text(encoding="utf-8"))
+    assert game.scores is not None and list(game)[-1].scores == game.scores
+
+
+def test_replay_of_an_unfinished_game_and_end_of_input_while_stepping(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "part.prr"
+    _scripted(monkeypatch, "1\n" * 4 + "quit\n")
+    _run(capsys, "play", "--seed", "9", "--save", str(path))
+    code, out, _ = _run(capsys, "replay", str(path))
+    assert code == 0 and " win, " not in out and "draw," not in out
+    _scripted(monkeypatch, "\n")
+    code, out, _ = _run(capsys, "replay", "--step", str(path))
+    assert code == 0 and len(re.findall(r"^\d+\. ", out, re.MULTILINE)) == 1
+
+
+def test_a_closed_pipe_ends_quietly(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from persian_rummy import cli
+
+    def closed(*args: object, **kwargs: object) -> None:
+        raise BrokenPipeError
+
+    monkeypatch.setattr(cli, "_print_game", closed)
+    with (tmp_path / "out.txt").open("w", encoding="utf-8") as stream:
+        monkeypatch.setattr(sys, "stdout", stream)
+        assert main(["simulate"]) == 0
+    monkeypatch.setattr(sys, "stdout", io.StringIO())  # no file descriptor at all
+    assert main(["simulate"]) == 0
