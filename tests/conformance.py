@@ -308,19 +308,19 @@ def play_round(
 
 def play_game(
     seed: int, rules: Rules, *, check_all: bool = False, thorough: bool = False
-) -> tuple[GameState, list[int]]:
+) -> tuple[GameState, list[tuple[int, bool]]]:
     """Play a whole game of uniformly random legal actions from ``seed``, checking the
     invariants after every action and trying a random illegal action from every state; return
-    the final state and the number of actions of each deal."""
+    the final state and, for each deal, its number of actions and whether someone went out."""
     rng = random.Random(seed)
     state = new_game(seed, dealer=seed % 4, rules=rules)
-    lengths = []
+    deals = []
     while True:
         state, played = play_round(state, rng.choice, check_all=check_all, thorough=thorough, probe=rng)
-        lengths.append(played)
+        deals.append((played, state.went_out is not None))
         if state.phase is Phase.GAME_OVER:
-            assert len(lengths) == rules.deals, "R7: a game is exactly rules.deals deals"
-            return state, lengths
+            assert len(deals) == rules.deals, "R7: a game is exactly rules.deals deals"
+            return state, deals
         state = next_deal(state, rng.randrange(2**32))
 
 
@@ -382,7 +382,8 @@ def random_action(rng: random.Random, state: GameState) -> Action:
 
 @attrs.frozen
 class SoakReport:
-    """What a soak played: games, deals, actions, the longest round, how rounds ended."""
+    """What a soak played: games, deals, actions, the longest deal, how many deals ended by
+    going out (R18) and how many by the stock running out or idle turns (R20, R21)."""
 
     games: int = 0
     deals: int = 0
@@ -416,16 +417,17 @@ def soak_range(seeds: range) -> SoakReport:
     for seed in seeds:
         rules = soak_rules(seed)
         try:
-            final, lengths = play_game(seed, rules)
+            _, deals = play_game(seed, rules)
         except AssertionError as error:
             raise AssertionError(f"soak game {seed} under rules {rules!s}: {error}") from error
+        went_out = sum(out for _, out in deals)
         report += SoakReport(
             1,
-            len(lengths),
-            sum(lengths),
-            max(lengths),
-            int(final.went_out is not None),
-            int(final.went_out is None),
+            len(deals),
+            sum(length for length, _ in deals),
+            max(length for length, _ in deals),
+            went_out,
+            len(deals) - went_out,
             frozenset({rules}),
         )
     return report

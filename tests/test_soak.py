@@ -21,7 +21,10 @@ def test_r21_soak_of_random_games_keeps_every_invariant() -> None:
 
 
 def test_r21_soak_plays_every_legal_action_from_every_state() -> None:
-    # A smaller soak in this process that also plays every legal action from every state.
-    for seed, rules in enumerate(KNOB_GRID):
-        final, lengths = play_game(seed, rules, check_all=True, thorough=True)
-        assert final.phase.name == "GAME_OVER" and len(lengths) == rules.deals
+    # A smaller soak in this process that also plays every legal action from every state: ten
+    # games, every fifth knob set of the grid (5 is prime to the grid's 2s and 3s, so every
+    # knob takes each of its values).
+    for seed in range(0, len(KNOB_GRID), 5):
+        rules = KNOB_GRID[seed]
+        final, deals = play_game(seed, rules, check_all=True, thorough=True)
+        assert final.phase.name == "GAME_OVER" and len(deals) == rules.deals
