@@ -372,6 +372,10 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
             f"R1: the view of seat {view.seat} leaves {len(unseen)} unseen cards for "
             f"{others} cards in other hands and {view.stock_size} in the stock"
         )
+    # The card another seat just took from the pile must be in that seat's hand (R14, public).
+    pinned = view.must_meld if view.must_meld is not None and view.current_player != view.seat else None
+    if pinned is not None:
+        unseen.remove(pinned)
     rng.shuffle(unseen)
     hands = []
     start = 0
@@ -379,9 +383,13 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
         if seat == view.seat:
             hands.append(view.hand)
             continue
+        dealt = unseen[start : start + size]
+        if pinned is not None and seat == view.current_player:
+            dealt = [*unseen[start : start + size - 1], pinned]
+            size -= 1
         mask = 0
         jokers = 0
-        for card in unseen[start : start + size]:
+        for card in dealt:
             if card.index == JOKER_INDEX:
                 jokers += 1
             else:

@@ -59,7 +59,8 @@ class PlayerView:
     The fields mirror :class:`~persian_rummy.GameState`, with ``hand`` (the viewer's own
     hand), ``hand_sizes`` and ``stock_size`` in place of ``hands`` and ``stock``.
     :func:`~persian_rummy.legal_actions` accepts a view: for the seat to move it gives
-    exactly the actions of the state. ``must_meld`` is shown to the seat to move only.
+    exactly the actions of the state. ``must_meld`` is public: every seat saw the card taken
+    from the discard pile and knows it must be melded next (R13-R14, R27).
 
     A view formats to a one-line position string (:meth:`position`, see
     :mod:`persian_rummy.position`) in which the hidden hands and the stock are only counts,
@@ -217,7 +218,7 @@ def observe(state: GameState, seat: int) -> PlayerView:
         state.current_player,
         state.dealer,
         state.phase,
-        state.must_meld if seat == state.current_player else None,
+        state.must_meld,
         state.deal_number,
         state.scores,
         state.rules,
@@ -322,9 +323,9 @@ def _validate_view(view: PlayerView) -> None:
                 "an empty hand while the round is being played"
             )
         if view.must_meld is not None and (
-            view.phase is not Phase.MELD or view.seat != view.current_player or view.must_meld not in view.hand
+            view.phase is not Phase.MELD or (view.seat == view.current_player and view.must_meld not in view.hand)
         ):
-            raise InvalidStateError("R14: the card to meld is shown only to the player to move, who holds it")
+            raise InvalidStateError("R14: the card to meld is held by the player to move, after the draw")
     else:
         if view.must_meld is not None:
             raise InvalidStateError("R14: no card must be melded once the round is over")

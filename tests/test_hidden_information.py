@@ -34,9 +34,12 @@ _CARD_TOKEN = re.compile(r"[2-9TJQKA][shdc]")
 
 def visible_cards(state: GameState, seat: int) -> Counter[Card]:
     """What ``seat`` may see, computed from the state (not from the view): its own hand, the
-    discard pile, the melds and, once the round is over, every hand (R23, R27)."""
+    discard pile, the melds, the card just taken from the pile that must be melded (everyone
+    saw it there, R13-R14) and, once the round is over, every hand (R23, R27)."""
     seen: Counter[Card] = Counter(state.hands[seat])
     seen.update(state.discard_pile)
+    if state.must_meld is not None and seat != state.current_player:
+        seen[state.must_meld] += 1
     for meld in state.melds:
         seen.update(meld.cards)
     if state.is_over:

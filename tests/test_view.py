@@ -8,6 +8,7 @@ import attrs
 import pytest
 
 from persian_rummy import (
+    Card,
     GameState,
     Hand,
     InvalidStateError,
@@ -73,10 +74,12 @@ def test_r27_a_view_cannot_tell_apart_states_that_differ_only_in_hidden_cards() 
     assert other.view(2) != state.view(2)
 
 
-def test_r14_r27_the_card_to_meld_is_shown_to_the_mover() -> None:
+def test_r14_r27_the_card_to_meld_is_public_to_every_seat() -> None:
+    # Everyone saw the 4s taken from the spread pile, so everyone knows it must be melded next.
     state = draw_discard(GameState.from_position(["", "5s 6s Kd", "", ""], "4s Qh 9c 7s"), 0)
-    assert state.view(1).must_meld == state.must_meld
-    assert all(state.view(seat).must_meld is None for seat in (0, 2, 3))
+    assert state.must_meld == Card.parse("4s")
+    assert all(state.view(seat).must_meld == state.must_meld for seat in range(4))
+    assert all(PlayerView.from_json(state.view(seat).to_json()) == state.view(seat) for seat in range(4))
 
 
 def test_r27_legal_actions_of_a_view_match_the_state_for_the_mover_and_are_empty_for_others() -> None:
