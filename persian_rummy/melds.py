@@ -322,6 +322,10 @@ class Meld:
     def __len__(self) -> int:
         return len(self.cards)
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Pickle the cards and credits only; the shape and the cached extensions are derived.
+        return (Meld, (self.cards, self.seats, self.laid_off))
+
 
 def _plain(cards: Iterable[Card]) -> str:
     return " ".join(map(str, cards))
