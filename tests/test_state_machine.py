@@ -23,7 +23,7 @@ from conformance import (
     check_transition,
     snapshot,
 )
-from hypothesis import settings
+from hypothesis import event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
@@ -53,6 +53,10 @@ class GameMachine(RuleBasedStateMachine):
         taken = snapshot(before)
         after = play(before, action)
         check_transition(before, action, after, taken)
+        if not after.phase.is_live:
+            how = "went out" if after.went_out is not None else "passes" if after.consecutive_passes else "idle turns"
+            event(f"a deal ended ({how}) after {self.round_actions + 1 >> 5 << 5}+ actions")
+            event(f"{after.phase.name} reached under last_card_discard={after.rules.last_card_discard}")
         self.state = after
         self.round_actions += 1
         self.game_actions += 1
