@@ -155,7 +155,8 @@ def check_state(state: GameState, *, thorough: bool = True) -> tuple[Action, ...
     if thorough:
         state.validate()
         assert legal_actions(state.view(mover)) == actions, f"R27: the mover's view differs [{state.summary()}]"
-        assert pickle.loads(pickle.dumps(state)) == state
+        restored = pickle.loads(pickle.dumps(state))
+        assert restored == state and hash(restored) == hash(state), "equal states hash equal"
     return actions
 
 
