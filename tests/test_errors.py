@@ -4,13 +4,11 @@
 from __future__ import annotations
 
 import pickle
-from collections import Counter
-from collections.abc import Sequence
 
 import pytest
+from positions import position
 
 from persian_rummy import (
-    DECK,
     Action,
     CardNotInHandError,
     Discard,
@@ -27,7 +25,6 @@ from persian_rummy import (
     InvalidStateError,
     LastCardError,
     LayOff,
-    Meld,
     MeldCards,
     NoSuchMeldError,
     NotationError,
@@ -43,38 +40,11 @@ from persian_rummy import (
     is_legal,
     legal_actions,
     new_game,
-    parse_cards,
     pass_turn,
     play,
 )
 
 DEFAULT_RULES = Rules()
-
-
-def position(
-    hands: Sequence[str],
-    pile: str = "",
-    *,
-    top: str = "",
-    melds: Sequence[str] = (),
-    empty_stock: bool = False,
-    rules: Rules = DEFAULT_RULES,
-) -> GameState:
-    """Seat 1 to draw; unnamed cards go to the stock (``top`` on top) or under the pile."""
-    named: Counter[object] = Counter(parse_cards(pile + " " + top))
-    for hand in hands:
-        named.update(parse_cards(hand))
-    for text in melds:
-        named.update(Meld.parse(text).cards)
-    rest = []
-    for card in DECK:
-        if named[card]:
-            named[card] -= 1
-        else:
-            rest.append(card)
-    if empty_stock:
-        return GameState.from_position(hands, rest + list(parse_cards(pile)), stock=(), melds=melds, rules=rules)
-    return GameState.from_position(hands, pile, stock=rest + list(parse_cards(top)), melds=melds, rules=rules)
 
 
 def meld_phase() -> GameState:
@@ -119,7 +89,7 @@ CASES: list[tuple[str, GameState, Action, type[IllegalActionError], str]] = [
     ("take beyond the pile", position(["2c", "5s 6s Kd", "2d", "2h"], "9c"), DrawDiscard(1), InvalidDrawError, "R13"),
     (
         "draw from an empty stock",
-        position(["2c", "5s", "2d", "2h"], "9c", empty_stock=True),
+        position(["2c", "5s", "2d", "2h"], "9c", rest_to="pile"),
         DrawStock(),
         EmptyStockError,
         "R20",

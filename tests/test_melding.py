@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
-
 import pytest
+from positions import after_draw
 
 from persian_rummy import (
-    DECK,
     CardNotInHandError,
-    GameState,
     Hand,
     InvalidLayOffError,
     InvalidMeldError,
@@ -20,7 +16,6 @@ from persian_rummy import (
     NoSuchMeldError,
     Phase,
     Rules,
-    draw_stock,
     lay_off,
     legal_actions,
     meld,
@@ -30,32 +25,6 @@ from persian_rummy import (
 from persian_rummy.scoring import tally
 
 DEFAULT_RULES = Rules()
-
-
-def after_draw(
-    hands: Sequence[str],
-    drawn: str,
-    *,
-    pile: str = "",
-    melds: Sequence[str] = (),
-    dealer: int = 0,
-    rules: Rules = DEFAULT_RULES,
-) -> GameState:
-    """The seat left of ``dealer`` has just drawn ``drawn`` from the stock."""
-    named: Counter[object] = Counter(parse_cards(pile + " " + drawn))
-    for hand in hands:
-        named.update(parse_cards(hand))
-    for text in melds:
-        named.update(Meld.parse(text).cards)
-    rest = []
-    for card in DECK:
-        if named[card]:
-            named[card] -= 1
-        else:
-            rest.append(card)
-    stock = rest + list(parse_cards(drawn))
-    state = GameState.from_position(hands, pile, stock=stock, melds=melds, dealer=dealer, rules=rules)
-    return draw_stock(state)
 
 
 def test_r15_meld_a_set_from_the_hand_credited_to_the_player() -> None:

@@ -3,11 +3,9 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
-
 import attrs
 import pytest
+from positions import rest_of_deck
 
 from persian_rummy import (
     DECK,
@@ -42,17 +40,6 @@ EXAMPLE_TABLE_BEFORE_EAST = [
     "3c+0 4c@3 5c@3 6c@3",
     "3d@3 3s@3 3h@3",
 ]
-
-
-def rest_of_deck(named: Sequence[Card]) -> list[Card]:
-    counts = Counter(named)
-    rest = []
-    for card in DECK:
-        if counts[card]:
-            counts[card] -= 1
-        else:
-            rest.append(card)
-    return rest
 
 
 def worked_example_before_east(rules: Rules = DEFAULT_RULES) -> GameState:

@@ -3,20 +3,16 @@ turns and the number of deals (R7, R17-R21)."""
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
-
 import pytest
+from positions import position
 
 from persian_rummy import (
-    DECK,
     DrawDiscard,
     DrawStock,
     EmptyStockError,
     GameState,
     Hand,
     LastCardError,
-    Meld,
     Pass,
     PassNotAllowedError,
     Phase,
@@ -38,37 +34,6 @@ from persian_rummy import (
 )
 
 DEFAULT_RULES = Rules()
-
-
-def position(
-    hands: Sequence[str],
-    pile: str = "",
-    *,
-    top: str = "",
-    melds: Sequence[str] = (),
-    rest_to: str = "stock",
-    dealer: int = 0,
-    rules: Rules = DEFAULT_RULES,
-) -> GameState:
-    """Seat ``dealer + 1`` to draw. The cards named nowhere go to the stock (with ``top`` on
-    top) or, with ``rest_to="pile"``, under the discard pile, leaving the stock empty."""
-    named: Counter[object] = Counter(parse_cards(pile + " " + top))
-    for hand in hands:
-        named.update(parse_cards(hand))
-    for text in melds:
-        named.update(Meld.parse(text).cards)
-    rest = []
-    for card in DECK:
-        if named[card]:
-            named[card] -= 1
-        else:
-            rest.append(card)
-    if rest_to == "pile":
-        return GameState.from_position(
-            hands, rest + list(parse_cards(pile)), stock=(), melds=melds, dealer=dealer, rules=rules
-        )
-    stock = rest + list(parse_cards(top))
-    return GameState.from_position(hands, pile, stock=stock, melds=melds, dealer=dealer, rules=rules)
 
 
 def finish_by_passes(state: GameState) -> GameState:
