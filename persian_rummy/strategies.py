@@ -308,6 +308,10 @@ def rules(max_deals: int = 3, **fixed: Any) -> st.SearchStrategy[Rules]:
     return st.builds(Rules, **knobs)
 
 
+# game_states() takes a parameter named ``rules``; this is the strategy of that name.
+_any_rules = rules
+
+
 def game_states(
     rules: Rules | st.SearchStrategy[Rules] | None = None,
     *,
@@ -332,7 +336,7 @@ def game_states(
     """
     rule_sets: st.SearchStrategy[Rules]
     if rules is None:
-        rule_sets = globals()["rules"]()
+        rule_sets = _any_rules()
     elif isinstance(rules, Rules):
         rule_sets = st.just(rules)
     else:
