@@ -95,7 +95,7 @@ from persian_rummy.errors import (
 from persian_rummy.hand import Hand
 from persian_rummy.rules import Rules
 from persian_rummy.state import HAND_SIZE, PLAYERS, GameState, Phase
-from persian_rummy.view import PlayerView, observe
+from persian_rummy.view import PlayerView, _check_seat, observe
 
 __all__ = [
     "FORMAT",
@@ -134,7 +134,7 @@ class RecordedAction:
     'E draw'
     """
 
-    seat: int
+    seat: int = attrs.field(validator=_check_seat)
     action: Action
     comment: str = ""
 
@@ -279,6 +279,11 @@ class GameRecord:
     scores: tuple[int, int] | None = None
     viewer: int | None = None
 
+    def __attrs_post_init__(self) -> None:
+        # Four player names and two team names, or the text would not load back equal.
+        _check_names(self.players, PLAYERS, "players")
+        _check_names(self.teams, 2, "teams")
+
     @classmethod
     def from_actions(
         cls,
@@ -355,7 +360,7 @@ class GameRecord:
             raise ReplayError(f"this record was redacted for seat {self.viewer}; replay it with views()", deal=1)
         previous: GameState | None = None
         for deal in self.deals:
-            problem = _deal_problem(deal, previous, self.rules, len(states) == 0)
+            problem = _deal_problem(deal, previous)
             if problem is not None:
                 report(ReplayError(problem, deal=deal.number))
                 return Replay(tuple(states), tuple(errors))
@@ -464,6 +469,7 @@ class GameRecord:
             except ReplayError as error:
                 errors.append(error)
                 continue
+            _check_final_hands(self.deals, states)
             for state in states:
                 yield observe(state, seat)
             return
@@ -515,7 +521,29 @@ class GameRecord:
         return attrs.evolve(self, deals=tuple(deals), viewer=seat)
 
 
-def _deal_problem(deal: DealRecord, previous: GameState | None, rules: Rules, first: bool) -> str | None:
+def _check_final_hands(deals: Sequence[DealRecord], states: Sequence[GameState]) -> None:
+    """The Hands tags of a redacted record are the hands its replay ends each deal with (R23):
+    a card missing from a tag would otherwise be filled in silently from the unseen cards."""
+    end = -1
+    for deal in deals:
+        end += 1 + len(deal.actions)  # a strict replay has the first state and one per action
+        if deal.final_hands is None:
+            continue
+        if not states[end].is_over or states[end].hands != deal.final_hands:
+            raise ReplayError(
+                "R23: the tag Hands is not the four hands at the end of the deal (the deal is not over, "
+                "or the hands shown do not add up with the actions)",
+                deal=deal.number,
+            )
+
+
+def _check_names(names: tuple[str, ...], count: int, what: str) -> tuple[str, ...]:
+    if not isinstance(names, tuple) or len(names) != count or not all(isinstance(name, str) for name in names):
+        raise NotationError(f"a record has {count} {what}, each named by a string, not {names!r}")
+    return names
+
+
+def _deal_problem(deal: DealRecord, previous: GameState | None) -> str | None:
     if previous is None:
         if deal.number != 1:
             return f"R7: the first deal is deal 1, not deal {deal.number}"
@@ -643,8 +671,8 @@ class Recorder:
         teams: Sequence[str] = DEFAULT_TEAMS,
     ) -> None:
         self.rules = rules
-        self.players = tuple(players)
-        self.teams = tuple(teams)
+        self.players = _check_names(tuple(players), PLAYERS, "players")
+        self.teams = _check_names(tuple(teams), 2, "teams")
         self._deals: list[DealRecord] = []
         self._actions: list[RecordedAction] = []
         self._state: GameState | None = None
@@ -677,7 +705,6 @@ class Recorder:
         """
         if (seed is None) == (deck is None):
             raise ReplayError("deal from a seed or from a deck (one of the two)", deal=len(self._deals) + 1)
-        self._close()
         previous = self._state
         number = 1 if previous is None else previous.deal_number + 1
         if previous is not None:
@@ -691,9 +718,12 @@ class Recorder:
             dealer = expected
         cards = shuffled_deck(seed) if seed is not None else _parse_deck(deck, number)  # type: ignore[arg-type]
         record = DealRecord(number=number, dealer=0 if dealer is None else dealer, deck=cards, seed=seed)
-        self._state = record.initial_state(previous.scores if previous else (0, 0), self.rules)
+        state = record.initial_state(previous.scores if previous else (0, 0), self.rules)
+        # Close the current deal only now: a deal that raises above must not drop its actions.
+        self._close()
         self._deals.append(record)
-        return self._state
+        self._state = state
+        return state
 
     def play(self, action: Action | str, *, comment: str = "") -> GameState:
         """Play ``action`` (or its text) and record it with ``comment``; returns the new state.
@@ -707,8 +737,8 @@ class Recorder:
         state = self.state
         if isinstance(action, str):
             action = Action.parse(action)
-        if "\n" in comment or "\r" in comment:
-            raise NotationError("a comment is one line")
+        if not isinstance(comment, str) or "\n" in comment or "\r" in comment:
+            raise NotationError(f"a comment is one line of text, not {comment!r}")
         after = play(state, action)
         self._actions.append(RecordedAction(state.current_player, action, comment.strip()))
         self._state = after
@@ -741,6 +771,8 @@ class Recorder:
 
 
 def _parse_deck(deck: Sequence[Card | str | None] | str, number: int) -> tuple[Card | None, ...]:
+    if not isinstance(deck, str | Sequence):
+        raise NotationError(f"deal {number}: a deck is its 56 cards in dealing order, not {deck!r}")
     words = deck.split() if isinstance(deck, str) else list(deck)
     if len(words) != len(DECK):
         raise NotationError(f"deal {number}: a deck has 56 cards, not {len(words)}")

@@ -285,6 +285,8 @@ def _validate_view(view: PlayerView) -> None:
         if revealed is not None:
             raise InvalidStateError("R27: the other hands are hidden while the round is played")
         known.update(view.hand)
+        if view.must_meld is not None and view.seat != view.current_player:
+            known[view.must_meld] += 1  # it is in the mover's hidden hand (R14)
     else:
         if (
             not isinstance(revealed, tuple)
@@ -343,6 +345,12 @@ def _validate_view(view: PlayerView) -> None:
                 raise InvalidStateError("R18: the player who went out holds no card")
 
 
+def _check_seat(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
+    # A bad seat would otherwise surface later as an IndexError from the seat letters.
+    if not _is_seat(value):
+        raise NotationError(f"R3: {type(instance).__name__}.{attribute.name} must be a seat 0-3, not {value!r}")
+
+
 @attrs.frozen
 class Observation:
     """One public event of a deal, as one seat saw it: who acted, the action and the cards it
@@ -359,7 +367,7 @@ class Observation:
     'E draw'
     """
 
-    seat: int
+    seat: int = attrs.field(validator=_check_seat)
     action: Action
     cards: tuple[Card, ...] = ()
 
@@ -470,6 +478,8 @@ class InfoState:
         """
         if isinstance(action, str):
             action = Action.parse(action)
+        if not isinstance(action, Action):
+            raise TypeError(f"expected an Action or its text, not {action!r}")  # as play() does
         before = self.view
         view = observe(after, before.seat) if isinstance(after, GameState) else after
         if not isinstance(view, PlayerView) or view.seat != before.seat:

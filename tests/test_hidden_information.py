@@ -27,9 +27,11 @@ from persian_rummy import (
     PlayerView,
     new_game,
     observe,
+    play,
 )
 
-_CARD_TOKEN = re.compile(r"[2-9TJQKA][shdc]")
+# Jokers too: a leaked joker must be caught in the text forms as well.
+_CARD_TOKEN = re.compile(r"[2-9TJQKA][shdc]|Jk")
 
 
 def visible_cards(state: GameState, seat: int) -> Counter[Card]:
@@ -107,6 +109,10 @@ def test_r27_the_leak_check_catches_a_leak() -> None:
         assert_view_hides(leaky, state)
     with pytest.raises(AssertionError):
         assert_text_hides(state.position(), state, 0, "position")
+    # Seat 0 holds no joker in this deal, so a joker in its text is a leak.
+    assert not visible_cards(state, 0)[Card.parse("Jk")]
+    with pytest.raises(AssertionError):
+        assert_text_hides("3s Jk", state, 0, "text")
 
 
 def test_r23_r27_decision_hands_are_revealed_exactly_when_the_round_is_over() -> None:
@@ -209,3 +215,30 @@ def test_r27_information_states_paste_back_and_pickle() -> None:
     assert eval(repr(info)) == info
     assert pickle.loads(pickle.dumps(info)) == info
     assert str(info).splitlines()[1:] == ["E draw = Ad", "E discard Jk", "S draw", "S discard 9s"]
+
+
+def test_r1_r14_r27_a_view_counts_the_card_to_meld_in_the_movers_hidden_hand() -> None:
+    # Regression: validate() accepted a view whose card to meld (held by another seat) is a
+    # card the viewer itself holds, so an impossible view parsed from text.
+    state = play(new_game(1), "draw")  # seat 1 drew and is to meld
+    view = state.view(0)
+    held = next(iter(view.hand))
+    with pytest.raises(InvalidStateError, match="R1"):
+        _tamper(view, must_meld=held).validate()
+    with pytest.raises(InvalidStateError, match="R1"):
+        PlayerView.parse(view.position().replace("must=-", f"must={held}"))
+
+
+def test_r3_observations_reject_a_seat_that_is_not_0_to_3() -> None:
+    # Regression: Observation(7, ...) was built and then str() raised a bare IndexError;
+    # Observation(-1, ...) printed as West.
+    for seat in (-1, 4, "1", True):
+        with pytest.raises(NotationError, match="R3"):
+            Observation(seat, DrawStock())  # type: ignore[arg-type]
+
+
+def test_r27_information_state_update_rejects_what_is_not_an_action() -> None:
+    # Regression: update(5, ...) recorded an observation of the action 5.
+    state = new_game(1)
+    with pytest.raises(TypeError, match="expected an Action"):
+        InfoState.start(state, 1).update(5, play(state, "draw"))  # type: ignore[arg-type]

@@ -14,6 +14,7 @@ from playouts import RULE_SETS
 
 from persian_rummy import (
     DECK,
+    DrawStock,
     GameState,
     NotationError,
     Phase,
@@ -287,3 +288,57 @@ def test_r12_loads_replays_the_record_unless_told_not_to() -> None:
     assert (caught.value.deal, caught.value.index) == (1, 1)
     lenient = loads(damaged, check=False).replay(strict=False)
     assert lenient.states == tuple(states[:2]) and len(lenient.errors) == 1
+
+
+def test_r7_a_refused_deal_keeps_the_actions_of_the_current_deal() -> None:
+    # Regression: Recorder.deal closed the current deal before checking the new one, so a
+    # refused deal (deal 1 not over) dropped every action recorded so far.
+    recorder = Recorder()
+    recorder.deal(seed=1)
+    recorder.play("draw")
+    recorder.play("discard Jk")
+    before = recorder.record()
+    for bad in ({"seed": 2}, {"deck": DECK}, {"deck": 5}):
+        with pytest.raises((ReplayError, NotationError)):
+            recorder.deal(**bad)  # type: ignore[arg-type]
+        assert recorder.record() == before
+    recorder.play("draw")
+    assert [str(item) for item in recorder.record().deals[0].actions] == ["E draw", "E discard Jk", "S draw"]
+    recorder.record().replay()
+
+
+def test_r3_records_name_four_players_and_two_teams() -> None:
+    # Regression: a recorder with three or five player names made a record that did not
+    # load back (five) or loaded back different (three); a seat 9 failed only when printed.
+    for players in (["a", "b", "c"], ["a", "b", "c", "d", "e"], [1, 2, 3, 4]):
+        with pytest.raises(NotationError, match="players"):
+            Recorder(players=players)  # type: ignore[arg-type]
+    with pytest.raises(NotationError, match="teams"):
+        Recorder(teams=["x"])
+    with pytest.raises(NotationError, match="teams"):
+        GameRecord((), teams=("x", "y", "z"))
+    with pytest.raises(NotationError, match="R3"):
+        RecordedAction(9, DrawStock())
+    with pytest.raises(NotationError, match="deck"):
+        GameRecord.from_actions([(1.5, [])])  # type: ignore[list-item]
+    recorder = Recorder()
+    recorder.deal(seed=1)
+    with pytest.raises(NotationError, match="comment"):
+        recorder.play("draw", comment=5)  # type: ignore[arg-type]
+
+
+def test_r23_a_redacted_records_hands_tag_must_match_its_replay() -> None:
+    # Regression: a Hands tag missing a card loaded (once the Scores tags were gone) and the
+    # replay filled the card in from the unseen ones, so the views disagreed with the tag.
+    record, states = record_game(5, Rules(deals=1), 0)
+    assert states[-1].is_over
+    text = dumps(record.redact(0))
+    hands = re.search(r'\[Hands "([^"]*)"\]', text)
+    assert hands is not None
+    parts = hands.group(1).split(" / ")
+    seat, cards = next((seat, part.split()) for seat, part in enumerate(parts) if seat and part)
+    parts[seat] = " ".join(cards[:-1])
+    damaged = re.sub(r"\[Scores [^\n]*\]\n", "", text.replace(hands.group(0), f'[Hands "{" / ".join(parts)}"]'))
+    with pytest.raises(ReplayError, match="R23: the tag Hands"):
+        loads(damaged)
+    assert loads(text) == record.redact(0)
