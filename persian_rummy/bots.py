@@ -546,7 +546,8 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     knobs: dict[str, int] = {}
     for token in knobs_text.replace(",", " ").split():
         key, equals, value = token.partition("=")
-        if not equals or not value.strip().isdigit():
+        # isdecimal, not isdigit: int() rejects digits such as "²" that isdigit accepts.
+        if not equals or not value.strip().isdecimal():
             raise NotationError(f"{token!r} in the bot {spec!r} is not a knob=whole-number pair")
         knobs[key.strip()] = int(value)
     try:

@@ -506,7 +506,7 @@ def _ask(state: GameState, seat: int, actions: Sequence[Action], out: TextIO, st
             for number, action in enumerate(actions, 1):
                 print(f"  {number:>2}) {_action_text(state, action, style)}", file=out)
             continue
-        if answer.isdigit():
+        if answer.isdecimal():  # not isdigit: int() rejects "²"
             choice = int(answer)
             if 1 <= choice <= len(actions):
                 return actions[choice - 1]
@@ -728,4 +728,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with contextlib.suppress(AttributeError, OSError, ValueError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as error:  # --save to a path that cannot be written
+        print(f"persian-rummy: cannot write {error.filename or 'the output'}: {error.strerror}", file=sys.stderr)
+        return 2
     return 0

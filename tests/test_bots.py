@@ -288,3 +288,9 @@ def test_montecarlo_knobs_must_be_positive_whole_numbers(knob: str) -> None:
         MonteCarloBot(0, **{knob: 0})
     with pytest.raises(NotationError, match=knob):
         MonteCarloBot(0, **{knob: 1.5})  # type: ignore[arg-type]
+
+
+def test_make_bot_rejects_digits_that_are_not_decimal() -> None:
+    # "²" is a digit to str.isdigit but not to int(): it was a bare ValueError, not a NotationError.
+    with pytest.raises(NotationError, match="knob=whole-number"):
+        make_bot("mc:samples=²")

@@ -353,3 +353,24 @@ def test_a_closed_pipe_ends_quietly(monkeypatch: pytest.MonkeyPatch, tmp_path: P
         assert main(["simulate"]) == 0
     monkeypatch.setattr(sys, "stdout", io.StringIO())  # no file descriptor at all
     assert main(["simulate"]) == 0
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["play"]])
+def test_save_to_a_path_that_cannot_be_written_exits_2_with_a_message(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, command: list[str]
+) -> None:
+    _scripted(monkeypatch, "quit\n")
+    target = tmp_path / "no such folder" / "game.prr"
+    code, _, err = _run(capsys, *command, "--seed", "1", "--save", str(target))
+    assert code == 2
+    assert err == f"persian-rummy: cannot write {target}: No such file or directory\n"
+
+
+def test_play_rejects_an_option_number_in_non_decimal_digits(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "²" is a digit to str.isdigit but int() rejects it: it once ended the game with a traceback.
+    _scripted(monkeypatch, "²\nquit\n")
+    code, out, _ = _run(capsys, "play", "--seed", "1")
+    assert code == 0
+    assert "I do not understand '²'" in out and out.rstrip().endswith("Goodbye.")
