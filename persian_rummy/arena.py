@@ -370,6 +370,8 @@ def run_match(
         raise NotationError(f"the number of games must be a whole number of at least 0, not {games!r}")
     if workers is not None and (type(workers) is not int or workers < 1):
         raise NotationError(f"workers must be a whole number of at least 1, not {workers!r}")
+    if chunk_size is not None and (type(chunk_size) is not int or chunk_size < 1):
+        raise NotationError(f"chunk_size must be a whole number of at least 1, not {chunk_size!r}")
     sides = (side0, side1)
     for side in sides:
         for spec in side if isinstance(side, tuple) else (side,):
@@ -390,6 +392,7 @@ def run_match(
     if get_executor is not None:
         executor = get_executor()  # a Dask Client: use its concurrent.futures interface
     records: list[GameRecord] = []
+    futures: list[concurrent.futures.Future[list[GameRecord]]] = []
     try:
         if executor is None:
             task = _Task(sides, seed, rules, swap_seats, ())
@@ -398,7 +401,7 @@ def run_match(
                 update(1)
         else:
             parallel = workers or os.cpu_count() or 1
-            size = chunk_size or max(1, min(50, games // (parallel * 8) or 1))
+            size = chunk_size or max(1, min(50, games // (parallel * 8)))
             tasks = [_Task(sides, seed, rules, swap_seats, chunk) for chunk in _chunks(games, size)]
             futures = [executor.submit(_play_task, task) for task in tasks]
             for future in concurrent.futures.as_completed(futures):
@@ -406,8 +409,11 @@ def run_match(
                 records.extend(done)
                 update(len(done))
     finally:
+        # After a failure (a bot raising, Ctrl-C) the games not yet started are not played.
+        for future in futures:
+            future.cancel()
         if own_pool is not None:
-            own_pool.shutdown()
+            own_pool.shutdown(cancel_futures=True)
     records.sort(key=lambda record: record.game)
     return MatchResult((_label(side0), _label(side1)), tuple(records))
 

@@ -7,6 +7,7 @@ import concurrent.futures
 import functools
 import math
 import sys
+import threading
 
 import pytest
 from hypothesis import given
@@ -206,3 +207,31 @@ def test_zero_games_is_an_empty_result() -> None:
     assert result.win_rate(0) == (0.0, 0.0, 1.0)
     assert result.scores(1) == (0.0, 0.0) and result.margin == (0.0, 0.0)
     assert result.table().splitlines()[1].split()[:6] == ["0", "greedy", "0", "0", "0", "0.000"]
+
+
+def test_bad_chunk_size_raises_instead_of_playing_no_games() -> None:
+    # A negative chunk size once made range() empty: a match of 6 games returned 0 games.
+    for chunk_size in (-1, 0.5):
+        with pytest.raises(NotationError, match="chunk_size must be a whole number"):
+            run_match("random", "random", games=6, workers=2, chunk_size=chunk_size)  # type: ignore[arg-type]
+
+
+def test_a_failing_game_cancels_the_games_not_yet_started() -> None:
+    # The first bot built raises; every later game waits until the match has failed. Without
+    # cancelling, the executor would still play all 20 games before it shut down.
+    built: list[int] = []
+    release = threading.Event()
+
+    def factory(seed: int) -> RandomBot:
+        built.append(seed)
+        if len(built) == 1:
+            raise RuntimeError("bot failed")
+        release.wait(60)
+        return RandomBot(seed)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        with pytest.raises(RuntimeError, match="bot failed"):
+            run_match(factory, "random", games=20, seed=1, executor=pool, chunk_size=1)
+        release.set()
+    # The failed game, and at most the next one (two partners) if the worker took it already.
+    assert len(built) <= 3
