@@ -28,6 +28,7 @@ from html import escape
 from typing import Final
 
 from persian_rummy.cards import Card
+from persian_rummy.errors import InvalidStateError
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
 from persian_rummy.state import GameState, Phase, team_of
@@ -115,6 +116,8 @@ def card(
     True
     """
     value = Card.parse(value)
+    if credit is not None and credit not in range(4):
+        raise InvalidStateError(f"R3: a card is credited to a seat 0-3, not {credit!r}")
     width, height = (_SMALL_W, _SMALL_H) if small else (_CARD_W, _CARD_H)
     classes = "card must-meld" if highlight else "card"
     if value.rank is None or value.suit is None:
@@ -281,11 +284,12 @@ def table(position: GameState | PlayerView, *, title: str | None = None) -> str:
         ]
         sizes = list(view.hand_sizes)
         stock_size = view.stock_size
-    else:
-        assert isinstance(position, GameState)
+    elif isinstance(position, GameState):
         hands = list(position.hands)
         sizes = [len(hand) for hand in position.hands]
         stock_size = len(position.stock)
+    else:
+        raise TypeError(f"table() draws a GameState or a PlayerView, not {type(position).__name__}")
     state = position
     phase = state.phase
     current = state.current_player

@@ -6,10 +6,21 @@ import random
 import xml.etree.ElementTree as ET
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from persian_rummy import GameState, PlayerView, Rules, draw_discard, legal_actions, new_game, next_deal, play
+from persian_rummy import (
+    GameState,
+    InvalidStateError,
+    PlayerView,
+    Rules,
+    draw_discard,
+    legal_actions,
+    new_game,
+    next_deal,
+    play,
+)
 from persian_rummy.state import Phase
 from persian_rummy.strategies import game_states
 from persian_rummy.svg import card, cards_in, table
@@ -181,3 +192,10 @@ def test_r23_view_of_a_finished_round_shows_every_hand() -> None:
     picture = table(state.view(0))
     for seat, hand in enumerate(state.hands):
         assert _hand_cards(picture, seat) == ([str(c) for c in hand], 0)
+
+
+def test_bad_arguments_raise_specific_errors_not_assertion_or_index_errors() -> None:
+    with pytest.raises(InvalidStateError, match="R3: a card is credited to a seat 0-3, not 9"):
+        card("7c", credit=9)
+    with pytest.raises(TypeError, match="GameState or a PlayerView, not int"):
+        table(42)  # type: ignore[arg-type]
