@@ -345,6 +345,12 @@ def _validate_view(view: PlayerView) -> None:
                 raise InvalidStateError("R18: the player who went out holds no card")
 
 
+def _described(value: object) -> str:
+    # Never the repr of a view: it names the cards of that seat's hand, and error messages
+    # may be forwarded to another seat (R27).
+    return f"a view of seat {value.seat}" if isinstance(value, PlayerView) else f"a {type(value).__name__}"
+
+
 def _check_seat(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
     # A bad seat would otherwise surface later as an IndexError from the seat letters.
     if not _is_seat(value):
@@ -443,7 +449,7 @@ class InfoState:
                 raise InvalidStateError("R27: an information state from a GameState needs a seat")
             return cls(observe(state, seat))
         if not isinstance(state, PlayerView) or (seat is not None and seat != state.seat):
-            raise InvalidStateError(f"R27: expected a GameState or a view of seat {seat}, not {state!r}")
+            raise InvalidStateError(f"R27: expected a GameState or a view of seat {seat}, not {_described(state)}")
         return cls(state)
 
     @classmethod
@@ -483,7 +489,9 @@ class InfoState:
         before = self.view
         view = observe(after, before.seat) if isinstance(after, GameState) else after
         if not isinstance(view, PlayerView) or view.seat != before.seat:
-            raise InvalidStateError(f"R27: expected a GameState or a view of seat {before.seat}, not {after!r}")
+            raise InvalidStateError(
+                f"R27: expected a GameState or a view of seat {before.seat}, not {_described(after)}"
+            )
         if not before.phase.is_live:
             raise InvalidStateError(f"the round is over; start a new information state for deal {view.deal_number}")
         if view.deal_number != before.deal_number:

@@ -242,3 +242,15 @@ def test_r27_information_state_update_rejects_what_is_not_an_action() -> None:
     state = new_game(1)
     with pytest.raises(TypeError, match="expected an Action"):
         InfoState.start(state, 1).update(5, play(state, "draw"))  # type: ignore[arg-type]
+
+
+def test_r27_information_state_errors_do_not_name_another_seats_cards() -> None:
+    # Regression: handing an information state another seat's view put that view's repr, and
+    # so its hand, in the error message.
+    state = new_game(1)
+    other = state.view(1)
+    for call in (lambda: InfoState.start(state, 0).update("draw", other), lambda: InfoState.start(other, 0)):
+        with pytest.raises(InvalidStateError) as caught:
+            call()
+        assert "a view of seat 1" in str(caught.value)
+        assert not any(str(card) in str(caught.value) for card in other.hand)
