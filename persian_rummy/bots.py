@@ -33,7 +33,7 @@ from typing import Final, Protocol, runtime_checkable
 
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
 from persian_rummy.cards import DECK, JOKER_INDEX, POINTS
-from persian_rummy.engine import _candidate_melds, legal_actions, play
+from persian_rummy.engine import _RANK_MASKS, _SUIT_BITS, _candidate_melds, legal_actions, play
 from persian_rummy.errors import InvalidStateError, NotationError
 from persian_rummy.hand import _make_hand, mask_points
 from persian_rummy.melds import Meld, MeldKind, extend, extensions, new_meld
@@ -43,9 +43,6 @@ from persian_rummy.view import PlayerView
 
 __all__ = ["BOTS", "Bot", "GreedyBot", "MonteCarloBot", "RandomBot", "make_bot"]
 
-_SUIT_BITS: Final = 0x1FFF
-#: For each rank offset (0 = the two), the mask of its four cards.
-_RANK_MASKS: Final = tuple(sum(1 << (suit * 13 + offset) for suit in range(4)) for offset in range(13))
 #: What the greedy rules read: the view of the seat to move, or (in rollouts) the full state,
 #: whose ``hand`` is the hand of the player to move.
 _Position = GameState | PlayerView

@@ -97,7 +97,6 @@ def test_r7_play_game_plays_every_deal() -> None:
 
 def test_derived_seeds_are_stable() -> None:
     # Fixed values: any change would silently change every published match result.
-    assert derived_seed("strength", 0, 0) == derived_seed("strength", 0, 0)
     assert derived_seed(1, 2, 3) == 5689346328975807818
     assert len({derived_seed("m", game, seat) for game in range(50) for seat in range(4)}) == 200
 

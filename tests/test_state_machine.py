@@ -44,7 +44,6 @@ class GameMachine(RuleBasedStateMachine):
         self.round_actions = 0
         self.game_actions = 0
         self.deals_seen = 1
-        self.games = 1
 
     def _play(self, index: int) -> None:
         before = self.state
