@@ -87,9 +87,12 @@ def _arity(words: list[str], count: int, text: str, usage: str) -> None:
 
 
 def _index(word: str, text: str, usage: str) -> int:
-    if not word.isdigit() or not word.isascii():
-        raise NotationError(f"{text.strip()!r} does not parse: expected {usage!r} with a whole number")
-    return int(word)
+    try:
+        if word.isdigit() and word.isascii():
+            return int(word)
+    except ValueError:  # past Python's limit on the digits of an int
+        pass
+    raise NotationError(f"{text.strip()[:80]!r} does not parse: expected {usage!r} with a whole number")
 
 
 def _non_negative(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:

@@ -139,9 +139,14 @@ def _parse_cards(text: str, what: str) -> tuple[Card, ...]:
 
 
 def _number(text: str, what: str) -> int:
-    if not text.isascii() or not text.isdigit() or len(text) > 6:
-        raise NotationError(f"{what} must be a whole number, not {text!r}")
-    return int(text)
+    # No length cap: scores (and deals) have no upper bound, so a valid state's counters may
+    # have many digits; int() refuses only past Python's digit limit (a ValueError).
+    try:
+        if text.isascii() and text.isdigit():
+            return int(text)
+    except ValueError:
+        pass
+    raise NotationError(f"{what} must be a whole number, not {text[:40]!r}")
 
 
 def _seat(text: str, what: str) -> int:

@@ -193,3 +193,22 @@ def test_r18_r20_r21_a_round_is_over_only_if_something_ended_it() -> None:
     with pytest.raises(InvalidStateError, match="R18, R20, R21"):
         over.validate()
     attrs.evolve(over, idle_turns=8).validate()
+
+
+def test_r23_r27_positions_keep_scores_of_any_size() -> None:
+    # Regression: the position parser capped numbers at six digits, so a valid state with a
+    # score of a million (a large going_out_bonus, or many deals) did not parse back.
+    import attrs
+
+    state = attrs.evolve(new_game(1), scores=(1_234_567, -20_000_000))
+    state.validate()
+    _round_trip_state(state)
+    _round_trip_view(state.view(2))
+
+
+def test_numbers_past_pythons_digit_limit_are_notation_errors() -> None:
+    # Regression: "take" followed by thousands of digits raised a bare ValueError from int().
+    with pytest.raises(NotationError):
+        Action.parse("take " + "9" * 5000)
+    with pytest.raises(NotationError):
+        GameState.parse(new_game(1).position().replace("scores=0,0", "scores=" + "9" * 5000 + ",0"))
