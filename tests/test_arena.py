@@ -6,6 +6,8 @@ from __future__ import annotations
 import concurrent.futures
 import functools
 import math
+import os
+import subprocess
 import sys
 import threading
 
@@ -234,3 +236,24 @@ def test_a_failing_game_cancels_the_games_not_yet_started() -> None:
         release.set()
     # The failed game, and at most the next one (two partners) if the worker took it already.
     assert len(built) <= 3
+
+
+def test_results_do_not_depend_on_the_hash_seed() -> None:
+    # The pool and Dask tests above share this interpreter's hash seed (fork, threads); a
+    # fresh interpreter with another seed must play the same games too (no set or dict order
+    # of str-hashed values may steer a bot or a deal).
+    script = (
+        "from persian_rummy.arena import run_match\n"
+        "r = run_match(('mc:samples=2,horizon=2', 'random'), 'greedy', games=4, seed='h', workers=1)\n"
+        "print([(g.scores, g.actions) for g in r.games])\n"
+    )
+    expected = run_match(("mc:samples=2,horizon=2", "random"), "greedy", games=4, seed="h", workers=1)
+    for hash_seed in ("1", "2"):
+        done = subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+        )
+        assert done.stdout.strip() == str([(g.scores, g.actions) for g in expected.games])

@@ -278,8 +278,10 @@ def test_montecarlo_follows_greedy_for_melds_and_lay_offs() -> None:
 
 
 def test_montecarlo_only_searches_real_choices() -> None:
-    # One legal draw: no sampling needed, the answer is immediate.
-    assert MonteCarloBot(0)(new_game(1).view(1)) == DrawStock()
+    # One legal draw: no sampling needed, the answer is immediate (its generator is untouched).
+    bot = MonteCarloBot(0)
+    assert bot(new_game(1).view(1)) == DrawStock()
+    assert bot._rng.getstate() == random.Random(0).getstate()
 
 
 @pytest.mark.parametrize("knob", ["samples", "horizon", "candidates"])
