@@ -523,11 +523,16 @@ class GameRecord:
 
 def _check_final_hands(deals: Sequence[DealRecord], states: Sequence[GameState]) -> None:
     """The Hands tags of a redacted record are the hands its replay ends each deal with (R23):
-    a card missing from a tag would otherwise be filled in silently from the unseen cards."""
+    a card missing from a tag, or a finished deal with no tag, would otherwise show hands made
+    up from the unseen cards."""
     end = -1
     for deal in deals:
         end += 1 + len(deal.actions)  # a strict replay has the first state and one per action
         if deal.final_hands is None:
+            if states[end].is_over:
+                raise ReplayError(
+                    "R23: a finished deal of a redacted record shows the hands (tag Hands)", deal=deal.number
+                )
             continue
         if not states[end].is_over or states[end].hands != deal.final_hands:
             raise ReplayError(

@@ -341,4 +341,6 @@ def test_r23_a_redacted_records_hands_tag_must_match_its_replay() -> None:
     damaged = re.sub(r"\[Scores [^\n]*\]\n", "", text.replace(hands.group(0), f'[Hands "{" / ".join(parts)}"]'))
     with pytest.raises(ReplayError, match="R23: the tag Hands"):
         loads(damaged)
+    with pytest.raises(ReplayError, match="R23: a finished deal"):
+        loads(re.sub(r"\[Scores [^\n]*\]\n", "", text.replace(hands.group(0) + "\n", "")))
     assert loads(text) == record.redact(0)
