@@ -121,6 +121,13 @@ _DEALT: Final = HAND_SIZE * PLAYERS  # deck positions 0-27 are dealt, 28 is turn
 _DECK_COUNTS: Final = Counter(DECK)
 
 
+def _check_comment(comment: object) -> None:
+    # A line break would start a new action line in the text (an injected action), and
+    # surrounding spaces would not read back: the text form keeps neither.
+    if not isinstance(comment, str) or "\n" in comment or "\r" in comment or comment != comment.strip():
+        raise NotationError(f"a comment is one line of text with no surrounding spaces, not {comment!r}")
+
+
 @attrs.frozen
 class RecordedAction:
     """One action of a record: the seat that played it, the action and an optional comment.
@@ -136,7 +143,7 @@ class RecordedAction:
 
     seat: int = attrs.field(validator=_check_seat)
     action: Action
-    comment: str = ""
+    comment: str = attrs.field(default="", validator=lambda _, __, value: _check_comment(value))
 
     @classmethod
     def parse(cls, line: str) -> RecordedAction:
@@ -156,10 +163,7 @@ class RecordedAction:
             )
         if len(words) < 2:
             raise NotationError(f"{line.strip()!r} has a seat but no action")
-        comment = comment.strip()
-        if "\n" in comment or "\r" in comment:
-            raise NotationError("a comment is one line")
-        return cls(SEAT_LETTERS.index(words[0]), Action.parse(words[1]), comment)
+        return cls(SEAT_LETTERS.index(words[0]), Action.parse(words[1]), comment.strip())
 
     def __str__(self) -> str:
         text = f"{SEAT_LETTERS[self.seat]} {self.action}"
@@ -742,10 +746,11 @@ class Recorder:
         state = self.state
         if isinstance(action, str):
             action = Action.parse(action)
-        if not isinstance(comment, str) or "\n" in comment or "\r" in comment:
+        if not isinstance(comment, str):
             raise NotationError(f"a comment is one line of text, not {comment!r}")
+        item = RecordedAction(state.current_player, action, comment.strip())  # checks the comment first
         after = play(state, action)
-        self._actions.append(RecordedAction(state.current_player, action, comment.strip()))
+        self._actions.append(item)
         self._state = after
         return after
 

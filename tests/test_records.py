@@ -344,3 +344,18 @@ def test_r23_a_redacted_records_hands_tag_must_match_its_replay() -> None:
     with pytest.raises(ReplayError, match="R23: a finished deal"):
         loads(re.sub(r"\[Scores [^\n]*\]\n", "", text.replace(hands.group(0) + "\n", "")))
     assert loads(text) == record.redact(0)
+
+
+def test_a_comment_cannot_inject_an_action_line() -> None:
+    # Regression: RecordedAction took any comment, so "a\nE pass" was written as a second
+    # action line and read back as two actions; surrounding spaces did not read back either.
+    for comment in ("a\nE pass", "a\rb", " a", "a ", 5):
+        with pytest.raises(NotationError, match="comment"):
+            RecordedAction(1, DrawStock(), comment)  # type: ignore[arg-type]
+    recorder = Recorder()
+    recorder.deal(seed=1)
+    with pytest.raises(NotationError, match="comment"):
+        recorder.play("draw", comment="a\nE pass")
+    assert recorder.state.phase is Phase.DRAW  # nothing was played or recorded
+    assert recorder.record().deals[0].actions == ()
+    assert RecordedAction.parse("E draw ;  spaced  ").comment == "spaced"
