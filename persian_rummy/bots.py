@@ -543,9 +543,10 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     knobs: dict[str, int] = {}
     for token in knobs_text.replace(",", " ").split():
         key, equals, value = token.partition("=")
-        # isdecimal, not isdigit: int() rejects digits such as "²" that isdigit accepts.
-        if not equals or not value.strip().isdecimal():
-            raise NotationError(f"{token!r} in the bot {spec!r} is not a knob=whole-number pair")
+        # isdecimal, not isdigit: int() rejects digits such as "²" that isdigit accepts, and
+        # more digits than Python's limit for int().
+        if not equals or not value.strip().isdecimal() or len(value.strip()) > 100:
+            raise NotationError(f"{token[:80]!r} in the bot {spec[:80]!r} is not a knob=whole-number pair")
         knobs[key.strip()] = int(value)
     try:
         return factory(seed, **knobs)

@@ -507,10 +507,12 @@ def _ask(state: GameState, seat: int, actions: Sequence[Action], out: TextIO, st
                 print(f"  {number:>2}) {_action_text(state, action, style)}", file=out)
             continue
         if answer.isdecimal():  # not isdigit: int() rejects "²"
-            choice = int(answer)
+            # No list is a million long, and int() refuses thousands of digits.
+            choice = int(answer) if len(answer) <= 6 else 0
             if 1 <= choice <= len(actions):
                 return actions[choice - 1]
-            print(f"There is no option {choice}: choose 1 to {len(actions)}.", file=out)
+            shown = answer if len(answer) <= 20 else answer[:20] + "..."
+            print(f"There is no option {shown}: choose 1 to {len(actions)}.", file=out)
             continue
         try:
             action = Action.parse(answer)

@@ -296,3 +296,5 @@ def test_make_bot_rejects_digits_that_are_not_decimal() -> None:
     # "²" is a digit to str.isdigit but not to int(): it was a bare ValueError, not a NotationError.
     with pytest.raises(NotationError, match="knob=whole-number"):
         make_bot("mc:samples=²")
+    with pytest.raises(NotationError, match="knob=whole-number"):
+        make_bot("mc:samples=" + "9" * 5000)  # past int()'s limit on digits: was a bare ValueError

@@ -370,7 +370,9 @@ def test_play_rejects_an_option_number_in_non_decimal_digits(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # "²" is a digit to str.isdigit but int() rejects it: it once ended the game with a traceback.
-    _scripted(monkeypatch, "²\nquit\n")
+    _scripted(monkeypatch, "²\n" + "9" * 5000 + "\nquit\n")
     code, out, _ = _run(capsys, "play", "--seed", "1")
     assert code == 0
     assert "I do not understand '²'" in out and out.rstrip().endswith("Goodbye.")
+    # Past int()'s limit on digits: once a bare ValueError.
+    assert f"There is no option {'9' * 20}...: choose 1 to" in out
