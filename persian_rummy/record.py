@@ -95,7 +95,7 @@ from persian_rummy.errors import (
 from persian_rummy.hand import Hand
 from persian_rummy.rules import Rules
 from persian_rummy.state import HAND_SIZE, PLAYERS, GameState, Phase
-from persian_rummy.view import PlayerView, _check_seat, observe
+from persian_rummy.view import SEAT_LETTERS, PlayerView, _check_seat, observe
 
 __all__ = [
     "FORMAT",
@@ -112,8 +112,6 @@ __all__ = [
 
 #: The value of the ``Format`` tag this version writes and reads.
 FORMAT: Final = "persian-rummy record 1"
-#: The seat letters of action lines: North, East, South, West (seats 0-3).
-SEAT_LETTERS: Final = "NESW"
 #: The default player and team names.
 DEFAULT_PLAYERS: Final = ("North", "East", "South", "West")
 DEFAULT_TEAMS: Final = ("North-South", "East-West")

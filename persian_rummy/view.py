@@ -42,7 +42,7 @@ from persian_rummy.state import PLAYERS, GameState, Phase
 __all__ = ["InfoState", "Observation", "PlayerView", "observe"]
 
 _DECK_COUNTS: Final = Counter(DECK)
-#: The seat letters used in observations: North, East, South, West.
+#: The seat letters of observations and of record action lines: North, East, South, West.
 SEAT_LETTERS: Final = "NESW"
 
 
