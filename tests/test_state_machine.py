@@ -98,7 +98,7 @@ class GameMachine(RuleBasedStateMachine):
         if not self.state.phase.is_live:
             self._advance(data)
         while self.state.phase.is_live:
-            check_state(self.state, thorough=False)
+            check_state(self.state)
             assert self.round_actions < MAX_ACTIONS_PER_ROUND, f"R21: {self.round_actions} actions in one round"
             self._advance(data)
 
