@@ -18,6 +18,8 @@ seed = int(sys.argv[1]) if len(sys.argv) > 1 else 1
 names = sys.argv[2:] or ["greedy"]
 if len(names) == 1:
     names = names * 4
+if len(names) != 4:
+    sys.exit(f"give one bot name for every seat, or four (North, East, South, West), not {len(names)}")
 # Each seat gets its own bot, seeded from the game seed and the seat.
 bots = [make_bot(name, seed * 4 + seat) for seat, name in enumerate(names)]
 

@@ -41,7 +41,7 @@ from persian_rummy.scoring import tally
 from persian_rummy.state import GameState, Phase
 from persian_rummy.view import PlayerView
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "MonteCarloBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "Bot", "GreedyBot", "MonteCarloBot", "RandomBot", "determinize", "make_bot"]
 
 #: What the greedy rules read: the view of the seat to move, or (in rollouts) the full state,
 #: whose ``hand`` is the hand of the player to move.

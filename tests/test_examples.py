@@ -36,6 +36,18 @@ def test_r23_play_bots_prints_a_score_sheet_per_deal() -> None:
     assert re.search(r"^Final: \(-?\d+, -?\d+\) - ", out, re.MULTILINE)
 
 
+def test_play_bots_names_one_bot_or_four() -> None:
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / "play_bots.py"), "3", "random", "greedy"],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1 and "not 2" in done.stderr and "Traceback" not in done.stderr
+
+
 def test_r13_r14_legal_draws_lists_deep_discard_draws() -> None:
     out = _run("legal_draws.py")
     assert "take 0: takes 4s Ks 9c Qc 2h 7s; the 4s must be used now: meld 4s 5s 6s, meld 4s 5s 6s 7s" in out
