@@ -38,7 +38,7 @@ from persian_rummy.state import PLAYERS, GameState, Phase
 
 __all__ = [
     "BotSpec",
-    "GameRecord",
+    "GameResult",
     "Lineup",
     "MatchResult",
     "derived_seed",
@@ -112,7 +112,7 @@ def play_game(
 
 
 @attrs.frozen
-class GameRecord:
+class GameResult:
     """The result of one game of a match.
 
     - ``game``: its number in the match (0, 1, ...).
@@ -120,7 +120,7 @@ class GameRecord:
     - ``scores``: the final totals of team 0 and team 1 (R23-R26).
     - ``actions``: how many actions the game took.
 
-    >>> record = GameRecord(game=1, swapped=True, scores=(40, 95), actions=180)
+    >>> record = GameResult(game=1, swapped=True, scores=(40, 95), actions=180)
     >>> record.side_scores, record.winner
     ((95, 40), 0)
     """
@@ -134,7 +134,7 @@ class GameRecord:
     def side_scores(self) -> tuple[int, int]:
         """The scores of side 0 and side 1, whichever teams they played as.
 
-        >>> GameRecord(game=0, swapped=False, scores=(10, 5), actions=90).side_scores
+        >>> GameResult(game=0, swapped=False, scores=(10, 5), actions=90).side_scores
         (10, 5)
         """
         return (self.scores[1], self.scores[0]) if self.swapped else self.scores
@@ -143,7 +143,7 @@ class GameRecord:
     def winner(self) -> int | None:
         """The winning side (0 or 1), or ``None`` for a draw (R26).
 
-        >>> GameRecord(game=0, swapped=False, scores=(5, 5), actions=90).winner is None
+        >>> GameResult(game=0, swapped=False, scores=(5, 5), actions=90).winner is None
         True
         """
         first, second = self.side_scores
@@ -163,19 +163,19 @@ def _mean_sd(values: Sequence[float]) -> tuple[float, float]:
 class MatchResult:
     """The games of a match between side 0 and side 1, with their statistics.
 
-    >>> result = MatchResult(("a", "b"), (GameRecord(0, False, (50, 10), 100), GameRecord(1, True, (30, 20), 120)))
+    >>> result = MatchResult(("a", "b"), (GameResult(0, False, (50, 10), 100), GameResult(1, True, (30, 20), 120)))
     >>> result.wins, result.draws, result.mean_actions
     ((1, 1), 0, 110.0)
     """
 
     sides: tuple[str, str]
-    games: tuple[GameRecord, ...]
+    games: tuple[GameResult, ...]
 
     @property
     def wins(self) -> tuple[int, int]:
         """Games won by side 0 and by side 1.
 
-        >>> MatchResult(("a", "b"), (GameRecord(0, False, (50, 10), 100),)).wins
+        >>> MatchResult(("a", "b"), (GameResult(0, False, (50, 10), 100),)).wins
         (1, 0)
         """
         winners = [record.winner for record in self.games]
@@ -185,7 +185,7 @@ class MatchResult:
     def draws(self) -> int:
         """Games drawn (equal totals, R26).
 
-        >>> MatchResult(("a", "b"), (GameRecord(0, False, (5, 5), 100),)).draws
+        >>> MatchResult(("a", "b"), (GameResult(0, False, (5, 5), 100),)).draws
         1
         """
         return sum(record.winner is None for record in self.games)
@@ -193,7 +193,7 @@ class MatchResult:
     def win_rate(self, side: int) -> tuple[float, float, float]:
         """Side ``side``'s share of games won and its 95% Wilson interval.
 
-        >>> MatchResult(("a", "b"), (GameRecord(0, False, (50, 10), 100),)).win_rate(0)[0]
+        >>> MatchResult(("a", "b"), (GameResult(0, False, (50, 10), 100),)).win_rate(0)[0]
         1.0
         """
         wins = self.wins[side]
@@ -204,7 +204,7 @@ class MatchResult:
     def scores(self, side: int) -> tuple[float, float]:
         """The mean and standard deviation of side ``side``'s final totals.
 
-        >>> MatchResult(("a", "b"), (GameRecord(0, False, (50, 10), 100),)).scores(1)
+        >>> MatchResult(("a", "b"), (GameResult(0, False, (50, 10), 100),)).scores(1)
         (10.0, 0.0)
         """
         return _mean_sd([record.side_scores[side] for record in self.games])
@@ -213,7 +213,7 @@ class MatchResult:
     def margin(self) -> tuple[float, float]:
         """Side 0's mean margin per game and the half-width of its 95% interval.
 
-        >>> MatchResult(("a", "b"), (GameRecord(0, False, (50, 10), 100),)).margin
+        >>> MatchResult(("a", "b"), (GameResult(0, False, (50, 10), 100),)).margin
         (40.0, 0.0)
         """
         margins = [record.side_scores[0] - record.side_scores[1] for record in self.games]
@@ -224,7 +224,7 @@ class MatchResult:
     def mean_actions(self) -> float:
         """The mean number of actions per game.
 
-        >>> MatchResult(("a", "b"), (GameRecord(0, False, (5, 5), 90),)).mean_actions
+        >>> MatchResult(("a", "b"), (GameResult(0, False, (5, 5), 90),)).mean_actions
         90.0
         """
         return _mean_sd([record.actions for record in self.games])[0]
@@ -234,7 +234,7 @@ class MatchResult:
         Wilson interval and the mean and spread of final totals; then side 0's mean margin and
         the game length.
 
-        >>> print(MatchResult(("a", "b"), (GameRecord(0, False, (50, 10), 100),)).table())
+        >>> print(MatchResult(("a", "b"), (GameResult(0, False, (50, 10), 100),)).table())
         side  bot   games  wins  draws  win rate  95% CI          mean score  sd score
         0     a         1     1      0     1.000  [0.207, 1.000]        50.0       0.0
         1     b         1     0      0     0.000  [0.000, 0.793]        10.0       0.0
@@ -291,15 +291,15 @@ def _seat_specs(sides: tuple[Lineup, Lineup], swapped: bool) -> list[BotSpec]:
     return [first[0], second[0], first[1], second[1]]
 
 
-def _play_one(task: _Task, game: int) -> GameRecord:
+def _play_one(task: _Task, game: int) -> GameResult:
     pair, swapped = (game // 2, game % 2 == 1) if task.swap_seats else (game, False)
     specs = _seat_specs(task.sides, swapped)
     bots = [_build(spec, derived_seed(task.seed, game, seat)) for seat, spec in enumerate(specs)]
     state, actions = play_game(bots, f"{task.seed}/{pair}", dealer=pair % PLAYERS, rules=task.rules)
-    return GameRecord(game, swapped, state.scores, actions)
+    return GameResult(game, swapped, state.scores, actions)
 
 
-def _play_task(task: _Task) -> list[GameRecord]:
+def _play_task(task: _Task) -> list[GameResult]:
     return [_play_one(task, game) for game in task.games]
 
 
@@ -391,8 +391,8 @@ def run_match(
     get_executor = getattr(executor, "get_executor", None)
     if get_executor is not None:
         executor = get_executor()  # a Dask Client: use its concurrent.futures interface
-    records: list[GameRecord] = []
-    futures: list[concurrent.futures.Future[list[GameRecord]]] = []
+    records: list[GameResult] = []
+    futures: list[concurrent.futures.Future[list[GameResult]]] = []
     try:
         if executor is None:
             task = _Task(sides, seed, rules, swap_seats, ())

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from persian_rummy import NotationError, Phase, Rules
 from persian_rummy.arena import (
-    GameRecord,
+    GameResult,
     MatchResult,
     derived_seed,
     play_game,
@@ -119,10 +119,10 @@ def test_wilson_interval_reference_values() -> None:
 
 def test_results_table_lists_both_sides_with_intervals() -> None:
     records = (
-        GameRecord(0, False, (100, 50), 150),
-        GameRecord(1, True, (60, 80), 170),
-        GameRecord(2, False, (70, 70), 160),
-        GameRecord(3, True, (90, 40), 140),
+        GameResult(0, False, (100, 50), 150),
+        GameResult(1, True, (60, 80), 170),
+        GameResult(2, False, (70, 70), 160),
+        GameResult(3, True, (90, 40), 140),
     )
     result = MatchResult(("greedy", "random"), records)
     assert result.wins == (2, 1) and result.draws == 1
