@@ -82,7 +82,7 @@ from typing import IO, Final
 import attrs
 
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards
-from persian_rummy.cards import CARDS, DECK, Card
+from persian_rummy.cards import CARDS, DECK, DECK_COUNTS, Card
 from persian_rummy.dealing import Seed, shuffled_deck
 from persian_rummy.engine import play
 from persian_rummy.errors import (
@@ -116,7 +116,6 @@ FORMAT: Final = "persian-rummy record 1"
 DEFAULT_PLAYERS: Final = ("North", "East", "South", "West")
 DEFAULT_TEAMS: Final = ("North-South", "East-West")
 _DEALT: Final = HAND_SIZE * PLAYERS  # deck positions 0-27 are dealt, 28 is turned up, 29-55 the stock
-_DECK_COUNTS: Final = Counter(DECK)
 
 
 def _check_comment(comment: object) -> None:
@@ -484,8 +483,9 @@ class GameRecord:
 
     def redact(self, seat: int) -> GameRecord:
         """What ``seat`` saw of this game: every card of each deck it did not see is hidden
-        (``None``, written ``??``), the seeds are dropped, and the hands at the end of each
-        deal (public then, R23) are kept. Replay it with :meth:`views`.
+        (``None``, written ``??``), the seeds are dropped, the comments on the other seats'
+        actions are dropped (a comment may name hidden cards, R27), and the hands at the end
+        of each deal (public then, R23) are kept. Replay it with :meth:`views`.
 
         The seat sees its own dealt cards, the card turned up (R5) and the cards it draws
         from the stock; everything else in the deck it sees only as it is played.
@@ -519,7 +519,11 @@ class GameRecord:
             position += 1
             deck = tuple(card if visible else None for card, visible in zip(deal.deck, seen, strict=True))
             final = state.hands if state.is_over else None
-            deals.append(attrs.evolve(deal, deck=deck, seed=None, final_hands=final))
+            actions = tuple(
+                item if item.seat == seat or not item.comment else attrs.evolve(item, comment="")
+                for item in deal.actions
+            )
+            deals.append(attrs.evolve(deal, deck=deck, seed=None, final_hands=final, actions=actions))
         return attrs.evolve(self, deals=tuple(deals), viewer=seat)
 
 
@@ -618,8 +622,8 @@ def _fill_deck(deal: DealRecord, viewer: int, oldest_first: bool = True) -> tupl
             for card in hand:
                 place(seat, card, None)
     known: Counter[Card] = Counter(card for card in deck if card is not None)
-    unseen = _DECK_COUNTS - known
-    if known - _DECK_COUNTS:
+    unseen = DECK_COUNTS - known
+    if known - DECK_COUNTS:
         raise ReplayError("the record names more cards than the deck holds", deal=deal.number)
     last = deal.actions[-1] if deal.actions else None
     if last is not None and type(last.action) is DrawDiscard and last.seat != viewer and deal.final_hands is None:
@@ -786,8 +790,8 @@ def _parse_deck(deck: Sequence[Card | str | None] | str, number: int) -> tuple[C
         raise NotationError(f"deal {number}: a deck has 56 cards, not {len(words)}")
     cards = tuple(None if word is None or word == "??" else Card.parse(word) for word in words)
     counts = Counter(card for card in cards if card is not None)
-    if counts - _DECK_COUNTS:
-        extra = " ".join(str(card) for card in sorted((counts - _DECK_COUNTS).elements()))
+    if counts - DECK_COUNTS:
+        extra = " ".join(str(card) for card in sorted((counts - DECK_COUNTS).elements()))
         raise InvalidStateError(f"R1: deal {number}: the deck holds too many of {extra}")
     return cards
 

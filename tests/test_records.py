@@ -110,6 +110,19 @@ def test_r27_a_redacted_record_hides_the_other_hands() -> None:
         list(record.redact(0).views(1))
 
 
+def test_r27_a_redacted_record_keeps_only_the_viewers_own_comments() -> None:
+    recorder = Recorder()
+    state = recorder.deal(seed=1)
+    for _ in range(8):  # two turns each: every seat comments on its own actions
+        seat = state.current_player
+        state = recorder.play(legal_actions(state)[-1], comment=f"note by seat {seat}")
+    record = recorder.record()
+    for viewer in range(4):
+        kept = {item.comment for deal in record.redact(viewer).deals for item in deal.actions}
+        assert kept == {"", f"note by seat {viewer}"}
+    assert {item.comment for item in record.deals[0].actions} == {f"note by seat {seat}" for seat in range(4)}
+
+
 def test_r23_replay_checks_the_stored_scores() -> None:
     record, _ = record_game(1, Rules(deals=1), 0)
     assert record.scores is not None
