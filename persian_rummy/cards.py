@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections import Counter
 from collections.abc import Iterable
 from typing import Final
 
@@ -189,7 +190,7 @@ class Card:
         if not isinstance(text, str):
             raise NotationError(f"R1: expected the text of a card, not {text!r}")
         key = text.strip()
-        card = _CARD_BY_TEXT.get(key)
+        card = CARD_BY_TEXT.get(key)
         if card is not None:
             return card
         lowered = key.lower()
@@ -288,13 +289,16 @@ CARDS: Final[tuple[Card, ...]] = tuple([Card(rank, suit) for suit in Suit for ra
 TEXTS: Final[tuple[str, ...]] = tuple([rank.letter + suit.letter for suit in Suit for rank in Rank] + ["Jk"])
 #: Each card's points (R22), by index.
 POINTS: Final[tuple[int, ...]] = tuple([_POINTS[rank] for _suit in Suit for rank in Rank] + [20])
-_CARD_BY_TEXT: Final = {text: card for text, card in zip(TEXTS, CARDS, strict=True)}
+#: Each card by its canonical text (internal, for fast parsing).
+CARD_BY_TEXT: Final = {text: card for text, card in zip(TEXTS, CARDS, strict=True)}
 
 #: The joker. All four jokers of the deck are this same value (R1).
 JOKER: Final[Card] = CARDS[JOKER_INDEX]
 
 #: The 56-card deck in canonical order: ♠2…♠A, ♥2…♥A, ♦2…♦A, ♣2…♣A, then four jokers (R1).
 DECK: Final[tuple[Card, ...]] = CARDS[:JOKER_INDEX] + (JOKER,) * 4
+#: How many of each card the deck holds (internal: one of each natural, four jokers).
+DECK_COUNTS: Final = Counter(DECK)
 
 _SEPARATORS: Final = re.compile(r"[\s,\-]+")
 

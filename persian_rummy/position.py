@@ -58,7 +58,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from persian_rummy.cards import CARDS, TEXTS, Card
+from persian_rummy.cards import CARD_BY_TEXT, Card
 from persian_rummy.errors import (
     IllegalActionError,
     InvalidRulesError,
@@ -72,7 +72,6 @@ from persian_rummy.view import PlayerView
 
 __all__ = ["format_position", "parse_position", "parse_view_position"]
 
-_CARD_BY_TEXT: Final = dict(zip(TEXTS, CARDS, strict=True))
 _PHASES: Final = {phase.value: phase for phase in Phase}
 _FIELDS: Final = ("turn", "phase", "must", "dealer", "deal", "scores", "passes", "idle", "progress", "out", "rules")
 
@@ -131,7 +130,7 @@ def _parse_cards(text: str, what: str) -> tuple[Card, ...]:
         raise NotationError(f"{what} {text!r} is not cards written two characters each (like 4s5sJk), or '-'")
     cards = []
     for start in range(0, len(text), 2):
-        card = _CARD_BY_TEXT.get(text[start : start + 2])
+        card = CARD_BY_TEXT.get(text[start : start + 2])
         if card is None:
             raise NotationError(f"{what}: {text[start : start + 2]!r} is not a card (like 4s, Th or Jk)")
         cards.append(card)
@@ -170,7 +169,7 @@ def _parse_meld(text: str) -> Meld:
     flags: list[bool] = []
     index = 0
     while index < len(body):
-        card = _CARD_BY_TEXT.get(body[index : index + 2])
+        card = CARD_BY_TEXT.get(body[index : index + 2])
         if card is None:
             raise NotationError(f"the meld {text!r}: {body[index : index + 2]!r} is not a card (like 4s, Th or Jk)")
         index += 2
@@ -221,7 +220,7 @@ def _common(fields: dict[str, str]) -> dict[str, object]:
     if phase is None:
         raise NotationError(f"phase must be one of {', '.join(_PHASES)}, not {fields['phase']!r}")
     must_text = fields["must"]
-    must = None if must_text == "-" else _CARD_BY_TEXT.get(must_text)
+    must = None if must_text == "-" else CARD_BY_TEXT.get(must_text)
     if must_text != "-" and must is None:
         raise NotationError(f"must must be a card (like 7h) or '-', not {must_text!r}")
     first, comma, second = fields["scores"].partition(",")

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Final
 
 import attrs
 
-from persian_rummy.cards import DECK, Card, parse_cards
+from persian_rummy.cards import DECK, DECK_COUNTS, Card, parse_cards
 from persian_rummy.errors import IllegalActionError, InvalidStateError, NotationError
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
@@ -32,7 +32,6 @@ __all__ = ["GameState", "Phase", "team_of"]
 PLAYERS: Final = 4
 #: Cards dealt to each player (R5).
 HAND_SIZE: Final = 7
-_DECK_COUNTS: Final = Counter(DECK)
 
 
 def team_of(seat: int) -> int:
@@ -168,7 +167,7 @@ class GameState:
         for meld in table:
             named.update(meld.cards)
         if stock_cards is None:
-            remaining = _DECK_COUNTS - named
+            remaining = DECK_COUNTS - named
             rest = []
             for card in DECK:
                 if remaining[card] > 0:
@@ -452,11 +451,11 @@ class GameState:
 
 
 def _check_deck(counts: Counter[Card]) -> None:
-    if counts == _DECK_COUNTS:
+    if counts == DECK_COUNTS:
         return
     problems = []
-    duplicated = [f"{card} ({count} times)" for card, count in sorted(counts.items()) if count > _DECK_COUNTS[card]]
-    missing = [str(card) for card in sorted(_DECK_COUNTS) if counts[card] < _DECK_COUNTS[card]]
+    duplicated = [f"{card} ({count} times)" for card, count in sorted(counts.items()) if count > DECK_COUNTS[card]]
+    missing = [str(card) for card in sorted(DECK_COUNTS) if counts[card] < DECK_COUNTS[card]]
     if duplicated:
         problems.append("duplicated: " + ", ".join(duplicated))
     if missing:

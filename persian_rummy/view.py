@@ -32,7 +32,7 @@ from typing import Final
 import attrs
 
 from persian_rummy.actions import Action, DrawDiscard, DrawStock
-from persian_rummy.cards import DECK, Card, parse_cards
+from persian_rummy.cards import DECK, DECK_COUNTS, Card, parse_cards
 from persian_rummy.errors import InvalidStateError, NotationError
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
@@ -41,7 +41,6 @@ from persian_rummy.state import PLAYERS, GameState, Phase
 
 __all__ = ["InfoState", "Observation", "PlayerView", "observe"]
 
-_DECK_COUNTS: Final = Counter(DECK)
 #: The seat letters of observations and of record action lines: North, East, South, West.
 SEAT_LETTERS: Final = "NESW"
 
@@ -300,8 +299,8 @@ def _validate_view(view: PlayerView) -> None:
             raise InvalidStateError("R27: the revealed hands do not have the sizes in hand_sizes")
         for hand in revealed:
             known.update(hand)
-    if known - _DECK_COUNTS:
-        extra = " ".join(str(card) for card in sorted((known - _DECK_COUNTS).elements()))
+    if known - DECK_COUNTS:
+        extra = " ".join(str(card) for card in sorted((known - DECK_COUNTS).elements()))
         raise InvalidStateError(f"R1: the view shows more of these cards than the deck holds: {extra}")
     pass_limit = (1 if rules.stock_out_end == "first_pass" else 4) - live
     for name, limit in (("consecutive_passes", pass_limit), ("idle_turns", 8 - live)):
