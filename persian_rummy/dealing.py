@@ -80,6 +80,11 @@ def new_game(seed: Seed, *, dealer: int = 0, rules: Rules = Rules()) -> GameStat
 
     The player left of the dealer is to draw. The same seed gives the same game everywhere.
 
+    A seed makes a deal reproducible, not secret: whoever knows it knows the whole deck, and a
+    player can find a small whole-number seed by trying seeds against their own seven cards.
+    A server dealing real games should use a secret seed with enough entropy, such as
+    ``new_game(secrets.token_hex(16))``, and keep it until the game is over (R27).
+
     >>> state = new_game(42, dealer=3)
     >>> state.current_player, state.deal_number, state.scores
     (0, 1, (0, 0))
