@@ -60,7 +60,7 @@ from persian_rummy.rules import Rules
 from persian_rummy.state import GameState, Phase
 from persian_rummy.view import PlayerView
 
-__all__ = ["VERSION", "converter", "from_json", "to_json"]
+__all__ = ["VERSION", "from_json", "make_converter", "to_json"]
 
 #: The version of the JSON format this library writes (and the only one it reads).
 VERSION: Final = 1
@@ -72,9 +72,9 @@ _FORMATS: Final[dict[type, str]] = {
 _KINDS: Final[dict[type, str]] = {GameState: "a state", PlayerView: "a view", Rules: "rules"}
 T = TypeVar("T", GameState, PlayerView, Rules)
 
-#: The cattrs converter behind the JSON format: use it to embed our values in your own
-#: attrs classes (``converter.unstructure(state)`` gives the JSON-ready dictionary).
-converter: Final = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
+# The cattrs converter behind the JSON format. It stays private, so that hooks registered by
+# a user can never change how this module reads JSON; make_converter() hands out copies.
+_CONVERTER: Final = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
 
 
 def _type_name(value: object) -> str:
@@ -152,7 +152,7 @@ def _structure_items(items: list[Any], kinds: list[Any]) -> tuple[Any, ...]:
     errors: list[Exception] = []
     for index, (item, kind) in enumerate(zip(items, kinds, strict=True)):
         try:
-            out.append(converter.structure(item, kind))
+            out.append(_CONVERTER.structure(item, kind))
         except Exception as error:
             note = IterableValidationNote(f"Structuring a list @ index {index}", index, kind)
             error.__notes__ = [*getattr(error, "__notes__", []), note]  # type: ignore[attr-defined]
@@ -184,21 +184,40 @@ def _fixed_hook(kind: Any) -> Callable[[Any, Any], tuple[Any, ...]]:
     return structure
 
 
-converter.register_structure_hook(int, _structure_int)
-converter.register_structure_hook(bool, _structure_bool)
-converter.register_structure_hook(str, _structure_str)
-converter.register_structure_hook(Card, _structure_card)
-converter.register_structure_hook(Hand, _structure_hand)
-converter.register_structure_hook(Meld, _structure_meld)
-converter.register_structure_hook(Phase, _structure_phase)
-converter.register_structure_hook_func(_is_card_tuple, _structure_cards)
-converter.register_structure_hook_factory(_is_homogeneous_tuple, _homogeneous_hook)
-converter.register_structure_hook_factory(_is_fixed_tuple, _fixed_hook)
-converter.register_unstructure_hook(Card, str)
-converter.register_unstructure_hook(Hand, str)
-converter.register_unstructure_hook(Meld, str)
-converter.register_unstructure_hook(Phase, lambda phase: phase.value)
-converter.register_unstructure_hook_func(_is_card_tuple, lambda cards: " ".join(map(str, cards)))
+_CONVERTER.register_structure_hook(int, _structure_int)
+_CONVERTER.register_structure_hook(bool, _structure_bool)
+_CONVERTER.register_structure_hook(str, _structure_str)
+_CONVERTER.register_structure_hook(Card, _structure_card)
+_CONVERTER.register_structure_hook(Hand, _structure_hand)
+_CONVERTER.register_structure_hook(Meld, _structure_meld)
+_CONVERTER.register_structure_hook(Phase, _structure_phase)
+_CONVERTER.register_structure_hook_func(_is_card_tuple, _structure_cards)
+_CONVERTER.register_structure_hook_factory(_is_homogeneous_tuple, _homogeneous_hook)
+_CONVERTER.register_structure_hook_factory(_is_fixed_tuple, _fixed_hook)
+_CONVERTER.register_unstructure_hook(Card, str)
+_CONVERTER.register_unstructure_hook(Hand, str)
+_CONVERTER.register_unstructure_hook(Meld, str)
+_CONVERTER.register_unstructure_hook(Phase, lambda phase: phase.value)
+_CONVERTER.register_unstructure_hook_func(_is_card_tuple, lambda cards: " ".join(map(str, cards)))
+
+
+def make_converter() -> cattrs.Converter:
+    """A copy of the cattrs converter behind the JSON format, to embed our values in your own
+    attrs classes: cards, hands and melds (un)structure to their text, states, views and rules
+    to JSON-ready dictionaries (structuring reads what :func:`json.loads` gives, and does not
+    run :meth:`~persian_rummy.GameState.validate`: :func:`from_json` does). Hooks you register on the copy
+    leave this module's JSON as it is.
+
+    >>> import json
+    >>> from persian_rummy import new_game
+    >>> converter = make_converter()
+    >>> fields = converter.unstructure(new_game(1))
+    >>> fields["hands"][1], fields["phase"]
+    ('Js 2d Jd Qd Tc Jk Jk', 'draw')
+    >>> converter.structure(json.loads(json.dumps(fields)), GameState) == new_game(1)
+    True
+    """
+    return _CONVERTER.copy()
 
 
 def to_json(value: GameState | PlayerView | Rules) -> str:
@@ -211,7 +230,7 @@ def to_json(value: GameState | PlayerView | Rules) -> str:
     kind = type(value)
     if kind not in _FORMATS:
         raise NotationError(f"to_json writes a GameState, a PlayerView or Rules, not {kind.__name__}")
-    fields = converter.unstructure(value, kind)
+    fields = _CONVERTER.unstructure(value, kind)
     return json.dumps({"format": _FORMATS[kind], "version": VERSION, **fields}, ensure_ascii=False)
 
 
@@ -269,7 +288,7 @@ def from_json(text: str | bytes, kind: type[T]) -> T:
         )
     fields = {key: value for key, value in data.items() if key not in ("format", "version")}
     try:
-        value = converter.structure(fields, kind)
+        value = _CONVERTER.structure(fields, kind)
     except (ClassValidationError, IterableValidationError) as error:
         raise NotationError(f"the JSON does not describe {name}: {_messages(error)}") from None
     except InvalidRulesError as error:
