@@ -403,51 +403,60 @@ class GameState:
         for meld in self.melds:
             counts.update(meld.cards)
         _check_deck(counts)
-        rules = self.rules
-        for meld in self.melds:
-            if meld.ace_low and rules.ace_in_runs == "high":
-                raise InvalidStateError(f"R10: the run {meld} plays the ace low, which these rules forbid")
-        live = self.phase.is_live
-        pass_limit = (1 if rules.stock_out_end == "first_pass" else 4) - live
-        for name, limit in (("consecutive_passes", pass_limit), ("idle_turns", 8 - live)):
-            value = getattr(self, name)
-            if type(value) is not int or not 0 <= value <= limit:
-                raise InvalidStateError(f"R20-R21: {name} must be 0-{limit} in this state, not {value!r}")
-        if type(self.turn_progress) is not bool:
-            raise InvalidStateError(f"R21: turn_progress must be True or False, not {self.turn_progress!r}")
-        if self.consecutive_passes and self.stock:
-            raise InvalidStateError("R20: a player can have passed only with an empty stock")
-        if self.phase.is_live:
-            if self.went_out is not None:
-                raise InvalidStateError("R18: nobody has gone out while the round is being played")
-            if self.phase is Phase.DRAW and (self.must_meld is not None or self.turn_progress):
-                raise InvalidStateError("R14: before the draw there is no card to meld and no progress")
-            if self.phase is Phase.MELD and not self.hands[self.current_player]:
-                raise InvalidStateError("R17-R18: after drawing, the player to move holds at least one card")
-            if rules.last_card_discard != "stays_in" and not all(self.hands):
-                raise InvalidStateError(
-                    f"R19: under last_card_discard={rules.last_card_discard!r} no player can have "
-                    "an empty hand while the round is being played"
-                )
-            if self.must_meld is not None and (
-                self.phase is not Phase.MELD or self.must_meld not in self.hands[self.current_player]
-            ):
-                raise InvalidStateError("R14: the card to meld must be in the hand of the player to move")
-        else:
-            if self.must_meld is not None:
-                raise InvalidStateError("R14: no card must be melded once the round is over")
-            if (self.phase is Phase.GAME_OVER) != (self.deal_number == deals):
-                raise InvalidStateError("R7: the game is over exactly when the last deal has ended")
-            if self.went_out is None and self.consecutive_passes != pass_limit and self.idle_turns != 8:
-                raise InvalidStateError(
-                    "R18, R20, R21: a round ends only when a player goes out, when the passes end it "
-                    f"({pass_limit} in a row) or after eight idle turns"
-                )
-            if self.went_out is not None:
-                if type(self.went_out) is not int or not 0 <= self.went_out < PLAYERS:
-                    raise InvalidStateError(f"R18: went_out must be a seat 0-3 or None, not {self.went_out!r}")
-                if self.hands[self.went_out]:
-                    raise InvalidStateError("R18: the player who went out holds no card")
+        check_turn(self, tuple(len(hand) for hand in self.hands), len(self.stock), "state")
+        if (
+            self.phase is Phase.MELD
+            and self.must_meld is not None
+            and self.must_meld not in self.hands[self.current_player]
+        ):
+            raise InvalidStateError("R14: the card to meld must be in the hand of the player to move")
+
+
+def check_turn(value: GameState | PlayerView, hand_sizes: tuple[int, ...], stock_size: int, what: str) -> None:
+    """The checks that a state and a view share, on what both show: the melds' aces (R10),
+    the pass and idle counters (R20-R21), the phase against the card to meld, who went out
+    and the hand sizes (R7, R14, R17-R19). ``what`` names the value in messages (internal)."""
+    rules = value.rules
+    for meld in value.melds:
+        if meld.ace_low and rules.ace_in_runs == "high":
+            raise InvalidStateError(f"R10: the run {meld} plays the ace low, which these rules forbid")
+    live = value.phase.is_live
+    pass_limit = (1 if rules.stock_out_end == "first_pass" else 4) - live
+    for name, limit in (("consecutive_passes", pass_limit), ("idle_turns", 8 - live)):
+        count = getattr(value, name)
+        if type(count) is not int or not 0 <= count <= limit:
+            raise InvalidStateError(f"R20-R21: {name} must be 0-{limit} in this {what}, not {count!r}")
+    if type(value.turn_progress) is not bool:
+        raise InvalidStateError(f"R21: turn_progress must be True or False, not {value.turn_progress!r}")
+    if value.consecutive_passes and stock_size:
+        raise InvalidStateError("R20: a player can have passed only with an empty stock")
+    if live:
+        if value.went_out is not None:
+            raise InvalidStateError("R18: nobody has gone out while the round is being played")
+        if value.phase is Phase.DRAW and (value.must_meld is not None or value.turn_progress):
+            raise InvalidStateError("R14: before the draw there is no card to meld and no progress")
+        if value.phase is Phase.MELD and not hand_sizes[value.current_player]:
+            raise InvalidStateError("R17-R18: after drawing, the player to move holds at least one card")
+        if rules.last_card_discard != "stays_in" and not all(hand_sizes):
+            raise InvalidStateError(
+                f"R19: under last_card_discard={rules.last_card_discard!r} no player can have "
+                "an empty hand while the round is being played"
+            )
+        return
+    if value.must_meld is not None:
+        raise InvalidStateError("R14: no card must be melded once the round is over")
+    if (value.phase is Phase.GAME_OVER) != (value.deal_number == rules.deals):
+        raise InvalidStateError("R7: the game is over exactly when the last deal has ended")
+    if value.went_out is None and value.consecutive_passes != pass_limit and value.idle_turns != 8:
+        raise InvalidStateError(
+            "R18, R20, R21: a round ends only when a player goes out, when the passes end it "
+            f"({pass_limit} in a row) or after eight idle turns"
+        )
+    if value.went_out is not None:
+        if type(value.went_out) is not int or not 0 <= value.went_out < PLAYERS:
+            raise InvalidStateError(f"R18: went_out must be a seat 0-3 or None, not {value.went_out!r}")
+        if hand_sizes[value.went_out]:
+            raise InvalidStateError("R18: the player who went out holds no card")
 
 
 def _check_deck(counts: Counter[Card]) -> None:

@@ -37,7 +37,7 @@ from persian_rummy.errors import InvalidStateError, NotationError
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
 from persian_rummy.rules import Rules
-from persian_rummy.state import PLAYERS, GameState, Phase
+from persian_rummy.state import PLAYERS, GameState, Phase, check_turn
 
 __all__ = ["InfoState", "Observation", "PlayerView", "observe"]
 
@@ -278,8 +278,6 @@ def _validate_view(view: PlayerView) -> None:
     known: Counter[Card] = Counter(view.discard_pile)
     for meld in view.melds:
         known.update(meld.cards)
-        if meld.ace_low and rules.ace_in_runs == "high":
-            raise InvalidStateError(f"R10: the run {meld} plays the ace low, which these rules forbid")
     if live:
         if revealed is not None:
             raise InvalidStateError("R27: the other hands are hidden while the round is played")
@@ -302,46 +300,14 @@ def _validate_view(view: PlayerView) -> None:
     if known - DECK_COUNTS:
         extra = " ".join(str(card) for card in sorted((known - DECK_COUNTS).elements()))
         raise InvalidStateError(f"R1: the view shows more of these cards than the deck holds: {extra}")
-    pass_limit = (1 if rules.stock_out_end == "first_pass" else 4) - live
-    for name, limit in (("consecutive_passes", pass_limit), ("idle_turns", 8 - live)):
-        value = getattr(view, name)
-        if type(value) is not int or not 0 <= value <= limit:
-            raise InvalidStateError(f"R20-R21: {name} must be 0-{limit} in this view, not {value!r}")
-    if type(view.turn_progress) is not bool:
-        raise InvalidStateError(f"R21: turn_progress must be True or False, not {view.turn_progress!r}")
-    if view.consecutive_passes and view.stock_size:
-        raise InvalidStateError("R20: a player can have passed only with an empty stock")
-    if live:
-        if view.went_out is not None:
-            raise InvalidStateError("R18: nobody has gone out while the round is being played")
-        if view.phase is Phase.DRAW and (view.must_meld is not None or view.turn_progress):
-            raise InvalidStateError("R14: before the draw there is no card to meld and no progress")
-        if view.phase is Phase.MELD and not sizes[view.current_player]:
-            raise InvalidStateError("R17-R18: after drawing, the player to move holds at least one card")
-        if rules.last_card_discard != "stays_in" and not all(sizes):
-            raise InvalidStateError(
-                f"R19: under last_card_discard={rules.last_card_discard!r} no player can have "
-                "an empty hand while the round is being played"
-            )
-        if view.must_meld is not None and (
-            view.phase is not Phase.MELD or (view.seat == view.current_player and view.must_meld not in view.hand)
-        ):
-            raise InvalidStateError("R14: the card to meld is held by the player to move, after the draw")
-    else:
-        if view.must_meld is not None:
-            raise InvalidStateError("R14: no card must be melded once the round is over")
-        if (view.phase is Phase.GAME_OVER) != (view.deal_number == rules.deals):
-            raise InvalidStateError("R7: the game is over exactly when the last deal has ended")
-        if view.went_out is None and view.consecutive_passes != pass_limit and view.idle_turns != 8:
-            raise InvalidStateError(
-                "R18, R20, R21: a round ends only when a player goes out, when the passes end it "
-                f"({pass_limit} in a row) or after eight idle turns"
-            )
-        if view.went_out is not None:
-            if not _is_seat(view.went_out):
-                raise InvalidStateError(f"R18: went_out must be a seat 0-3 or None, not {view.went_out!r}")
-            if sizes[view.went_out]:
-                raise InvalidStateError("R18: the player who went out holds no card")
+    check_turn(view, sizes, view.stock_size, "view")
+    if (
+        view.phase is Phase.MELD
+        and view.must_meld is not None
+        and view.seat == view.current_player
+        and view.must_meld not in view.hand
+    ):
+        raise InvalidStateError("R14: the card to meld is held by the player to move, after the draw")
 
 
 def _described(value: object) -> str:
