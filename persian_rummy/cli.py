@@ -37,13 +37,10 @@ from persian_rummy.errors import IllegalActionError, NotationError, PersianRummy
 from persian_rummy.melds import Meld, MeldKind
 from persian_rummy.rules import PRESETS, Rules
 from persian_rummy.scoring import RoundScore, score_round, tally, winner
-from persian_rummy.state import GameState, Phase, team_of
+from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, GameState, Phase, team_of
 from persian_rummy.view import PlayerView
 
 __all__ = ["Style", "describe", "main", "score_sheet", "table_text"]
-
-SEAT_NAMES = ("North", "East", "South", "West")
-TEAM_NAMES = ("North-South", "East-West")
 
 
 class Style:

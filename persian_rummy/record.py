@@ -94,7 +94,7 @@ from persian_rummy.errors import (
 )
 from persian_rummy.hand import Hand
 from persian_rummy.rules import Rules
-from persian_rummy.state import HAND_SIZE, PLAYERS, GameState, Phase
+from persian_rummy.state import HAND_SIZE, PLAYERS, SEAT_NAMES, TEAM_NAMES, GameState, Phase
 from persian_rummy.view import SEAT_LETTERS, PlayerView, _check_seat, observe
 
 __all__ = [
@@ -113,8 +113,8 @@ __all__ = [
 #: The value of the ``Format`` tag this version writes and reads.
 FORMAT: Final = "persian-rummy record 1"
 #: The default player and team names.
-DEFAULT_PLAYERS: Final = ("North", "East", "South", "West")
-DEFAULT_TEAMS: Final = ("North-South", "East-West")
+DEFAULT_PLAYERS: Final = SEAT_NAMES
+DEFAULT_TEAMS: Final = TEAM_NAMES
 _DEALT: Final = HAND_SIZE * PLAYERS  # deck positions 0-27 are dealt, 28 is turned up, 29-55 the stock
 
 

@@ -32,6 +32,10 @@ __all__ = ["GameState", "Phase", "team_of"]
 PLAYERS: Final = 4
 #: Cards dealt to each player (R5).
 HAND_SIZE: Final = 7
+#: The seats' names, by seat number (R3): North and South against East and West.
+SEAT_NAMES: Final = ("North", "East", "South", "West")
+#: The teams' names, by team number (R3).
+TEAM_NAMES: Final = ("North-South", "East-West")
 
 
 def team_of(seat: int) -> int:

@@ -31,15 +31,11 @@ from persian_rummy.cards import Card
 from persian_rummy.errors import InvalidStateError
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
-from persian_rummy.state import GameState, Phase, team_of
+from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, GameState, Phase, team_of
 from persian_rummy.view import PlayerView
 
 __all__ = ["SEAT_NAMES", "TEAM_NAMES", "card", "cards_in", "table"]
 
-#: The seats' names, by seat number (R3): North and South against East and West.
-SEAT_NAMES: Final = ("North", "East", "South", "West")
-#: The teams' names, by team number (R3).
-TEAM_NAMES: Final = ("North-South", "East-West")
 
 _WIDTH: Final = 1000
 _CARD_W: Final = 46
