@@ -33,10 +33,10 @@ from persian_rummy.bots import BOTS, Bot, make_bot
 from persian_rummy.cards import Card
 from persian_rummy.dealing import new_game, next_deal
 from persian_rummy.engine import legal_actions, play
-from persian_rummy.errors import IllegalActionError, NotationError, PersianRummyError, RoundNotOverError
+from persian_rummy.errors import IllegalActionError, NotationError, PersianRummyError
 from persian_rummy.melds import Meld, MeldKind
 from persian_rummy.rules import PRESETS, Rules
-from persian_rummy.scoring import RoundScore, score_round, tally, winner
+from persian_rummy.scoring import RoundScore, score_round, winner
 from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, GameState, Phase, team_of
 from persian_rummy.view import PlayerView
 
@@ -199,7 +199,7 @@ def score_sheet(state: GameState | PlayerView, style: Style) -> str:
         + f"{'melded':>9}{'laid off':>10}{'doubles':>9}{'in hand':>9}{'going out':>11}{'deal':>8}{'total':>8}"
     ]
     score: RoundScore
-    for score in _round_scores(state):
+    for score in score_round(state):
         rows.append(
             f"  {TEAM_NAMES[score.team]:<20}{score.melded:>9}{score.laid_off:>10}{score.doubles:>9}"
             f"{-score.in_hand:>9}{score.going_out:>11}{score.total:>8}{state.scores[score.team]:>8}"
@@ -207,17 +207,8 @@ def score_sheet(state: GameState | PlayerView, style: Style) -> str:
     return "\n".join(rows)
 
 
-def _round_scores(state: GameState | PlayerView) -> tuple[RoundScore, RoundScore]:
-    if isinstance(state, GameState):
-        return score_round(state)
-    if state.revealed_hands is None:
-        raise RoundNotOverError(f"R23: deal {state.deal_number} is still being played; only a finished round is scored")
-    return tally(state.melds, state.revealed_hands, went_out=state.went_out, rules=state.rules)
-
-
 def _result(state: GameState | PlayerView) -> str:
-    first, second = state.scores
-    team = None if first == second else 0 if first > second else 1  # R26
+    team = winner(state)  # R26
     if team is None:
         return f"The game is a draw, {state.scores[0]} all (R26)."
     loser = 1 - team

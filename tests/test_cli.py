@@ -288,7 +288,8 @@ def test_r20_r21_r26_endings_and_a_drawn_game() -> None:
     assert "(R21)" in _ending(idle)
     passed = attrs.evolve(state, phase=Phase.ROUND_OVER, consecutive_passes=4)
     assert "(R20)" in _ending(passed)
-    assert _result(attrs.evolve(state, scores=(5, 5))) == "The game is a draw, 5 all (R26)."
+    drawn = attrs.evolve(passed, phase=Phase.GAME_OVER, deal_number=2, scores=(5, 5))
+    assert _result(drawn) == "The game is a draw, 5 all (R26)."
     with pytest.raises(RoundNotOverError):
         score_sheet(state.view(0), Style())
 
