@@ -29,6 +29,7 @@ from typing import Any, Final, TypeAlias
 
 import attrs
 
+from persian_rummy.actions import Action
 from persian_rummy.bots import Bot, make_bot
 from persian_rummy.dealing import new_game, next_deal
 from persian_rummy.engine import play
@@ -41,6 +42,7 @@ __all__ = [
     "GameResult",
     "Lineup",
     "MatchResult",
+    "deal_seed",
     "derived_seed",
     "play_game",
     "round_robin",
@@ -85,12 +87,29 @@ def derived_seed(*parts: object) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
+def deal_seed(seed: int | str, deal_number: int) -> int | str:
+    """The seed that shuffles deal ``deal_number`` of the game with seed ``seed``: the game's
+    seed for the first deal, ``"seed/deal"`` for the later ones.
+
+    >>> deal_seed(1, 1), deal_seed(1, 2)
+    (1, '1/2')
+    """
+    return seed if deal_number == 1 else f"{seed}/{deal_number}"
+
+
 def play_game(
-    bots: Sequence[Bot], seed: int | str, *, dealer: int = 0, rules: Rules = Rules()
+    bots: Sequence[Bot],
+    seed: int | str,
+    *,
+    dealer: int = 0,
+    rules: Rules = Rules(),
+    on_deal: Callable[[GameState], None] | None = None,
+    on_action: Callable[[GameState, Action, GameState], None] | None = None,
 ) -> tuple[GameState, int]:
     """Play a whole game (every deal, R7) with ``bots[seat]`` choosing for each seat from its
-    own view (R27). The first deal is shuffled with ``seed`` and deal ``n > 1`` with
-    ``f"{seed}/{n}"``. Returns the final state (``GAME_OVER``) and the number of actions.
+    own view (R27). Deal ``n`` is shuffled with :func:`deal_seed`. Returns the final state
+    (``GAME_OVER``) and the number of actions. ``on_deal`` sees each fresh deal and each
+    finished one; ``on_action`` sees every action with the states before and after it.
 
     >>> from persian_rummy.bots import GreedyBot
     >>> state, actions = play_game([GreedyBot()] * 4, 3)
@@ -99,16 +118,24 @@ def play_game(
     """
     if len(bots) != PLAYERS:
         raise NotationError(f"R3: a game needs 4 bots, one per seat, not {len(bots)}")
-    state = new_game(seed, dealer=dealer, rules=rules)
+    state = new_game(deal_seed(seed, 1), dealer=dealer, rules=rules)
     actions = 0
     while True:
+        if on_deal is not None:
+            on_deal(state)
         while state.phase.is_live:
             seat = state.current_player
-            state = play(state, bots[seat](state.view(seat)))
+            action = bots[seat](state.view(seat))
+            after = play(state, action)
+            if on_action is not None:
+                on_action(state, action, after)
+            state = after
             actions += 1
+        if on_deal is not None:
+            on_deal(state)
         if state.phase is Phase.GAME_OVER:
             return state, actions
-        state = next_deal(state, f"{seed}/{state.deal_number + 1}")
+        state = next_deal(state, deal_seed(seed, state.deal_number + 1))
 
 
 @attrs.frozen

@@ -23,12 +23,12 @@ import os
 import sys
 import textwrap
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from statistics import fmean, pstdev
 from typing import TextIO
 
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
-from persian_rummy.arena import wilson_interval
+from persian_rummy.arena import deal_seed, play_game, wilson_interval
 from persian_rummy.bots import BOTS, Bot, make_bot
 from persian_rummy.cards import Card
 from persian_rummy.dealing import new_game, next_deal
@@ -292,41 +292,6 @@ def _lineup(specs: Sequence[str]) -> str:
     return f"{TEAM_NAMES[0]} {first} against {TEAM_NAMES[1]} {second}"
 
 
-def deal_seed(seed: int, deal_number: int) -> int | str:
-    """The seed that shuffles deal ``deal_number`` of the game with seed ``seed``: the game's
-    seed for the first deal, ``"seed/deal"`` for the later ones.
-
-    >>> deal_seed(1, 1), deal_seed(1, 2)
-    (1, '1/2')
-    """
-    return seed if deal_number == 1 else f"{seed}/{deal_number}"
-
-
-def _play_game(
-    seed: int,
-    bots: Sequence[Bot],
-    rules: Rules,
-    on_action: Callable[[GameState, Action, GameState], None],
-    on_deal: Callable[[GameState], None],
-) -> GameState:
-    """Play one whole game between ``bots`` (one per seat) and return its final state, as
-    :func:`persian_rummy.arena.play_game` does; ``on_deal`` sees each fresh deal and each
-    finished one, ``on_action`` every action."""
-    state = new_game(deal_seed(seed, 1), rules=rules)
-    while True:
-        on_deal(state)
-        while state.phase.is_live:
-            seat = state.current_player
-            action = bots[seat](state.view(seat))
-            after = play(state, action)
-            on_action(state, action, after)
-            state = after
-        on_deal(state)
-        if state.phase is Phase.GAME_OVER:
-            return state
-        state = next_deal(state, deal_seed(seed, state.deal_number + 1))
-
-
 def _print_game(
     seed: int, specs: Sequence[str], rules: Rules, out: TextIO, style: Style
 ) -> tuple[GameState, list[list[Action]]]:
@@ -370,7 +335,7 @@ def _print_game(
             flush(before.current_player)
 
     bots = _bots_for(specs, seed)
-    final = _play_game(seed, bots, rules, on_action, on_deal)
+    final, _ = play_game(bots, seed, rules=rules, on_deal=on_deal, on_action=on_action)
     print(file=out)
     print(style.bold(_result(final)), file=out)
     return final, deals
@@ -412,7 +377,7 @@ def _summarise(
     started = time.perf_counter()
     for number in range(games):
         bots = _bots_for(specs, seed + number)
-        finals.append(_play_game(seed + number, bots, rules, on_action, on_deal))
+        finals.append(play_game(bots, seed + number, rules=rules, on_deal=on_deal, on_action=on_action)[0])
         if progress is not None:
             _progress(number + 1, games, started, progress)
     elapsed = time.perf_counter() - started
