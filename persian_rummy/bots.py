@@ -33,10 +33,10 @@ from typing import Final, Protocol, runtime_checkable
 
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
 from persian_rummy.cards import DECK, JOKER_INDEX, POINTS
-from persian_rummy.engine import _RANK_MASKS, _SUIT_BITS, _candidate_melds, legal_actions, play
+from persian_rummy.engine import _RANK_MASKS, _candidate_melds, legal_actions, play
 from persian_rummy.errors import InvalidStateError, NotationError
 from persian_rummy.hand import _make_hand, mask_points
-from persian_rummy.melds import Meld, MeldKind, extend, extensions, new_meld
+from persian_rummy.melds import SUIT_BITS, Meld, MeldKind, extend, extensions, new_meld
 from persian_rummy.scoring import tally
 from persian_rummy.state import GameState, Phase
 from persian_rummy.view import PlayerView
@@ -173,8 +173,8 @@ def _keep_score(index: int, mask: int, jokers: int, gone: int) -> int:
     mates = (mask & rank_mask & ~(1 << index)).bit_count()
     if mates and (rank_mask & ~mask & ~gone or mates >= 2):
         score += 2 * mates
-    suit_bits = mask >> base & _SUIT_BITS
-    dead = gone >> base & _SUIT_BITS
+    suit_bits = mask >> base & SUIT_BITS
+    dead = gone >> base & SUIT_BITS
     for step, weight in ((1, 2), (2, 1)):
         for neighbour in (offset - step, offset + step):
             if 0 <= neighbour < 13 and suit_bits >> neighbour & 1:

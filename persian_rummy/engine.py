@@ -51,7 +51,7 @@ from persian_rummy.errors import (
     WrongPhaseError,
 )
 from persian_rummy.hand import Hand, _make_hand
-from persian_rummy.melds import Meld, MeldKind, MeldShape, extend, extensions, new_meld, shape_of
+from persian_rummy.melds import ACE_BIT, SUIT_BITS, Meld, MeldKind, MeldShape, extend, extensions, new_meld, shape_of
 from persian_rummy.rules import Rules
 from persian_rummy.scoring import tally
 from persian_rummy.state import PLAYERS, GameState, Phase
@@ -70,8 +70,6 @@ __all__ = [
     "play",
 ]
 
-_SUIT_BITS: Final = 0x1FFF
-_ACE_BIT: Final = 1 << 12
 #: For each rank offset (0 = the two), the mask of its four cards.
 _RANK_MASKS: Final = tuple(sum(1 << (suit * 13 + offset) for suit in range(4)) for offset in range(13))
 #: Passes in a row that end the round (R20) and idle turns in a row that end it (R21).
@@ -97,7 +95,7 @@ def _candidate_melds(mask: int, jokers: int, ace_low: bool) -> Iterator[tuple[in
                 yield rank_bits, 0, shape
     for suit in range(4):
         base = suit * 13
-        suit_bits = mask >> base & _SUIT_BITS
+        suit_bits = mask >> base & SUIT_BITS
         if suit_bits.bit_count() < 3:
             continue
         rest = suit_bits
@@ -110,8 +108,8 @@ def _candidate_melds(mask: int, jokers: int, ace_low: bool) -> Iterator[tuple[in
                 for last in range(first + 2, length):
                     run = ((1 << (last - first + 1)) - 1) << (base + start + first)
                     yield run, 0, MeldShape(MeldKind.RUN, suit, start + first + 2, start + last + 2, False)
-        if ace_low and suit_bits & _ACE_BIT and suit_bits & 3 == 3:
-            ones = suit_bits & (_SUIT_BITS >> 1)
+        if ace_low and suit_bits & ACE_BIT and suit_bits & 3 == 3:
+            ones = suit_bits & (SUIT_BITS >> 1)
             length = ((~ones) & (ones + 1)).bit_length() - 1
             ace = 1 << (base + 12)
             # A-2…K would be the whole suit, already listed as the run 2…A.
@@ -216,11 +214,11 @@ def _target_usable(mask: int, jokers: int, target: Card, state: GameState | Play
         offset = index % 13
         if (mask & _RANK_MASKS[offset]).bit_count() >= 3:
             return True
-        suit_bits = mask >> (index - offset) & _SUIT_BITS
+        suit_bits = mask >> (index - offset) & SUIT_BITS
         if _in_run_window(suit_bits, offset):
             return True
-        if ace_low and suit_bits & _ACE_BIT:
-            rotated = ((suit_bits << 1) | (suit_bits >> 12)) & _SUIT_BITS
+        if ace_low and suit_bits & ACE_BIT:
+            rotated = ((suit_bits << 1) | (suit_bits >> 12)) & SUIT_BITS
             if _in_run_window(rotated, (offset + 1) % 13):
                 return True
     if rules.pickup_use == "new_meld_only":

@@ -22,13 +22,15 @@ import attrs
 
 from persian_rummy.cards import CARDS, JOKER_INDEX, Card, parse_cards
 from persian_rummy.errors import InvalidLayOffError, InvalidMeldError, NotationError
+from persian_rummy.hand import cards_of_mask
 
 __all__ = ["Meld", "MeldKind"]
 
 AceInRuns = Literal["high", "high_or_low"]
 
-_SUIT_BITS: Final = 0x1FFF  # the 13 ranks of one suit
-_ACE_BIT: Final = 1 << 12
+#: The 13 rank bits of one suit in a card mask, and the ace among them (internal).
+SUIT_BITS: Final = 0x1FFF
+ACE_BIT: Final = 1 << 12
 _TOKEN: Final = re.compile(r"(.+?)([@+])(\d+)")
 
 
@@ -62,9 +64,9 @@ def run_bits(suit_bits: int) -> tuple[int, int, bool] | None:
     if suit_bits & (suit_bits + (suit_bits & -suit_bits)) == 0:
         low = (suit_bits & -suit_bits).bit_length() + 1
         return low, low + suit_bits.bit_count() - 1, False
-    if suit_bits & _ACE_BIT and suit_bits & 1:
+    if suit_bits & ACE_BIT and suit_bits & 1:
         # Try the ace low: shift every rank up one place and put the ace at the bottom.
-        rotated = ((suit_bits << 1) | 1) & _SUIT_BITS
+        rotated = ((suit_bits << 1) | 1) & SUIT_BITS
         if rotated & (rotated + 1) == 0:
             return 1, rotated.bit_count(), True
     return None
@@ -94,11 +96,11 @@ def shape_of(mask: int, jokers: int) -> MeldShape | str:
         return MeldShape(MeldKind.SET, -1, rank_offset + 2, rank_offset + 2, False)
     suit = low_index // 13
     suit_bits = mask >> (suit * 13)
-    if suit_bits & ~_SUIT_BITS:
+    if suit_bits & ~SUIT_BITS:
         return "R9: a run's cards must all be of one suit, and a set's of one rank"
     run = run_bits(suit_bits)
     if run is None:
-        if suit_bits & _ACE_BIT and suit_bits & 1:
+        if suit_bits & ACE_BIT and suit_bits & 1:
             return "R9: a run's ranks must be consecutive and may not wrap around past the ace"
         return "R9: a run's ranks must be consecutive"
     low, high, ace_low = run
@@ -371,20 +373,11 @@ def new_meld(mask: int, jokers: int, shape: MeldShape, seat: int) -> Meld:
     if jokers:
         cards: tuple[Card, ...] = (CARDS[JOKER_INDEX],) * jokers
     elif shape.ace_low:
-        cards = (CARDS[shape.suit * 13 + 12],) + tuple(_cards(mask & ~(1 << (shape.suit * 13 + 12))))
+        cards = (CARDS[shape.suit * 13 + 12],) + tuple(cards_of_mask(mask & ~(1 << (shape.suit * 13 + 12))))
     else:
-        cards = tuple(_cards(mask))
+        cards = tuple(cards_of_mask(mask))
     _init_meld(meld, cards, (seat,) * len(cards), (False,) * len(cards), shape, mask, jokers)
     return meld
-
-
-def _cards(mask: int) -> list[Card]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(CARDS[low.bit_length() - 1])
-        mask ^= low
-    return out
 
 
 def extensions(meld: Meld, ace_low_allowed: bool) -> tuple[Card, ...]:
