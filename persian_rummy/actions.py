@@ -39,6 +39,7 @@ import attrs
 
 from persian_rummy.cards import CARDS, JOKER_INDEX, Card, parse_cards
 from persian_rummy.errors import NotationError
+from persian_rummy.hand import cards_of_mask
 
 __all__ = ["Action", "Discard", "DrawDiscard", "DrawStock", "LayOff", "MeldCards", "Pass"]
 
@@ -277,6 +278,5 @@ def meld_action(mask: int, jokers: int) -> MeldCards:
     key = (mask, jokers)
     action = _MELDS.get(key)
     if action is None:
-        cards = [card for card in CARDS[:JOKER_INDEX] if mask >> card.index & 1]
-        action = _MELDS[key] = MeldCards(cards + [CARDS[JOKER_INDEX]] * jokers)
+        action = _MELDS[key] = MeldCards([*cards_of_mask(mask), *[CARDS[JOKER_INDEX]] * jokers])
     return action
