@@ -1,0 +1,55 @@
+"""Test profiles for the whole repository (tests, the package's doctests, README and docs).
+
+Two switches, both read from the environment so that ``pytest`` alone is the command in the
+README and in ``.ci/run``:
+
+* ``HYPOTHESIS_PROFILE=ci`` (set by ``.ci/run``) is the *thorough* profile. Tests marked
+  ``@pytest.mark.thorough`` (soaks, long state machines, whole-game browser runs) run only
+  under it; a contributor's default run deselects them, so it stays under a minute.
+* Optional extras: modules that need an extra (``[rl]``, ``[server]``) are listed in
+  ``OPTIONAL`` below. When an extra is not installed, its tests and modules are not
+  collected and the header says so; ``PERSIAN_RUMMY_REQUIRE_EXTRAS=1`` (set by ``.ci/run``)
+  turns a missing extra into a failure, so CI can never pass by leaving them out.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+import pytest
+
+THOROUGH = os.environ.get("HYPOTHESIS_PROFILE", "dev") == "ci"
+
+# extra -> (modules it provides, paths (globs, from the repository root) that need it)
+OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _missing(extra: str) -> list[str]:
+    modules, _ = OPTIONAL[extra]
+    return [name for name in modules if importlib.util.find_spec(name) is None]
+
+
+MISSING = {extra: missing for extra in OPTIONAL if (missing := _missing(extra))}
+if MISSING and os.environ.get("PERSIAN_RUMMY_REQUIRE_EXTRAS") == "1":
+    raise RuntimeError(f"extras required but not installed: {MISSING}")
+
+collect_ignore_glob = [path for extra in MISSING for path in OPTIONAL[extra][1]]
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    lines = [f"persian-rummy profile: {'thorough' if THOROUGH else 'quick (thorough tests deselected)'}"]
+    lines += [
+        f"persian-rummy: [{extra}] extra not installed ({', '.join(names)}): its tests are not collected"
+        for extra, names in MISSING.items()
+    ]
+    return lines
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if THOROUGH:
+        return
+    kept = [item for item in items if item.get_closest_marker("thorough") is None]
+    if len(kept) != len(items):
+        config.hook.pytest_deselected(items=[item for item in items if item not in kept])
+        items[:] = kept
