@@ -110,6 +110,15 @@ def test_r27_a_redacted_record_hides_the_other_hands() -> None:
         list(record.redact(0).views(1))
 
 
+@pytest.mark.parametrize("seat", [9, -1, "0", None, 1.0])
+def test_r3_views_refuses_a_bad_seat_at_the_call_not_when_iterated(seat: object) -> None:
+    record = GameRecord.from_actions([(1, ["draw", "discard Jk"])])
+    with pytest.raises(ReplayError, match=r"R3: a view is for a seat 0-3|needs a seat"):
+        record.views(seat)  # type: ignore[arg-type]
+    with pytest.raises(ReplayError, match="redacted for seat 0, not seat 1"):
+        record.redact(0).views(1)
+
+
 def test_r27_a_redacted_record_keeps_only_the_viewers_own_comments() -> None:
     recorder = Recorder()
     state = recorder.deal(seed=1)
