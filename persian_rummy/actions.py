@@ -37,9 +37,9 @@ from typing import Any, ClassVar, Final
 
 import attrs
 
+from persian_rummy._bits import cards_of_mask
 from persian_rummy.cards import CARDS, JOKER_INDEX, Card, parse_cards
 from persian_rummy.errors import NotationError
-from persian_rummy.hand import cards_of_mask
 
 __all__ = ["Action", "Discard", "DrawDiscard", "DrawStock", "LayOff", "MeldCards", "Pass"]
 

@@ -31,12 +31,13 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Final, Protocol, runtime_checkable
 
+from persian_rummy._bits import RANK_MASKS, SUIT_BITS, mask_points
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
 from persian_rummy.cards import DECK, JOKER_INDEX, POINTS
-from persian_rummy.engine import _RANK_MASKS, _candidate_melds, legal_actions, play
+from persian_rummy.engine import legal_actions, play
 from persian_rummy.errors import InvalidStateError, NotationError
-from persian_rummy.hand import _make_hand, mask_points
-from persian_rummy.melds import SUIT_BITS, Meld, MeldKind, extend, extensions, new_meld
+from persian_rummy.hand import make_hand
+from persian_rummy.melds import Meld, MeldKind, candidate_melds, extend, extensions, new_meld
 from persian_rummy.scoring import tally
 from persian_rummy.state import GameState, Phase
 from persian_rummy.view import PlayerView
@@ -118,7 +119,7 @@ def _plan(mask: int, jokers: int, melds: Sequence[Meld], ace_low: bool, seat: in
     while True:
         best = None
         best_value = 0
-        for meld_mask, meld_jokers, shape in _candidate_melds(mask, jokers, ace_low):
+        for meld_mask, meld_jokers, shape in candidate_melds(mask, jokers, ace_low):
             value = _meld_value(meld_mask, meld_jokers, shape.kind is MeldKind.SET)
             if value > best_value:
                 best, best_value = (meld_mask, meld_jokers, shape), value
@@ -169,7 +170,7 @@ def _keep_score(index: int, mask: int, jokers: int, gone: int) -> int:
     offset = index % 13
     base = index - offset
     score = 0
-    rank_mask = _RANK_MASKS[offset]
+    rank_mask = RANK_MASKS[offset]
     mates = (mask & rank_mask & ~(1 << index)).bit_count()
     if mates and (rank_mask & ~mask & ~gone or mates >= 2):
         score += 2 * mates
@@ -391,7 +392,7 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
                 jokers += 1
             else:
                 mask |= 1 << card.index
-        hands.append(_make_hand(mask, jokers))
+        hands.append(make_hand(mask, jokers))
         start += size
     return GameState(
         tuple(hands),

@@ -16,10 +16,10 @@ as it was.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from itertools import combinations
+from collections.abc import Iterable
 from typing import Final, cast
 
+from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS
 from persian_rummy.actions import (
     DISCARDS,
     DRAW_STOCK,
@@ -50,8 +50,15 @@ from persian_rummy.errors import (
     TargetNotUsedError,
     WrongPhaseError,
 )
-from persian_rummy.hand import Hand, _make_hand
-from persian_rummy.melds import ACE_BIT, SUIT_BITS, Meld, MeldKind, MeldShape, extend, extensions, new_meld, shape_of
+from persian_rummy.hand import Hand, make_hand
+from persian_rummy.melds import (
+    Meld,
+    candidate_melds,
+    extend,
+    extensions,
+    new_meld,
+    shape_of,
+)
 from persian_rummy.rules import Rules
 from persian_rummy.scoring import tally
 from persian_rummy.state import PLAYERS, GameState, Phase
@@ -70,56 +77,11 @@ __all__ = [
     "play",
 ]
 
-#: For each rank offset (0 = the two), the mask of its four cards.
-_RANK_MASKS: Final = tuple(sum(1 << (suit * 13 + offset) for suit in range(4)) for offset in range(13))
 #: Passes in a row that end the round (R20) and idle turns in a row that end it (R21).
 _IDLE_LIMIT: Final = 8
-_SET_SHAPES: Final = tuple(MeldShape(MeldKind.SET, -1, offset + 2, offset + 2, False) for offset in range(13))
-_JOKER_SET: Final = MeldShape(MeldKind.SET, -1, 0, 0, False)
 
 
 # --- Enumeration -------------------------------------------------------------------------
-
-
-def _candidate_melds(mask: int, jokers: int, ace_low: bool) -> Iterator[tuple[int, int, MeldShape]]:
-    """Every valid meld within a hand, as (natural mask, jokers, shape): sets by rank, then runs
-    by suit and position, then joker sets (R8-R11)."""
-    for offset in range(13):
-        rank_bits = mask & _RANK_MASKS[offset]
-        if rank_bits.bit_count() >= 3:
-            shape = _SET_SHAPES[offset]
-            bits = [1 << (suit * 13 + offset) for suit in range(4) if rank_bits >> (suit * 13 + offset) & 1]
-            for trio in combinations(bits, 3):
-                yield trio[0] | trio[1] | trio[2], 0, shape
-            if len(bits) == 4:
-                yield rank_bits, 0, shape
-    for suit in range(4):
-        base = suit * 13
-        suit_bits = mask >> base & SUIT_BITS
-        if suit_bits.bit_count() < 3:
-            continue
-        rest = suit_bits
-        while rest:
-            start = (rest & -rest).bit_length() - 1
-            ones = rest >> start
-            length = ((~ones) & (ones + 1)).bit_length() - 1
-            rest &= ~(((1 << length) - 1) << start)
-            for first in range(length - 2):
-                for last in range(first + 2, length):
-                    run = ((1 << (last - first + 1)) - 1) << (base + start + first)
-                    yield run, 0, MeldShape(MeldKind.RUN, suit, start + first + 2, start + last + 2, False)
-        if ace_low and suit_bits & ACE_BIT and suit_bits & 3 == 3:
-            ones = suit_bits & (SUIT_BITS >> 1)
-            length = ((~ones) & (ones + 1)).bit_length() - 1
-            ace = 1 << (base + 12)
-            # A-2…K would be the whole suit, already listed as the run 2…A.
-            for last in range(1, min(length, 11)):
-                run = ace | ((1 << (last + 1)) - 1) << base
-                yield run, 0, MeldShape(MeldKind.RUN, suit, 1, last + 2, True)
-    if jokers >= 3:
-        yield 0, 3, _JOKER_SET
-        if jokers == 4:
-            yield 0, 4, _JOKER_SET
 
 
 def _can_lay_off(card_index: int, melds: Iterable[Meld], ace_low: bool) -> bool:
@@ -153,7 +115,7 @@ def _meld_phase_actions(
     must_bit = 0
     if must is not None:
         must_bit = 0 if must.index == JOKER_INDEX else 1 << must.index
-    for meld_mask, meld_jokers, shape in _candidate_melds(mask, jokers, ace_low):
+    for meld_mask, meld_jokers, shape in candidate_melds(mask, jokers, ace_low):
         if must is not None and not (meld_mask & must_bit if must_bit else meld_jokers):
             continue
         if forbidden and size - meld_mask.bit_count() - meld_jokers == 1:
@@ -212,7 +174,7 @@ def _target_usable(mask: int, jokers: int, target: Card, state: GameState | Play
             return True
     else:
         offset = index % 13
-        if (mask & _RANK_MASKS[offset]).bit_count() >= 3:
+        if (mask & RANK_MASKS[offset]).bit_count() >= 3:
             return True
         suit_bits = mask >> (index - offset) & SUIT_BITS
         if _in_run_window(suit_bits, offset):
@@ -251,7 +213,7 @@ def legal_draws(state: GameState | PlayerView) -> tuple[Action, ...]:
     pile = state.discard_pile
     if pile:
         seat = state.current_player
-        mask, jokers = hand._mask, hand._jokers
+        mask, jokers = hand.mask, hand.jokers
         usable: list[Action] = []
         top = len(pile) - 1
         for index in range(top, -1, -1):
@@ -305,15 +267,13 @@ def legal_actions(state: GameState | PlayerView) -> tuple[Action, ...]:
         hand, _ = _mover(state)
         if hand is None:
             return ()
-        return tuple(_meld_phase_actions(hand._mask, hand._jokers, state.melds, state.must_meld, state.rules, seat))
+        return tuple(_meld_phase_actions(hand.mask, hand.jokers, state.melds, state.must_meld, state.rules, seat))
     if phase is Phase.DRAW:
         return legal_draws(state)
     return ()
 
 
 # --- Checks ------------------------------------------------------------------------------
-
-_DRAW_KINDS: Final = (DrawStock, DrawDiscard, Pass)
 
 
 def _require(state: GameState, phase: Phase, action: Action | None) -> None:
@@ -356,7 +316,7 @@ def _require_target(state: GameState, used: bool, action: Action) -> None:
 
 def _require_leftover(state: GameState, mask: int, jokers: int, melds: tuple[Meld, ...], action: Action) -> None:
     if state.rules.last_card_discard == "forbidden" and not _leftover_ok(mask, jokers, melds, state.rules):
-        left = next(iter(_make_hand(mask, jokers)))
+        left = next(iter(make_hand(mask, jokers)))
         raise LastCardError(
             "R19",
             f"this would leave seat {state.current_player} holding only {left}, which cannot be laid off, "
@@ -479,9 +439,9 @@ def draw_stock(state: GameState) -> GameState:
     card = state.stock[-1]
     hand = state.hands[seat]
     if card.index == JOKER_INDEX:
-        new_hand = _make_hand(hand._mask, hand._jokers + 1)
+        new_hand = make_hand(hand.mask, hand.jokers + 1)
     else:
-        new_hand = _make_hand(hand._mask | 1 << card.index, hand._jokers)
+        new_hand = make_hand(hand.mask | 1 << card.index, hand.jokers)
     return GameState(
         state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :],
         state.stock[:-1],
@@ -529,7 +489,7 @@ def draw_discard(state: GameState, index: int) -> GameState:
         )
     seat = state.current_player
     hand = state.hands[seat]
-    mask, jokers = hand._mask, hand._jokers
+    mask, jokers = hand.mask, hand.jokers
     for card in pile[index:]:
         if card.index == JOKER_INDEX:
             jokers += 1
@@ -545,7 +505,7 @@ def draw_discard(state: GameState, index: int) -> GameState:
             "R14", f"{target} cannot be {how} at once, so it may not be taken", state=state, action=action
         )
     return GameState(
-        state.hands[:seat] + (_make_hand(mask, jokers),) + state.hands[seat + 1 :],
+        state.hands[:seat] + (make_hand(mask, jokers),) + state.hands[seat + 1 :],
         state.stock,
         pile[:index],
         state.melds,
@@ -592,10 +552,10 @@ def meld(state: GameState, cards: str | Iterable[Card | str]) -> GameState:
             )
         else:
             mask |= 1 << card.index
-    if mask & ~hand._mask or jokers > hand._jokers:
+    if mask & ~hand.mask or jokers > hand.jokers:
         missing = [str(card) for card in action.cards if card not in hand]
-        if jokers > hand._jokers:
-            missing.append(f"{jokers} jokers (holds {hand._jokers})")
+        if jokers > hand.jokers:
+            missing.append(f"{jokers} jokers (holds {hand.jokers})")
         raise CardNotInHandError(
             "R15", f"seat {seat} does not hold {' '.join(dict.fromkeys(missing))}", state=state, action=action
         )
@@ -613,8 +573,8 @@ def meld(state: GameState, cards: str | Iterable[Card | str]) -> GameState:
     _require_target(state, must is None or must in action.cards, action)
     new = new_meld(mask, jokers, shape, seat)
     melds = state.melds + (new,)
-    left = _make_hand(hand._mask & ~mask, hand._jokers - jokers)
-    _require_leftover(state, left._mask, left._jokers, melds, action)
+    left = make_hand(hand.mask & ~mask, hand.jokers - jokers)
+    _require_leftover(state, left.mask, left.jokers, melds, action)
     return _after_table_change(state, left, melds)
 
 
@@ -662,9 +622,9 @@ def lay_off(state: GameState, card: Card | str, meld: int) -> GameState:
     seat = state.current_player
     hand = state.hands[seat]
     new_melds = melds[:meld] + (extend(target_meld, card, seat),) + melds[meld + 1 :]
-    mask, jokers = _without(hand._mask, hand._jokers, card.index)
+    mask, jokers = _without(hand.mask, hand.jokers, card.index)
     _require_leftover(state, mask, jokers, new_melds, action)
-    return _after_table_change(state, _make_hand(mask, jokers), new_melds)
+    return _after_table_change(state, make_hand(mask, jokers), new_melds)
 
 
 def discard(state: GameState, card: Card | str) -> GameState:
@@ -690,7 +650,7 @@ def discard(state: GameState, card: Card | str) -> GameState:
     seat = state.current_player
     hand = state.hands[seat]
     rules = state.rules
-    mask, jokers = _without(hand._mask, hand._jokers, card.index)
+    mask, jokers = _without(hand.mask, hand.jokers, card.index)
     if not mask and not jokers and rules.last_card_discard == "forbidden":
         raise LastCardError(
             "R19",
@@ -698,7 +658,7 @@ def discard(state: GameState, card: Card | str) -> GameState:
             state=state,
             action=action,
         )
-    new_hand = _make_hand(mask, jokers)
+    new_hand = make_hand(mask, jokers)
     hands = state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :]
     pile = state.discard_pile + (card,)
     if not new_hand and rules.last_card_discard == "goes_out":

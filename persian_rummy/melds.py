@@ -15,22 +15,20 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from itertools import combinations
 from typing import Final, Literal
 
 import attrs
 
+from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS, cards_of_mask, run_bits
 from persian_rummy.cards import CARDS, JOKER_INDEX, Card, parse_cards
 from persian_rummy.errors import InvalidLayOffError, InvalidMeldError, NotationError
-from persian_rummy.hand import cards_of_mask
 
 __all__ = ["Meld", "MeldKind"]
 
 AceInRuns = Literal["high", "high_or_low"]
 
-#: The 13 rank bits of one suit in a card mask, and the ace among them (internal).
-SUIT_BITS: Final = 0x1FFF
-ACE_BIT: Final = 1 << 12
 _TOKEN: Final = re.compile(r"(.+?)([@+])(\d+)")
 
 
@@ -58,20 +56,6 @@ class MeldShape:
         self.ace_low = ace_low
 
 
-def run_bits(suit_bits: int) -> tuple[int, int, bool] | None:
-    """For one suit's rank bits (bit 0 = the two), the run they form as
-    ``(low, high, ace_low)`` in rank values (1 = an ace played low), or ``None``."""
-    if suit_bits & (suit_bits + (suit_bits & -suit_bits)) == 0:
-        low = (suit_bits & -suit_bits).bit_length() + 1
-        return low, low + suit_bits.bit_count() - 1, False
-    if suit_bits & ACE_BIT and suit_bits & 1:
-        # Try the ace low: shift every rank up one place and put the ace at the bottom.
-        rotated = ((suit_bits << 1) | 1) & SUIT_BITS
-        if rotated & (rotated + 1) == 0:
-            return 1, rotated.bit_count(), True
-    return None
-
-
 def shape_of(mask: int, jokers: int) -> MeldShape | str:
     """Classify the cards of a would-be meld, or say why they are not one (internal).
 
@@ -84,7 +68,7 @@ def shape_of(mask: int, jokers: int) -> MeldShape | str:
             return "R11: a joker may be melded only in a set of jokers, never with natural cards"
         if jokers < 3:
             return "R11: a set of jokers needs 3 or 4 jokers"
-        return MeldShape(MeldKind.SET, -1, 0, 0, False)
+        return JOKER_SET
     if count < 3:
         return "R8: a meld needs at least 3 cards"
     low_index = (mask & -mask).bit_length() - 1
@@ -105,6 +89,52 @@ def shape_of(mask: int, jokers: int) -> MeldShape | str:
         return "R9: a run's ranks must be consecutive"
     low, high, ace_low = run
     return MeldShape(MeldKind.RUN, suit, low, high, ace_low)
+
+
+#: The shape of a set of each rank offset (0 = the two), and of a set of jokers (internal).
+SET_SHAPES: Final = tuple(MeldShape(MeldKind.SET, -1, offset + 2, offset + 2, False) for offset in range(13))
+JOKER_SET: Final = MeldShape(MeldKind.SET, -1, 0, 0, False)
+
+
+def candidate_melds(mask: int, jokers: int, ace_low: bool) -> Iterator[tuple[int, int, MeldShape]]:
+    """Every valid meld within a hand, as (natural mask, jokers, shape): sets by rank, then runs
+    by suit and position, then joker sets (R8-R11); internal, shared by the engine and the bots."""
+    for offset in range(13):
+        rank_bits = mask & RANK_MASKS[offset]
+        if rank_bits.bit_count() >= 3:
+            shape = SET_SHAPES[offset]
+            bits = [1 << (suit * 13 + offset) for suit in range(4) if rank_bits >> (suit * 13 + offset) & 1]
+            for trio in combinations(bits, 3):
+                yield trio[0] | trio[1] | trio[2], 0, shape
+            if len(bits) == 4:
+                yield rank_bits, 0, shape
+    for suit in range(4):
+        base = suit * 13
+        suit_bits = mask >> base & SUIT_BITS
+        if suit_bits.bit_count() < 3:
+            continue
+        rest = suit_bits
+        while rest:
+            start = (rest & -rest).bit_length() - 1
+            ones = rest >> start
+            length = ((~ones) & (ones + 1)).bit_length() - 1
+            rest &= ~(((1 << length) - 1) << start)
+            for first in range(length - 2):
+                for last in range(first + 2, length):
+                    run = ((1 << (last - first + 1)) - 1) << (base + start + first)
+                    yield run, 0, MeldShape(MeldKind.RUN, suit, start + first + 2, start + last + 2, False)
+        if ace_low and suit_bits & ACE_BIT and suit_bits & 3 == 3:
+            ones = suit_bits & (SUIT_BITS >> 1)
+            length = ((~ones) & (ones + 1)).bit_length() - 1
+            ace = 1 << (base + 12)
+            # A-2…K would be the whole suit, already listed as the run 2…A.
+            for last in range(1, min(length, 11)):
+                run = ace | ((1 << (last + 1)) - 1) << base
+                yield run, 0, MeldShape(MeldKind.RUN, suit, 1, last + 2, True)
+    if jokers >= 3:
+        yield 0, 3, JOKER_SET
+        if jokers == 4:
+            yield 0, 4, JOKER_SET
 
 
 def _order_key(shape: MeldShape, card: Card) -> int:

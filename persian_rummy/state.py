@@ -36,6 +36,24 @@ HAND_SIZE: Final = 7
 SEAT_NAMES: Final = ("North", "East", "South", "West")
 #: The teams' names, by team number (R3).
 TEAM_NAMES: Final = ("North-South", "East-West")
+#: The seat letters of observations and of record action lines: North, East, South, West.
+SEAT_LETTERS: Final = "NESW"
+
+
+def is_seat(value: object) -> bool:
+    """Whether ``value`` is a seat number, 0-3 (R3; internal).
+
+    >>> is_seat(3), is_seat(4), is_seat(True)
+    (True, False, False)
+    """
+    return type(value) is int and 0 <= value < PLAYERS
+
+
+def check_seat(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
+    """An attrs validator of a seat field (R3; internal): a bad seat would otherwise surface
+    later as an IndexError from the seat letters."""
+    if not is_seat(value):
+        raise NotationError(f"R3: {type(instance).__name__}.{attribute.name} must be a seat 0-3, not {value!r}")
 
 
 def team_of(seat: int) -> int:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from typing import Final
 
 import attrs
 
@@ -37,12 +36,9 @@ from persian_rummy.errors import InvalidStateError, NotationError
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
 from persian_rummy.rules import Rules
-from persian_rummy.state import PLAYERS, GameState, Phase, check_turn
+from persian_rummy.state import PLAYERS, SEAT_LETTERS, GameState, Phase, check_seat, check_turn, is_seat
 
 __all__ = ["InfoState", "Observation", "PlayerView", "observe"]
-
-#: The seat letters of observations and of record action lines: North, East, South, West.
-SEAT_LETTERS: Final = "NESW"
 
 
 @attrs.frozen(repr=False)
@@ -229,10 +225,6 @@ def observe(state: GameState, seat: int) -> PlayerView:
     )
 
 
-def _is_seat(value: object) -> bool:
-    return type(value) is int and 0 <= value < PLAYERS
-
-
 def _validate_view(view: PlayerView) -> None:
     """The checks of :meth:`PlayerView.validate`, mirroring :meth:`GameState.validate` on what
     a view shows."""
@@ -240,7 +232,7 @@ def _validate_view(view: PlayerView) -> None:
         raise InvalidStateError(f"rules must be a Rules value, not {view.rules!r}")
     rules = view.rules
     for name in ("seat", "current_player", "dealer"):
-        if not _is_seat(getattr(view, name)):
+        if not is_seat(getattr(view, name)):
             raise InvalidStateError(f"R3: {name} must be a seat 0-3, not {getattr(view, name)!r}")
     if not isinstance(view.phase, Phase):
         raise InvalidStateError(f"phase must be a Phase, not {view.phase!r}")
@@ -316,12 +308,6 @@ def _described(value: object) -> str:
     return f"a view of seat {value.seat}" if isinstance(value, PlayerView) else f"a {type(value).__name__}"
 
 
-def _check_seat(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
-    # A bad seat would otherwise surface later as an IndexError from the seat letters.
-    if not _is_seat(value):
-        raise NotationError(f"R3: {type(instance).__name__}.{attribute.name} must be a seat 0-3, not {value!r}")
-
-
 @attrs.frozen
 class Observation:
     """One public event of a deal, as one seat saw it: who acted, the action and the cards it
@@ -338,7 +324,7 @@ class Observation:
     'E draw'
     """
 
-    seat: int = attrs.field(validator=_check_seat)
+    seat: int = attrs.field(validator=check_seat)
     action: Action
     cards: tuple[Card, ...] = ()
 

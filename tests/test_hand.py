@@ -80,4 +80,6 @@ def test_r1_hand_from_mask_rejects_impossible_hands() -> None:
 def test_r1_hand_is_immutable() -> None:
     hand = Hand("4s")
     with pytest.raises(AttributeError):
-        hand._mask = 0  # type: ignore[misc]
+        hand.mask = 0  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        hand.jokers = 1  # type: ignore[misc]

@@ -16,8 +16,7 @@ from persian_rummy.engine import play
 from persian_rummy.errors import InvalidStateError, NotationError, ReplayError
 from persian_rummy.hand import Hand
 from persian_rummy.rules import Rules
-from persian_rummy.state import HAND_SIZE, PLAYERS, SEAT_NAMES, TEAM_NAMES, GameState, Phase
-from persian_rummy.view import SEAT_LETTERS, _check_seat
+from persian_rummy.state import HAND_SIZE, PLAYERS, SEAT_LETTERS, SEAT_NAMES, TEAM_NAMES, GameState, Phase, check_seat
 
 #: The default player and team names.
 DEFAULT_PLAYERS: Final = SEAT_NAMES
@@ -47,7 +46,7 @@ class RecordedAction:
     'E draw'
     """
 
-    seat: int = attrs.field(validator=_check_seat)
+    seat: int = attrs.field(validator=check_seat)
     action: Action
     comment: str = attrs.field(default="", validator=lambda _, __, value: check_comment(value))
 
