@@ -392,32 +392,13 @@ class GameState:
         >>> from persian_rummy import new_game
         >>> new_game(1).validate()
         """
-        if type(self.rules) is not Rules:
-            raise InvalidStateError(f"rules must be a Rules value, not {self.rules!r}")
+        check_fields(self, "state")
         if len(self.hands) != PLAYERS or not all(isinstance(hand, Hand) for hand in self.hands):
             raise InvalidStateError("R3: a state has exactly four Hand values")
-        for name in ("current_player", "dealer"):
-            seat = getattr(self, name)
-            if type(seat) is not int or not 0 <= seat < PLAYERS:
-                raise InvalidStateError(f"R3: {name} must be a seat 0-3, not {seat!r}")
-        if not isinstance(self.phase, Phase):
-            raise InvalidStateError(f"phase must be a Phase, not {self.phase!r}")
-        deals = self.rules.deals
-        if type(self.deal_number) is not int or not 1 <= self.deal_number <= deals:
-            raise InvalidStateError(f"R7: deal_number must be 1-{deals}, not {self.deal_number!r}")
-        if (
-            not isinstance(self.scores, tuple)
-            or len(self.scores) != 2
-            or not all(type(score) is int for score in self.scores)
-        ):
-            raise InvalidStateError(f"R23: scores must be two whole numbers, not {self.scores!r}")
-        for name in ("stock", "discard_pile", "melds"):
-            if not isinstance(getattr(self, name), tuple):
-                raise InvalidStateError(f"{name} must be a tuple")
-        if not all(type(card) is Card for card in self.stock + self.discard_pile):
-            raise InvalidStateError("the stock and the discard pile hold Card values only")
-        if not all(isinstance(meld, Meld) for meld in self.melds):
-            raise InvalidStateError("melds must be Meld values")
+        if not isinstance(self.stock, tuple):
+            raise InvalidStateError("stock must be a tuple")
+        if not all(type(card) is Card for card in self.stock):
+            raise InvalidStateError("the stock holds Card values only")
         counts: Counter[Card] = Counter(self.stock)
         counts.update(self.discard_pile)
         for hand in self.hands:
@@ -432,6 +413,32 @@ class GameState:
             and self.must_meld not in self.hands[self.current_player]
         ):
             raise InvalidStateError("R14: the card to meld must be in the hand of the player to move")
+
+
+def check_fields(value: GameState | PlayerView, what: str) -> None:
+    """The field checks that a state and a view share (internal): the rules, the seats to act
+    and to deal (R3), the phase, the deal number (R7), the scores (R23), the discard pile and
+    the melds. ``what`` names the value in messages."""
+    if type(value.rules) is not Rules:
+        raise InvalidStateError(f"rules must be a Rules value, not {value.rules!r}")
+    for name in ("current_player", "dealer"):
+        if not is_seat(getattr(value, name)):
+            raise InvalidStateError(f"R3: {name} must be a seat 0-3, not {getattr(value, name)!r}")
+    if not isinstance(value.phase, Phase):
+        raise InvalidStateError(f"phase must be a Phase, not {value.phase!r}")
+    deals = value.rules.deals
+    if type(value.deal_number) is not int or not 1 <= value.deal_number <= deals:
+        raise InvalidStateError(f"R7: deal_number must be 1-{deals}, not {value.deal_number!r}")
+    scores = value.scores
+    if not isinstance(scores, tuple) or len(scores) != 2 or not all(type(score) is int for score in scores):
+        raise InvalidStateError(f"R23: scores must be two whole numbers, not {scores!r}")
+    for name in ("discard_pile", "melds"):
+        if not isinstance(getattr(value, name), tuple):
+            raise InvalidStateError(f"{name} must be a tuple")
+    if not all(type(card) is Card for card in value.discard_pile):
+        raise InvalidStateError(f"the discard pile of a {what} holds Card values only")
+    if not all(isinstance(meld, Meld) for meld in value.melds):
+        raise InvalidStateError("melds must be Meld values")
 
 
 def check_turn(value: GameState | PlayerView, hand_sizes: tuple[int, ...], stock_size: int, what: str) -> None:

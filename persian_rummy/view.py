@@ -36,7 +36,7 @@ from persian_rummy.errors import InvalidStateError, NotationError
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
 from persian_rummy.rules import Rules
-from persian_rummy.state import PLAYERS, SEAT_LETTERS, GameState, Phase, check_seat, check_turn, is_seat
+from persian_rummy.state import PLAYERS, SEAT_LETTERS, GameState, Phase, check_fields, check_seat, check_turn, is_seat
 
 __all__ = ["InfoState", "Observation", "PlayerView", "observe"]
 
@@ -228,18 +228,9 @@ def observe(state: GameState, seat: int) -> PlayerView:
 def _validate_view(view: PlayerView) -> None:
     """The checks of :meth:`PlayerView.validate`, mirroring :meth:`GameState.validate` on what
     a view shows."""
-    if type(view.rules) is not Rules:
-        raise InvalidStateError(f"rules must be a Rules value, not {view.rules!r}")
-    rules = view.rules
-    for name in ("seat", "current_player", "dealer"):
-        if not is_seat(getattr(view, name)):
-            raise InvalidStateError(f"R3: {name} must be a seat 0-3, not {getattr(view, name)!r}")
-    if not isinstance(view.phase, Phase):
-        raise InvalidStateError(f"phase must be a Phase, not {view.phase!r}")
-    if type(view.deal_number) is not int or not 1 <= view.deal_number <= rules.deals:
-        raise InvalidStateError(f"R7: deal_number must be 1-{rules.deals}, not {view.deal_number!r}")
-    if not isinstance(view.scores, tuple) or len(view.scores) != 2 or not all(type(s) is int for s in view.scores):
-        raise InvalidStateError(f"R23: scores must be two whole numbers, not {view.scores!r}")
+    if not is_seat(view.seat):
+        raise InvalidStateError(f"R3: seat must be a seat 0-3, not {view.seat!r}")
+    check_fields(view, "view")
     if not isinstance(view.hand, Hand):
         raise InvalidStateError("hand must be a Hand")
     sizes = view.hand_sizes
@@ -257,10 +248,6 @@ def _validate_view(view: PlayerView) -> None:
     # state's view must validate; the 56-card count below bounds the stock (R1).
     if type(view.stock_size) is not int or view.stock_size < 0:
         raise InvalidStateError(f"R5: stock_size must be a whole number of at least 0, not {view.stock_size!r}")
-    if not isinstance(view.discard_pile, tuple) or not all(type(card) is Card for card in view.discard_pile):
-        raise InvalidStateError("the discard pile holds Card values only")
-    if not isinstance(view.melds, tuple) or not all(isinstance(meld, Meld) for meld in view.melds):
-        raise InvalidStateError("melds must be Meld values")
     on_table = sum(len(meld.cards) for meld in view.melds)
     total = sum(sizes) + view.stock_size + len(view.discard_pile) + on_table
     if total != len(DECK):
