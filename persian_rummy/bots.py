@@ -395,21 +395,21 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
         hands.append(make_hand(mask, jokers))
         start += size
     return GameState(
-        tuple(hands),
-        tuple(unseen[start:]),
-        view.discard_pile,
-        view.melds,
-        view.current_player,
-        view.dealer,
-        view.phase,
-        view.must_meld,
-        view.deal_number,
-        view.scores,
-        view.rules,
-        view.consecutive_passes,
-        view.idle_turns,
-        view.turn_progress,
-        view.went_out,
+        hands=tuple(hands),
+        stock=tuple(unseen[start:]),
+        discard_pile=view.discard_pile,
+        melds=view.melds,
+        current_player=view.current_player,
+        dealer=view.dealer,
+        phase=view.phase,
+        must_meld=view.must_meld,
+        deal_number=view.deal_number,
+        scores=view.scores,
+        rules=view.rules,
+        consecutive_passes=view.consecutive_passes,
+        idle_turns=view.idle_turns,
+        turn_progress=view.turn_progress,
+        went_out=view.went_out,
     )
 
 

@@ -61,7 +61,7 @@ from persian_rummy.melds import (
 )
 from persian_rummy.rules import Rules
 from persian_rummy.scoring import tally
-from persian_rummy.state import PLAYERS, GameState, Phase
+from persian_rummy.state import PLAYERS, GameState, Phase, evolve
 from persian_rummy.view import PlayerView
 
 __all__ = [
@@ -343,22 +343,16 @@ def _next_turn(
     idle = 0 if state.turn_progress else state.idle_turns + 1
     if (passed and (rules.stock_out_end == "first_pass" or passes >= 4)) or idle >= _IDLE_LIMIT:
         return _end_round(state, hands, state.melds, discard_pile, None, passes, idle)
-    return GameState(
-        hands,
-        state.stock,
-        discard_pile,
-        state.melds,
-        (state.current_player + 1) % PLAYERS,
-        state.dealer,
-        Phase.DRAW,
-        None,
-        state.deal_number,
-        state.scores,
-        rules,
-        passes,
-        idle,
-        False,
-        None,
+    return evolve(
+        state,
+        hands=hands,
+        discard_pile=discard_pile,
+        current_player=(state.current_player + 1) % PLAYERS,
+        phase=Phase.DRAW,
+        must_meld=None,
+        consecutive_passes=passes,
+        idle_turns=idle,
+        turn_progress=False,
     )
 
 
@@ -374,22 +368,18 @@ def _end_round(
     rules = state.rules
     first, second = tally(melds, hands, went_out=went_out, rules=rules)
     scores = (state.scores[0] + first.total, state.scores[1] + second.total)
-    return GameState(
-        hands,
-        state.stock,
-        discard_pile,
-        melds,
-        state.current_player,
-        state.dealer,
-        Phase.GAME_OVER if state.deal_number >= rules.deals else Phase.ROUND_OVER,
-        None,
-        state.deal_number,
-        scores,
-        rules,
-        passes,
-        idle,
-        True if went_out is not None else state.turn_progress,
-        went_out,
+    return evolve(
+        state,
+        hands=hands,
+        discard_pile=discard_pile,
+        melds=melds,
+        phase=Phase.GAME_OVER if state.deal_number >= rules.deals else Phase.ROUND_OVER,
+        must_meld=None,
+        scores=scores,
+        consecutive_passes=passes,
+        idle_turns=idle,
+        turn_progress=True if went_out is not None else state.turn_progress,
+        went_out=went_out,
     )
 
 
@@ -399,23 +389,7 @@ def _after_table_change(state: GameState, hand: Hand, melds: tuple[Meld, ...]) -
     if not hand:
         # R18: a player who empties their hand by melding or laying off goes out at once.
         return _end_round(state, hands, melds, state.discard_pile, seat, state.consecutive_passes, 0)
-    return GameState(
-        hands,
-        state.stock,
-        state.discard_pile,
-        melds,
-        seat,
-        state.dealer,
-        Phase.MELD,
-        None,
-        state.deal_number,
-        state.scores,
-        state.rules,
-        state.consecutive_passes,
-        state.idle_turns,
-        True,
-        None,
-    )
+    return evolve(state, hands=hands, melds=melds, phase=Phase.MELD, must_meld=None, turn_progress=True)
 
 
 def draw_stock(state: GameState) -> GameState:
@@ -442,22 +416,13 @@ def draw_stock(state: GameState) -> GameState:
         new_hand = make_hand(hand.mask, hand.jokers + 1)
     else:
         new_hand = make_hand(hand.mask | 1 << card.index, hand.jokers)
-    return GameState(
-        state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :],
-        state.stock[:-1],
-        state.discard_pile,
-        state.melds,
-        seat,
-        state.dealer,
-        Phase.MELD,
-        None,
-        state.deal_number,
-        state.scores,
-        state.rules,
-        state.consecutive_passes,
-        state.idle_turns,
-        True,
-        None,
+    return evolve(
+        state,
+        hands=state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :],
+        stock=state.stock[:-1],
+        phase=Phase.MELD,
+        must_meld=None,
+        turn_progress=True,
     )
 
 
@@ -504,22 +469,12 @@ def draw_discard(state: GameState, index: int) -> GameState:
         raise InvalidDrawError(
             "R14", f"{target} cannot be {how} at once, so it may not be taken", state=state, action=action
         )
-    return GameState(
-        state.hands[:seat] + (make_hand(mask, jokers),) + state.hands[seat + 1 :],
-        state.stock,
-        pile[:index],
-        state.melds,
-        seat,
-        state.dealer,
-        Phase.MELD,
-        None if free else target,
-        state.deal_number,
-        state.scores,
-        state.rules,
-        state.consecutive_passes,
-        state.idle_turns,
-        False,
-        None,
+    return evolve(
+        state,
+        hands=state.hands[:seat] + (make_hand(mask, jokers),) + state.hands[seat + 1 :],
+        discard_pile=pile[:index],
+        phase=Phase.MELD,
+        must_meld=None if free else target,
     )
 
 
