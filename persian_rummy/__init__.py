@@ -40,7 +40,7 @@ from persian_rummy.melds import Meld, MeldKind
 from persian_rummy.partnerships import PartnershipDraw, draw_partnerships
 from persian_rummy.rules import PRESETS, Rules
 from persian_rummy.scoring import RoundScore, score_round, winner
-from persian_rummy.state import GameState, Phase, team_of
+from persian_rummy.state import GameState, Phase, RoundEnd, team_of
 from persian_rummy.view import InfoState, Observation, PlayerView, observe
 
 __version__ = "0.1.0"
@@ -82,6 +82,7 @@ __all__ = [
     "PlayerView",
     "Rank",
     "ReplayError",
+    "RoundEnd",
     "RoundNotOverError",
     "RoundScore",
     "Rules",

@@ -39,7 +39,7 @@ from persian_rummy.errors import InvalidStateError, NotationError
 from persian_rummy.hand import make_hand
 from persian_rummy.melds import Meld, MeldKind, candidate_melds, extend, extensions, new_meld
 from persian_rummy.scoring import tally
-from persian_rummy.state import GameState, Phase
+from persian_rummy.state import GameState, Phase, team_of
 from persian_rummy.view import PlayerView
 
 __all__ = ["BOTS", "Bot", "GreedyBot", "MonteCarloBot", "RandomBot", "determinize", "make_bot"]
@@ -494,7 +494,7 @@ class MonteCarloBot:
         return self._search(view, options)
 
     def _search(self, view: PlayerView, options: Sequence[Action]) -> Action:
-        team = view.seat % 2
+        team = team_of(view.seat)
         totals = [0.0] * len(options)
         for _ in range(self.samples):
             world = determinize(view, self._rng)

@@ -37,7 +37,7 @@ from persian_rummy.errors import IllegalActionError, NotationError, PersianRummy
 from persian_rummy.melds import Meld, MeldKind
 from persian_rummy.rules import PRESETS, Rules
 from persian_rummy.scoring import RoundScore, score_round, winner
-from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, GameState, Phase, team_of
+from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, GameState, Phase, RoundEnd, team_of
 from persian_rummy.view import PlayerView
 
 __all__ = ["Style", "describe", "main", "score_sheet", "table_text"]
@@ -156,7 +156,7 @@ def describe(before: GameState, action: Action, after: GameState, style: Style, 
         points = sum(card.points for card in action.cards)
         kind = "run" if meld is not None and meld.kind is MeldKind.RUN else "set"
         extra = ""
-        if meld is not None and meld.four_at_once and (before.rules.double_four_jokers or not meld.is_joker_set):
+        if meld is not None and meld.scores_double(before.rules.double_four_jokers):
             extra = f", four at once: doubled to {2 * points}, R24"
         return f"melds {style.cards(action.cards)} ({kind}, {points} points{extra})"
     if isinstance(action, LayOff):
@@ -174,9 +174,10 @@ def describe(before: GameState, action: Action, after: GameState, style: Style, 
 
 
 def _ending(state: GameState | PlayerView) -> str:
-    if state.went_out is not None:
+    end = state.round_end
+    if end is RoundEnd.WENT_OUT and state.went_out is not None:
         return f"{SEAT_NAMES[state.went_out]} goes out (R18)."
-    if state.consecutive_passes and (state.rules.stock_out_end == "first_pass" or state.consecutive_passes >= 4):
+    if end is RoundEnd.PASSED:
         return "The stock is empty and the players passed: the deal ends without anyone going out (R20)."
     return "Eight turns went by with no progress: the deal ends without anyone going out (R21)."
 

@@ -17,7 +17,7 @@ as it was.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final, cast
+from typing import cast
 
 from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS
 from persian_rummy.actions import (
@@ -76,9 +76,6 @@ __all__ = [
     "pass_turn",
     "play",
 ]
-
-#: Passes in a row that end the round (R20) and idle turns in a row that end it (R21).
-_IDLE_LIMIT: Final = 8
 
 
 # --- Enumeration -------------------------------------------------------------------------
@@ -341,7 +338,7 @@ def _next_turn(
     rules = state.rules
     passes = state.consecutive_passes + 1 if passed else 0
     idle = 0 if state.turn_progress else state.idle_turns + 1
-    if (passed and (rules.stock_out_end == "first_pass" or passes >= 4)) or idle >= _IDLE_LIMIT:
+    if (passed and passes >= rules.pass_limit) or idle >= rules.idle_limit:
         return _end_round(state, hands, state.melds, discard_pile, None, passes, idle)
     return evolve(
         state,

@@ -293,6 +293,17 @@ class Meld:
         """
         return self.shape.kind is MeldKind.SET and len(self.cards) == 4 and not any(self.laid_off)
 
+    def scores_double(self, double_four_jokers: bool = True) -> bool:
+        """Whether the meld scores double (R24): a set of four melded in a single action,
+        except four jokers when the rules' ``double_four_jokers`` is False.
+
+        >>> Meld.parse("Jk Jk Jk Jk").scores_double(), Meld.parse("Jk Jk Jk Jk").scores_double(False)
+        (True, False)
+        >>> Meld.parse("Js Jh Jd Jc").scores_double(False), Meld.parse("Js Jh Jd Jc+2").scores_double()
+        (True, False)
+        """
+        return self.four_at_once and (double_four_jokers or not self.is_joker_set)
+
     @property
     def points(self) -> int:
         """The value of the meld's cards, not doubled (R22).

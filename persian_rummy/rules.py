@@ -23,6 +23,8 @@ PickupUse = Literal["meld_or_lay_off", "new_meld_only"]
 LastCardDiscard = Literal["stays_in", "goes_out", "forbidden"]
 StockOutEnd = Literal["all_pass", "first_pass"]
 
+#: The idle turns in a row that end a round (R21).
+IDLE_LIMIT: Final = 8
 _INT_KNOBS: Final = frozenset({"deals", "going_out_bonus"})
 _BOOL_KNOBS: Final = frozenset({"top_card_must_meld", "double_four_jokers"})
 _CHOICES: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
@@ -158,6 +160,26 @@ class Rules:
         from persian_rummy.serialization import from_json
 
         return from_json(text, cls)
+
+    @property
+    def pass_limit(self) -> int:
+        """The passes in a row that end a round once the stock is empty (R20): 4 under
+        ``stock_out_end="all_pass"``, 1 under ``"first_pass"``.
+
+        >>> Rules().pass_limit, Rules(stock_out_end="first_pass").pass_limit
+        (4, 1)
+        """
+        return 1 if self.stock_out_end == "first_pass" else 4
+
+    @property
+    def idle_limit(self) -> int:
+        """The idle turns in a row (no stock draw, no card added to the table) that end a
+        round (R21): 8, under every variant.
+
+        >>> Rules().idle_limit
+        8
+        """
+        return IDLE_LIMIT
 
     def __str__(self) -> str:
         default = _DEFAULT

@@ -17,7 +17,7 @@ from persian_rummy.errors import GameNotOverError, RoundNotOverError
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
 from persian_rummy.rules import Rules
-from persian_rummy.state import GameState, Phase
+from persian_rummy.state import GameState, Phase, team_of
 
 if TYPE_CHECKING:
     from persian_rummy.view import PlayerView
@@ -86,13 +86,15 @@ def tally(
     doubles = [0, 0]
     for meld in melds:
         for card, seat, flag in zip(meld.cards, meld.seats, meld.laid_off, strict=True):
-            (laid_off if flag else melded)[seat % 2] += card.points
-        if meld.four_at_once and (rules.double_four_jokers or not meld.is_joker_set):
-            doubles[meld.owner % 2] += meld.points
-    in_hand = [hands[0].points + hands[2].points, hands[1].points + hands[3].points]
+            (laid_off if flag else melded)[team_of(seat)] += card.points
+        if meld.scores_double(rules.double_four_jokers):
+            doubles[team_of(meld.owner)] += meld.points
+    in_hand = [0, 0]
+    for seat, hand in enumerate(hands):
+        in_hand[team_of(seat)] += hand.points
     bonus = [0, 0]
     if went_out is not None:
-        bonus[went_out % 2] = rules.going_out_bonus
+        bonus[team_of(went_out)] = rules.going_out_bonus
     return (
         RoundScore(0, melded[0], laid_off[0], doubles[0], in_hand[0], bonus[0]),
         RoundScore(1, melded[1], laid_off[1], doubles[1], in_hand[1], bonus[1]),

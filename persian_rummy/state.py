@@ -26,7 +26,7 @@ from persian_rummy.rules import Rules
 if TYPE_CHECKING:
     from persian_rummy.view import PlayerView
 
-__all__ = ["GameState", "Phase", "team_of"]
+__all__ = ["GameState", "Phase", "RoundEnd", "team_of"]
 
 #: The number of players (R3).
 PLAYERS: Final = 4
@@ -90,6 +90,39 @@ class Phase(enum.Enum):
         True
         """
         return self is Phase.DRAW or self is Phase.MELD
+
+
+class RoundEnd(enum.Enum):
+    """Why a round ended: see :attr:`GameState.round_end`.
+
+    - :attr:`WENT_OUT`: a player went out (R18).
+    - :attr:`PASSED`: the stock was empty and the players passed (four in a row, or the first
+      pass under ``stock_out_end="first_pass"``, R20).
+    - :attr:`IDLE`: eight turns in a row went by with no stock draw and no card added to the
+      table (R21).
+
+    >>> RoundEnd.PASSED.value
+    'passed'
+    """
+
+    WENT_OUT = "went_out"
+    PASSED = "passed"
+    IDLE = "idle"
+
+
+def round_end(value: GameState | PlayerView) -> RoundEnd | None:
+    """Why the round of a state or view ended, or ``None`` while it is played (internal; see
+    :attr:`GameState.round_end`). A round that ends at once in two ways gives the first of
+    going out, passing and idling."""
+    if value.phase.is_live:
+        return None
+    if value.went_out is not None:
+        return RoundEnd.WENT_OUT
+    if value.consecutive_passes == value.rules.pass_limit:
+        return RoundEnd.PASSED
+    if value.idle_turns == value.rules.idle_limit:
+        return RoundEnd.IDLE
+    return None
 
 
 def _cards(value: str | Iterable[Card | str]) -> tuple[Card, ...]:
@@ -282,6 +315,17 @@ class GameState:
         False
         """
         return not self.phase.is_live
+
+    @property
+    def round_end(self) -> RoundEnd | None:
+        """Why the round ended (a :class:`RoundEnd`), or ``None`` while it is played.
+
+        >>> from persian_rummy import new_game, play
+        >>> state = GameState.from_position(["9d", "5s 6s", "Qh", "2d"], "2c 7s")
+        >>> state.round_end, play(play(state, "take 1"), "meld 5s 6s 7s").round_end
+        (None, <RoundEnd.WENT_OUT: 'went_out'>)
+        """
+        return round_end(self)
 
     @property
     def top_card(self) -> Card | None:
@@ -520,8 +564,7 @@ def check_turn(value: GameState | PlayerView, hand_sizes: tuple[int, ...], stock
         if meld.ace_low and rules.ace_in_runs == "high":
             raise InvalidStateError(f"R10: the run {meld} plays the ace low, which these rules forbid")
     live = value.phase.is_live
-    pass_limit = (1 if rules.stock_out_end == "first_pass" else 4) - live
-    for name, limit in (("consecutive_passes", pass_limit), ("idle_turns", 8 - live)):
+    for name, limit in (("consecutive_passes", rules.pass_limit - live), ("idle_turns", rules.idle_limit - live)):
         count = getattr(value, name)
         if type(count) is not int or not 0 <= count <= limit:
             raise InvalidStateError(f"R20-R21: {name} must be 0-{limit} in this {what}, not {count!r}")
@@ -546,10 +589,10 @@ def check_turn(value: GameState | PlayerView, hand_sizes: tuple[int, ...], stock
         raise InvalidStateError("R14: no card must be melded once the round is over")
     if (value.phase is Phase.GAME_OVER) != (value.deal_number == rules.deals):
         raise InvalidStateError("R7: the game is over exactly when the last deal has ended")
-    if value.went_out is None and value.consecutive_passes != pass_limit and value.idle_turns != 8:
+    if round_end(value) is None:
         raise InvalidStateError(
             "R18, R20, R21: a round ends only when a player goes out, when the passes end it "
-            f"({pass_limit} in a row) or after eight idle turns"
+            f"({rules.pass_limit} in a row) or after {rules.idle_limit} idle turns"
         )
     if value.went_out is not None:
         if type(value.went_out) is not int or not 0 <= value.went_out < PLAYERS:

@@ -369,7 +369,7 @@ def table(position: GameState | PlayerView, *, title: str | None = None) -> str:
         if left + width > centre_right and left > centre_left:
             left = centre_left
             y += _SMALL_H + 12
-        doubled = meld.four_at_once and (state.rules.double_four_jokers or not meld.is_joker_set)
+        doubled = meld.scores_double(state.rules.double_four_jokers)
         svg, right = _meld(meld, number, left, y, meld_step, doubled)
         centre.append(svg)
         left = right + 18

@@ -36,7 +36,18 @@ from persian_rummy.errors import InvalidStateError, NotationError
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
 from persian_rummy.rules import Rules
-from persian_rummy.state import PLAYERS, SEAT_LETTERS, GameState, Phase, check_fields, check_seat, check_turn, is_seat
+from persian_rummy.state import (
+    PLAYERS,
+    SEAT_LETTERS,
+    GameState,
+    Phase,
+    RoundEnd,
+    check_fields,
+    check_seat,
+    check_turn,
+    is_seat,
+    round_end,
+)
 
 __all__ = ["InfoState", "Observation", "PlayerView", "observe"]
 
@@ -175,6 +186,17 @@ class PlayerView:
         (True, False)
         """
         return self.phase.is_live and self.seat == self.current_player
+
+    @property
+    def round_end(self) -> RoundEnd | None:
+        """Why the round ended (a :class:`~persian_rummy.RoundEnd`), or ``None`` while it is
+        played; see :attr:`GameState.round_end <persian_rummy.GameState.round_end>`.
+
+        >>> from persian_rummy import new_game
+        >>> new_game(1).view(0).round_end is None
+        True
+        """
+        return round_end(self)
 
     @property
     def top_card(self) -> Card | None:

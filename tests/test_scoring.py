@@ -134,6 +134,9 @@ def test_r24_double_four_jokers_knob(double: bool, four_jokers: int) -> None:
     assert ns.total == 80  # natural sets of four still double
     later = Meld.parse("Jk Jk Jk", seat=3).lay_off("Jk", seat=1)
     assert tally([later], [Hand()] * 4, went_out=None, rules=rules)[1].total == 80
+    # The meld answers the same question the scores do.
+    assert jokers.scores_double(rules.double_four_jokers) is double
+    assert jacks.scores_double(rules.double_four_jokers) and not later.scores_double(rules.double_four_jokers)
 
 
 @pytest.mark.parametrize("bonus", [0, 25, 50])
