@@ -1,4 +1,5 @@
-"""Cards as bits, shared by the hands, melds, actions, engine and bots (internal).
+"""Cards as bits and the seats, shared by the hands, melds, actions, state, engine and bots
+(internal).
 
 A set of natural cards is an integer with bit :attr:`Card.index <persian_rummy.Card.index>`
 set for each card (bit ``suit * 13 + rank offset``, rank offset 0 being the two); jokers are
@@ -12,6 +13,8 @@ from typing import Final
 
 from persian_rummy.cards import CARDS, JOKER_INDEX, POINTS, Card
 
+#: The number of players (R3).
+PLAYERS: Final = 4
 #: Every natural card's bit.
 NATURALS: Final = (1 << JOKER_INDEX) - 1
 #: The 13 rank bits of one suit, and the ace among them.
@@ -19,6 +22,15 @@ SUIT_BITS: Final = 0x1FFF
 ACE_BIT: Final = 1 << 12
 #: For each rank offset (0 = the two), the mask of its four cards.
 RANK_MASKS: Final = tuple(sum(1 << (suit * 13 + offset) for suit in range(4)) for offset in range(13))
+
+
+def is_seat(value: object) -> bool:
+    """Whether ``value`` is a seat number, 0-3 (R3).
+
+    >>> is_seat(3), is_seat(4), is_seat(True)
+    (True, False, False)
+    """
+    return type(value) is int and 0 <= value < PLAYERS
 
 
 def cards_of_mask(mask: int) -> Iterator[Card]:

@@ -35,7 +35,7 @@ from persian_rummy._bits import RANK_MASKS, SUIT_BITS, mask_points
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
 from persian_rummy.cards import DECK, JOKER_INDEX, POINTS
 from persian_rummy.engine import legal_actions, play
-from persian_rummy.errors import InvalidStateError, NotationError
+from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, NotationError
 from persian_rummy.hand import make_hand
 from persian_rummy.melds import Meld, MeldKind, candidate_melds, extend, extensions, new_meld
 from persian_rummy.scoring import tally
@@ -466,7 +466,7 @@ class MonteCarloBot:
     def __init__(self, seed: int = 0, *, samples: int = 4, horizon: int = 4, candidates: int = 3) -> None:
         for name, value in (("samples", samples), ("horizon", horizon), ("candidates", candidates)):
             if type(value) is not int or value < 1:
-                raise NotationError(f"MonteCarloBot {name} must be a whole number of at least 1, not {value!r}")
+                raise InvalidArgumentError(f"MonteCarloBot {name} must be a whole number of at least 1, not {value!r}")
         self.seed = seed
         self.samples = samples
         self.horizon = horizon
@@ -536,7 +536,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     persian_rummy.errors.NotationError: 'clever' is not a bot (expected one of random, greedy, montecarlo, mc)
     """
     if not isinstance(spec, str):
-        raise NotationError(f"a bot is named by text, not {spec!r}")
+        raise ArgumentTypeError(f"a bot is named by text, not {spec!r}")
     name, _, knobs_text = spec.partition(":")
     factory = BOTS.get(name.strip())
     if factory is None:

@@ -33,7 +33,7 @@ from persian_rummy.bots import BOTS, Bot, make_bot
 from persian_rummy.cards import Card
 from persian_rummy.dealing import new_game, next_deal
 from persian_rummy.engine import legal_actions, play
-from persian_rummy.errors import IllegalActionError, NotationError, PersianRummyError
+from persian_rummy.errors import IllegalActionError, InvalidArgumentError, NotationError, PersianRummyError
 from persian_rummy.melds import Meld, MeldKind
 from persian_rummy.rules import PRESETS, Rules
 from persian_rummy.scoring import RoundScore, score_round, winner
@@ -662,14 +662,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "play":
             return _play(args.seed, args.seat, args.bot, rules, out, style, args.save)
         if args.games < 1:
-            raise NotationError(f"--games must be at least 1, not {args.games}")
+            raise InvalidArgumentError(f"--games must be at least 1, not {args.games}")
         if args.games == 1:
             _, deals = _print_game(args.seed, args.bot, rules, out, style)
             if args.save is not None:
                 _save(args.save, args.seed, deals, rules, out)
         else:
             if args.save is not None:
-                raise NotationError("--save records one game: leave out --games or give --games 1")
+                raise InvalidArgumentError("--save records one game: leave out --games or give --games 1")
             progress = None if args.no_progress or not sys.stderr.isatty() else sys.stderr
             _summarise(args.seed, args.games, args.bot, rules, out, progress)
     except PersianRummyError as error:

@@ -44,6 +44,7 @@ from persian_rummy.errors import (
     InvalidLayOffError,
     InvalidMeldError,
     LastCardError,
+    MeldValueError,
     NoSuchMeldError,
     NotationError,
     PassNotAllowedError,
@@ -512,10 +513,12 @@ def meld(state: GameState, cards: str | Iterable[Card | str]) -> GameState:
             "R15", f"seat {seat} does not hold {' '.join(dict.fromkeys(missing))}", state=state, action=action
         )
     shape = shape_of(mask, jokers)
-    if isinstance(shape, str):
-        rule, reason = shape.split(": ", 1)
+    if isinstance(shape, MeldValueError):
         raise InvalidMeldError(
-            rule, f"{' '.join(map(str, action.cards))} is not a valid meld: {reason}", state=state, action=action
+            shape.rule,
+            f"{' '.join(map(str, action.cards))} is not a valid meld: {shape.reason}",
+            state=state,
+            action=action,
         )
     if shape.ace_low and state.rules.ace_in_runs == "high":
         raise InvalidMeldError(

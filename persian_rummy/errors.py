@@ -3,8 +3,11 @@
 Every exception the library raises on purpose derives from :class:`PersianRummyError`.
 Text that does not parse raises :class:`NotationError`; a well-formed action that the rules
 forbid in the given state raises a subclass of :class:`IllegalActionError` (one per rule
-broken); an impossible position raises :class:`InvalidStateError`. All three are also
-:class:`ValueError`\\ s, so code that only knows the standard library can catch them.
+broken); an impossible position raises :class:`InvalidStateError`; an argument the function
+does not take raises :class:`InvalidArgumentError` (a bad value, such as cards that are no
+meld: :class:`MeldValueError`) or :class:`ArgumentTypeError` (a bad type). All are also
+:class:`ValueError`\\ s (:class:`TypeError` for the last), so code that only knows the
+standard library can catch them.
 
 >>> from persian_rummy import Card, NotationError
 >>> try:
@@ -22,16 +25,19 @@ if TYPE_CHECKING:
     from persian_rummy.state import GameState
 
 __all__ = [
+    "ArgumentTypeError",
     "CardNotInHandError",
     "EmptyStockError",
     "GameNotOverError",
     "IllegalActionError",
+    "InvalidArgumentError",
     "InvalidDrawError",
     "InvalidLayOffError",
     "InvalidMeldError",
     "InvalidRulesError",
     "InvalidStateError",
     "LastCardError",
+    "MeldValueError",
     "NoSuchMeldError",
     "NotationError",
     "PassNotAllowedError",
@@ -60,6 +66,56 @@ class NotationError(PersianRummyError, ValueError):
     ...
     persian_rummy.errors.NotationError: R1: '4x' is not a card (expected a rank 2-9, T/10, J, Q, K, A and a suit s, h, d, c, or Jk)
     """
+
+
+class InvalidArgumentError(PersianRummyError, ValueError):
+    """An argument whose value the function does not take: a count out of range, a seat that
+    is not 0-3, a bot knob, cards that the deck does not hold together. (Text that does not
+    parse raises :class:`NotationError` instead.)
+
+    >>> from persian_rummy import Hand
+    >>> Hand("4s 5s") + Hand("4s")
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.InvalidArgumentError: R1: 4s 5s and 4s share cards the deck has only once
+    """
+
+
+class ArgumentTypeError(PersianRummyError, TypeError):
+    """An argument of a type the function does not take.
+
+    >>> from persian_rummy import shuffled_deck
+    >>> shuffled_deck(1.5)
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.ArgumentTypeError: a seed is a whole number or a text, not 1.5
+    """
+
+
+class MeldValueError(InvalidArgumentError):
+    """Cards given to :class:`~persian_rummy.Meld` that do not make a valid meld (R8-R11,
+    R15), or a lay-off that does not extend it (R16). ``rule`` names the rule and ``reason``
+    says why. Playing such a meld raises :class:`InvalidMeldError` (or
+    :class:`InvalidLayOffError`) instead, which also carries the state.
+
+    >>> from persian_rummy import Meld
+    >>> try:
+    ...     Meld("7s 8s Th")
+    ... except MeldValueError as error:
+    ...     print(error.rule, "-", error.reason)
+    R9 - 7s 8s Th is not a valid meld: a run's cards must all be of one suit, and a set's of one rank
+    """
+
+    rule: str
+    reason: str
+
+    def __init__(self, rule: str, reason: str) -> None:
+        self.rule = rule
+        self.reason = reason
+        super().__init__(f"{rule}: {reason}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.rule, self.reason))
 
 
 class InvalidStateError(PersianRummyError, ValueError):
@@ -219,24 +275,28 @@ class CardNotInHandError(IllegalActionError):
 
 
 class InvalidMeldError(IllegalActionError):
-    """The cards do not form a valid set, run or joker set (R8-R11, ``ace_in_runs``).
+    """The cards melded do not form a valid set, run or joker set (R8-R11, ``ace_in_runs``).
+    (:class:`~persian_rummy.Meld` itself raises :class:`MeldValueError`.)
 
-    >>> from persian_rummy import Meld
-    >>> Meld.parse("4s 5s 7s")
+    >>> from persian_rummy import GameState, play
+    >>> state = play(GameState.from_position(["", "4s 5s 7s 9d", "", ""], "2c"), "draw")
+    >>> play(state, "meld 4s 5s 7s")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.InvalidMeldError: R9: 4s 5s 7s is not a valid meld: a run's ranks must be consecutive
+    persian_rummy.errors.InvalidMeldError: R9: 4s 5s 7s is not a valid meld: a run's ranks must be consecutive [deal 1 of 2, ...]
     """
 
 
 class InvalidLayOffError(IllegalActionError):
-    """The card does not extend the chosen meld into a valid meld (R16, R8-R11).
+    """The card laid off does not extend the chosen meld into a valid meld (R16, R8-R11).
+    (:meth:`Meld.lay_off <persian_rummy.Meld.lay_off>` itself raises :class:`MeldValueError`.)
 
-    >>> from persian_rummy import Card, Meld
-    >>> Meld.parse("4s 5s 6s").lay_off(Card.parse("9s"), seat=1)
+    >>> from persian_rummy import GameState, play
+    >>> state = play(GameState.from_position(["", "9s 9d", "", ""], "2c", melds=["4s 5s 6s"]), "draw")
+    >>> play(state, "layoff 9s 0")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.InvalidLayOffError: R16: 9s does not extend the meld 4s 5s 6s
+    persian_rummy.errors.InvalidLayOffError: R16: 9s does not extend the meld 4s 5s 6s [deal 1 of 2, ...]
     """
 
 

@@ -13,7 +13,7 @@ import attrs
 
 from persian_rummy._bits import NATURALS, cards_of_mask, mask_points
 from persian_rummy.cards import JOKER, JOKER_INDEX, Card, parse_cards
-from persian_rummy.errors import NotationError
+from persian_rummy.errors import InvalidArgumentError
 
 __all__ = ["Hand"]
 
@@ -48,9 +48,9 @@ class Hand:
             if index == JOKER_INDEX:
                 jokers += 1
                 if jokers > 4:
-                    raise NotationError("R1: a hand cannot hold more than the deck's 4 jokers")
+                    raise InvalidArgumentError("R1: a hand cannot hold more than the deck's 4 jokers")
             elif mask >> index & 1:
-                raise NotationError(f"R1: {card} appears twice, but the deck has one {card}")
+                raise InvalidArgumentError(f"R1: {card} appears twice, but the deck has one {card}")
             else:
                 mask |= 1 << index
         object.__setattr__(self, "mask", mask)
@@ -74,7 +74,7 @@ class Hand:
         Hand.parse('2s 4s Jk')
         """
         if not (0 <= mask <= NATURALS and 0 <= jokers <= 4):
-            raise NotationError(f"R1: no hand has natural-card mask {mask} and {jokers} jokers")
+            raise InvalidArgumentError(f"R1: no hand has natural-card mask {mask} and {jokers} jokers")
         return make_hand(mask, jokers)
 
     @property
@@ -121,14 +121,14 @@ class Hand:
         if not isinstance(other, Hand):
             return NotImplemented
         if self.mask & other.mask or self.jokers + other.jokers > 4:
-            raise NotationError(f"R1: {self} and {other} share cards the deck has only once")
+            raise InvalidArgumentError(f"R1: {self} and {other} share cards the deck has only once")
         return make_hand(self.mask | other.mask, self.jokers + other.jokers)
 
     def __sub__(self, other: Hand) -> Hand:
         if not isinstance(other, Hand):
             return NotImplemented
         if not self.issuperset(other):
-            raise NotationError(f"R1: {other} is not part of {self}")
+            raise InvalidArgumentError(f"R1: {other} is not part of {self}")
         return make_hand(self.mask ^ other.mask, self.jokers - other.jokers)
 
     def issuperset(self, other: Hand) -> bool:

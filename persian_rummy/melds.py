@@ -21,9 +21,9 @@ from typing import Final, Literal
 
 import attrs
 
-from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS, cards_of_mask, run_bits
+from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS, cards_of_mask, is_seat, run_bits
 from persian_rummy.cards import CARDS, JOKER_INDEX, Card, parse_cards
-from persian_rummy.errors import InvalidLayOffError, InvalidMeldError, NotationError
+from persian_rummy.errors import InvalidArgumentError, MeldValueError, NotationError
 
 __all__ = ["Meld", "MeldKind"]
 
@@ -56,8 +56,9 @@ class MeldShape:
         self.ace_low = ace_low
 
 
-def shape_of(mask: int, jokers: int) -> MeldShape | str:
-    """Classify the cards of a would-be meld, or say why they are not one (internal).
+def shape_of(mask: int, jokers: int) -> MeldShape | MeldValueError:
+    """Classify the cards of a would-be meld, or say why they are not one: the error (not
+    raised) names the rule and the reason (internal).
 
     Runs that need the ace low are accepted here; whether ``ace_in_runs`` allows them is the
     engine's business (R10).
@@ -65,12 +66,12 @@ def shape_of(mask: int, jokers: int) -> MeldShape | str:
     count = mask.bit_count()
     if jokers:
         if count:
-            return "R11: a joker may be melded only in a set of jokers, never with natural cards"
+            return MeldValueError("R11", "a joker may be melded only in a set of jokers, never with natural cards")
         if jokers < 3:
-            return "R11: a set of jokers needs 3 or 4 jokers"
+            return MeldValueError("R11", "a set of jokers needs 3 or 4 jokers")
         return JOKER_SET
     if count < 3:
-        return "R8: a meld needs at least 3 cards"
+        return MeldValueError("R8", "a meld needs at least 3 cards")
     low_index = (mask & -mask).bit_length() - 1
     rank_offset = low_index % 13
     set_mask = 0
@@ -81,12 +82,12 @@ def shape_of(mask: int, jokers: int) -> MeldShape | str:
     suit = low_index // 13
     suit_bits = mask >> (suit * 13)
     if suit_bits & ~SUIT_BITS:
-        return "R9: a run's cards must all be of one suit, and a set's of one rank"
+        return MeldValueError("R9", "a run's cards must all be of one suit, and a set's of one rank")
     run = run_bits(suit_bits)
     if run is None:
         if suit_bits & ACE_BIT and suit_bits & 1:
-            return "R9: a run's ranks must be consecutive and may not wrap around past the ace"
-        return "R9: a run's ranks must be consecutive"
+            return MeldValueError("R9", "a run's ranks must be consecutive and may not wrap around past the ace")
+        return MeldValueError("R9", "a run's ranks must be consecutive")
     low, high, ace_low = run
     return MeldShape(MeldKind.RUN, suit, low, high, ace_low)
 
@@ -177,29 +178,28 @@ class Meld:
         seat_tuple = (seats,) * len(parsed) if isinstance(seats, int) else tuple(seats)
         flags = (False,) * len(parsed) if laid_off is None else tuple(laid_off)
         if len(seat_tuple) != len(parsed) or len(flags) != len(parsed):
-            raise NotationError(
+            raise InvalidArgumentError(
                 f"R16: a meld needs one seat and one laid-off flag per card "
                 f"({len(parsed)} cards, {len(seat_tuple)} seats, {len(flags)} flags)"
             )
         for seat in seat_tuple:
-            if type(seat) is not int or not 0 <= seat <= 3:
-                raise NotationError(f"R3: seats are 0, 1, 2 and 3, not {seat!r}")
+            if not is_seat(seat):
+                raise InvalidArgumentError(f"R3: seats are 0, 1, 2 and 3, not {seat!r}")
         if all(flags):
-            raise InvalidMeldError("R15", f"{_plain(parsed)} has no card of an original meld")
+            raise MeldValueError("R15", f"{_plain(parsed)} has no card of an original meld")
         originals = [card for card, flag in zip(parsed, flags, strict=True) if not flag]
         original_seats = {seat for seat, flag in zip(seat_tuple, flags, strict=True) if not flag}
         if len(original_seats) != 1:
-            raise InvalidMeldError("R15", "the cards of one meld action are played by one seat")
+            raise MeldValueError("R15", "the cards of one meld action are played by one seat")
         mask, jokers = _mask_of(parsed)
         original_shape = shape_of(*_mask_of(originals))
-        if isinstance(original_shape, str):
-            raise InvalidMeldError(
-                original_shape[:3].rstrip(":"),
-                f"{_plain(originals)} is not a valid meld: {original_shape.split(': ', 1)[1]}",
+        if isinstance(original_shape, MeldValueError):
+            raise MeldValueError(
+                original_shape.rule, f"{_plain(originals)} is not a valid meld: {original_shape.reason}"
             )
         shape = shape_of(mask, jokers)
-        if isinstance(shape, str) or shape.kind is not original_shape.kind:
-            raise InvalidLayOffError("R16", f"the cards {_plain(parsed)} do not form one meld")
+        if isinstance(shape, MeldValueError) or shape.kind is not original_shape.kind:
+            raise MeldValueError("R16", f"the cards {_plain(parsed)} do not form one meld")
         triples = sorted(zip(parsed, seat_tuple, flags, strict=True), key=lambda item: _order_key(shape, item[0]))
         _init_meld(
             self,
@@ -238,6 +238,8 @@ class Meld:
                     flags.append(False)
                 continue
             cards.append(Card.parse(match.group(1)))
+            if not is_seat(int(match.group(3))):
+                raise NotationError(f"R3: {token!r} names seat {match.group(3)}; seats are 0, 1, 2 and 3")
             seats.append(int(match.group(3)))
             flags.append(match.group(2) == "+")
         return cls(cards, seats, flags)
@@ -348,9 +350,9 @@ class Meld:
         """
         card = Card.parse(card)
         if card not in self.lay_off_cards(ace_in_runs):
-            raise InvalidLayOffError("R16", f"{card} does not extend the meld {_plain(self.cards)}")
-        if type(seat) is not int or not 0 <= seat <= 3:
-            raise NotationError(f"R3: seats are 0, 1, 2 and 3, not {seat!r}")
+            raise MeldValueError("R16", f"{card} does not extend the meld {_plain(self.cards)}")
+        if not is_seat(seat):
+            raise InvalidArgumentError(f"R3: seats are 0, 1, 2 and 3, not {seat!r}")
         return extend(self, card, seat)
 
     def __str__(self) -> str:
@@ -381,11 +383,11 @@ def _mask_of(cards: Iterable[Card]) -> tuple[int, int]:
         if card.index == JOKER_INDEX:
             jokers += 1
         elif mask >> card.index & 1:
-            raise InvalidMeldError("R1", f"{card} appears twice, but the deck has one {card}")
+            raise MeldValueError("R1", f"{card} appears twice, but the deck has one {card}")
         else:
             mask |= 1 << card.index
     if jokers > 4:
-        raise InvalidMeldError("R11", "a set of jokers has at most 4 jokers")
+        raise MeldValueError("R11", "a set of jokers has at most 4 jokers")
     return mask, jokers
 
 

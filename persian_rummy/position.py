@@ -59,11 +59,7 @@ from __future__ import annotations
 from typing import Final
 
 from persian_rummy.cards import CARD_BY_TEXT, Card
-from persian_rummy.errors import (
-    IllegalActionError,
-    InvalidRulesError,
-    NotationError,
-)
+from persian_rummy.errors import InvalidArgumentError, InvalidRulesError, NotationError
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
 from persian_rummy.rules import Rules
@@ -186,7 +182,7 @@ def _parse_meld(text: str) -> Meld:
         raise NotationError(f"the meld {text!r} has no cards")
     try:
         meld = Meld(cards, seats, flags)
-    except IllegalActionError as error:
+    except InvalidArgumentError as error:
         raise NotationError(f"the meld {text!r} is not a meld: {error}") from None
     if meld.owner != seat:
         raise NotationError(f"the meld {text!r} has no card laid down by seat {seat}")
@@ -251,7 +247,7 @@ def _common(fields: dict[str, str]) -> dict[str, object]:
 def _hand(text: str, seat: int) -> Hand:
     try:
         return Hand(_parse_cards(text, f"the hand of seat {seat}"))
-    except NotationError as error:
+    except (NotationError, InvalidArgumentError) as error:
         raise NotationError(f"the hand of seat {seat}: {error}") from None
 
 

@@ -34,7 +34,7 @@ from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOf
 from persian_rummy.cards import CARDS, DECK, JOKER, Card, Rank, Suit
 from persian_rummy.dealing import next_deal
 from persian_rummy.engine import legal_actions, play
-from persian_rummy.errors import InvalidMeldError
+from persian_rummy.errors import MeldValueError
 from persian_rummy.hand import Hand
 from persian_rummy.melds import AceInRuns, Meld
 from persian_rummy.rules import Rules
@@ -222,7 +222,7 @@ def melds(ace_in_runs: AceInRuns = "high", *, max_lay_offs: int = 3) -> st.Searc
 def _is_valid_meld(cards: Sequence[Card], ace_in_runs: AceInRuns) -> bool:
     try:
         meld = Meld(cards)
-    except InvalidMeldError:
+    except MeldValueError:
         return False
     return ace_in_runs == "high_or_low" or not meld.ace_low
 
@@ -231,14 +231,15 @@ def invalid_melds(ace_in_runs: AceInRuns = "high") -> st.SearchStrategy[tuple[Ca
     """Cards that do not make a meld the rules allow: too few cards, jokers with natural cards
     or fewer than three (R11), runs with a gap or wrapping past the ace (R9), mixed suits and
     ranks, a card named twice (R1), and, under ``ace_in_runs="high"``, runs with the ace low
-    (R10). Melding them raises :class:`~persian_rummy.InvalidMeldError`.
+    (R10). Melding them raises :class:`~persian_rummy.InvalidMeldError`; :class:`~persian_rummy.Meld` refuses
+    them (raises :class:`~persian_rummy.MeldValueError`) but for the ace played low.
 
     >>> from hypothesis import given
     >>> @given(invalid_melds())
     ... def test_no_invalid_meld_is_a_meld(cards):
     ...     try:
     ...         meld = Meld(cards)
-    ...     except InvalidMeldError:
+    ...     except MeldValueError:
     ...         return
     ...     assert meld.ace_low  # valid as a value, but the ace is high only (R10)
     >>> test_no_invalid_meld_is_a_meld()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from persian_rummy import DECK, JOKER, Card, Hand, NotationError, parse_cards
+from persian_rummy import DECK, JOKER, Card, Hand, InvalidArgumentError, parse_cards
 
 
 def test_r1_hand_is_a_multiset_order_given_does_not_matter() -> None:
@@ -20,12 +20,12 @@ def test_r1_hand_iterates_in_canonical_order_with_jokers_last() -> None:
 
 def test_r1_four_jokers_allowed_five_rejected() -> None:
     assert Hand("Jk Jk Jk Jk").count(JOKER) == 4
-    with pytest.raises(NotationError, match="R1"):
+    with pytest.raises(InvalidArgumentError, match="R1"):
         Hand("Jk Jk Jk Jk Jk")
 
 
 def test_r1_a_natural_card_cannot_appear_twice() -> None:
-    with pytest.raises(NotationError, match="R1"):
+    with pytest.raises(InvalidArgumentError, match="R1"):
         Hand("4s 4S")
 
 
@@ -48,11 +48,11 @@ def test_r22_r23_hand_points_count_against_the_holder() -> None:
 def test_r1_hand_add_and_subtract() -> None:
     assert Hand("4s") + Hand("Jk") == Hand("4s Jk")
     assert Hand("4s 5s Jk Jk") - Hand("Jk 5s") == Hand("4s Jk")
-    with pytest.raises(NotationError):
+    with pytest.raises(InvalidArgumentError):
         Hand("4s") + Hand("4s")
-    with pytest.raises(NotationError):
+    with pytest.raises(InvalidArgumentError):
         Hand("4s") - Hand("5s")
-    with pytest.raises(NotationError):
+    with pytest.raises(InvalidArgumentError):
         Hand("Jk Jk Jk") + Hand("Jk Jk")
 
 
@@ -69,11 +69,11 @@ def test_r1_hand_repr_pastes_back_and_mask_round_trips() -> None:
 
 
 def test_r1_hand_from_mask_rejects_impossible_hands() -> None:
-    with pytest.raises(NotationError):
+    with pytest.raises(InvalidArgumentError):
         Hand.from_mask(1 << 52)
-    with pytest.raises(NotationError):
+    with pytest.raises(InvalidArgumentError):
         Hand.from_mask(0, 5)
-    with pytest.raises(NotationError):
+    with pytest.raises(InvalidArgumentError):
         Hand.from_mask(-1)
 
 

@@ -13,7 +13,7 @@ from persian_rummy.actions import Action
 from persian_rummy.cards import DECK, DECK_COUNTS, Card
 from persian_rummy.dealing import Seed, shuffled_deck
 from persian_rummy.engine import play
-from persian_rummy.errors import InvalidStateError, NotationError, ReplayError
+from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, NotationError, ReplayError
 from persian_rummy.hand import Hand
 from persian_rummy.rules import Rules
 from persian_rummy.state import HAND_SIZE, PLAYERS, SEAT_LETTERS, SEAT_NAMES, TEAM_NAMES, GameState, Phase, check_seat
@@ -29,7 +29,7 @@ def check_comment(comment: object) -> None:
     # A line break would start a new action line in the text (an injected action), and
     # surrounding spaces would not read back: the text form keeps neither.
     if not isinstance(comment, str) or "\n" in comment or "\r" in comment or comment != comment.strip():
-        raise NotationError(f"a comment is one line of text with no surrounding spaces, not {comment!r}")
+        raise InvalidArgumentError(f"a comment is one line of text with no surrounding spaces, not {comment!r}")
 
 
 @attrs.frozen
@@ -137,7 +137,7 @@ class DealRecord:
 
 def check_names(names: tuple[str, ...], count: int, what: str) -> tuple[str, ...]:
     if not isinstance(names, tuple) or len(names) != count or not all(isinstance(name, str) for name in names):
-        raise NotationError(f"a record has {count} {what}, each named by a string, not {names!r}")
+        raise InvalidArgumentError(f"a record has {count} {what}, each named by a string, not {names!r}")
     return names
 
 
@@ -186,7 +186,7 @@ def play_recorded(state: GameState, action: Action | str, comment: str) -> tuple
     if isinstance(action, str):
         action = Action.parse(action)
     if not isinstance(comment, str):
-        raise NotationError(f"a comment is one line of text, not {comment!r}")
+        raise ArgumentTypeError(f"a comment is one line of text, not {comment!r}")
     item = RecordedAction(state.current_player, action, comment.strip())  # checks the comment first
     return item, play(state, action)
 

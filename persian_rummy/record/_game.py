@@ -10,7 +10,7 @@ from persian_rummy.actions import Action
 from persian_rummy.cards import Card
 from persian_rummy.dealing import Seed
 from persian_rummy.engine import play
-from persian_rummy.errors import IllegalActionError, NotationError, ReplayError
+from persian_rummy.errors import ArgumentTypeError, IllegalActionError, InvalidArgumentError, NotationError, ReplayError
 from persian_rummy.record._deal import (
     DEFAULT_PLAYERS,
     DEFAULT_TEAMS,
@@ -121,7 +121,7 @@ class GameRecord:
                     action, _, comment = action.partition(";")
                 try:
                     item, state = play_recorded(state, action, comment.strip())
-                except (IllegalActionError, NotationError) as error:
+                except (IllegalActionError, NotationError, InvalidArgumentError, ArgumentTypeError) as error:
                     raise ReplayError(str(error), deal=number, index=index, cause=error) from None
                 items.append(item)
             records.append(finish_deal(record, items, state))

@@ -6,7 +6,7 @@ import json
 from typing import IO, Final
 
 from persian_rummy.dealing import Seed, shuffled_deck
-from persian_rummy.errors import InvalidRulesError, InvalidStateError, NotationError
+from persian_rummy.errors import InvalidArgumentError, InvalidRulesError, InvalidStateError, NotationError
 from persian_rummy.hand import Hand
 from persian_rummy.record._deal import DEFAULT_PLAYERS, DEFAULT_TEAMS, DealRecord, RecordedAction, parse_deck
 from persian_rummy.record._game import GameRecord
@@ -150,7 +150,7 @@ def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
             if not deals:
                 raise NotationError("an action comes before the first [Deal ...] tag")
             deals[-1][1].append(RecordedAction.parse(line))
-        except NotationError as error:
+        except (NotationError, InvalidArgumentError) as error:  # e.g. a comment that is not one line
             raise NotationError(f"line {number}: {error}") from None
         except InvalidStateError as error:
             raise InvalidStateError(f"line {number}: {error}") from None
@@ -248,6 +248,6 @@ def _build(game: dict[str, object], deals: list[tuple[dict[str, object], list[Re
                     final_hands=final,
                 )
             )
-        except NotationError as error:
+        except (NotationError, InvalidArgumentError) as error:  # e.g. a card twice in the Hands tag
             raise NotationError(f"deal {number}: {error}") from None
     return GameRecord(tuple(built), rules, players, teams, scores, viewer)
