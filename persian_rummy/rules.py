@@ -15,6 +15,7 @@ from typing import Any, Final, Literal
 import attrs
 
 from persian_rummy.errors import InvalidRulesError, NotationError
+from persian_rummy.serialization import from_json, register_format, to_json
 
 __all__ = ["PRESETS", "Rules"]
 
@@ -143,8 +144,6 @@ class Rules:
         >>> Rules.from_json(Rules(going_out_bonus=50).to_json()).going_out_bonus
         50
         """
-        from persian_rummy.serialization import to_json
-
         return to_json(self)
 
     @classmethod
@@ -157,8 +156,6 @@ class Rules:
         ...
         persian_rummy.errors.NotationError: the JSON does not describe rules: R7: deals must be a whole number of at least 1, not 0 @ $
         """
-        from persian_rummy.serialization import from_json
-
         return from_json(text, cls)
 
     @property
@@ -191,6 +188,7 @@ class Rules:
         return " ".join(parts) if parts else "default"
 
 
+register_format(Rules, "persian-rummy rules", "rules")
 _DEFAULT: Final = Rules()
 
 #: Named rule sets. ``"persian"`` is the specification's default; ``"500_rum"`` plays the

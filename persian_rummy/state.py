@@ -17,19 +17,20 @@ from typing import TYPE_CHECKING, Final
 
 import attrs
 
+from persian_rummy._bits import PLAYERS as PLAYERS  # re-exported: the seats are the state's (R3)
+from persian_rummy._bits import is_seat
 from persian_rummy.cards import DECK, DECK_COUNTS, Card, parse_cards
-from persian_rummy.errors import IllegalActionError, InvalidStateError, NotationError
+from persian_rummy.errors import InvalidArgumentError, InvalidStateError, NotationError
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
 from persian_rummy.rules import Rules
+from persian_rummy.serialization import from_json, register_format, to_json
 
 if TYPE_CHECKING:
     from persian_rummy.view import PlayerView
 
 __all__ = ["GameState", "Phase", "RoundEnd", "team_of"]
 
-#: The number of players (R3).
-PLAYERS: Final = 4
 #: Cards dealt to each player (R5).
 HAND_SIZE: Final = 7
 #: The seats' names, by seat number (R3): North and South against East and West.
@@ -40,20 +41,11 @@ TEAM_NAMES: Final = ("North-South", "East-West")
 SEAT_LETTERS: Final = "NESW"
 
 
-def is_seat(value: object) -> bool:
-    """Whether ``value`` is a seat number, 0-3 (R3; internal).
-
-    >>> is_seat(3), is_seat(4), is_seat(True)
-    (True, False, False)
-    """
-    return type(value) is int and 0 <= value < PLAYERS
-
-
 def check_seat(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
     """An attrs validator of a seat field (R3; internal): a bad seat would otherwise surface
     later as an IndexError from the seat letters."""
     if not is_seat(value):
-        raise NotationError(f"R3: {type(instance).__name__}.{attribute.name} must be a seat 0-3, not {value!r}")
+        raise InvalidArgumentError(f"R3: {type(instance).__name__}.{attribute.name} must be a seat 0-3, not {value!r}")
 
 
 def team_of(seat: int) -> int:
@@ -212,7 +204,7 @@ class GameState:
             pile = _cards(discard_pile)
             table = tuple(meld if isinstance(meld, Meld) else Meld.parse(meld) for meld in melds)
             stock_cards = None if stock is None else _cards(stock)
-        except (NotationError, IllegalActionError) as error:  # IllegalActionError: a bad meld (R8-R11)
+        except (NotationError, InvalidArgumentError) as error:  # e.g. a card twice, or cards that are no meld
             raise InvalidStateError(f"the position does not parse: {error}") from None
         if len(hand_values) != PLAYERS:
             raise InvalidStateError(f"R3: a position has 4 hands, not {len(hand_values)}")
@@ -388,8 +380,6 @@ class GameState:
         >>> GameState.from_json(new_game(1).to_json()) == new_game(1)
         True
         """
-        from persian_rummy.serialization import to_json
-
         return to_json(self)
 
     @classmethod
@@ -403,8 +393,6 @@ class GameState:
         ...
         persian_rummy.errors.NotationError: the JSON does not describe a state: expected a list, not int @ $.hands; ...
         """
-        from persian_rummy.serialization import from_json
-
         return from_json(text, cls)
 
     def __repr__(self) -> str:
@@ -457,6 +445,9 @@ class GameState:
             and self.must_meld not in self.hands[self.current_player]
         ):
             raise InvalidStateError("R14: the card to meld must be in the hand of the player to move")
+
+
+register_format(GameState, "persian-rummy state", "a state")
 
 
 class _Keep(enum.Enum):

@@ -30,12 +30,14 @@ from collections.abc import Iterable
 
 import attrs
 
+from persian_rummy._bits import is_seat
 from persian_rummy.actions import Action, DrawDiscard, DrawStock
 from persian_rummy.cards import DECK, DECK_COUNTS, Card, parse_cards
 from persian_rummy.errors import InvalidStateError, NotationError
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
 from persian_rummy.rules import Rules
+from persian_rummy.serialization import from_json, register_format, to_json
 from persian_rummy.state import (
     PLAYERS,
     SEAT_LETTERS,
@@ -45,7 +47,6 @@ from persian_rummy.state import (
     check_fields,
     check_seat,
     check_turn,
-    is_seat,
     round_end,
 )
 
@@ -131,8 +132,6 @@ class PlayerView:
         >>> PlayerView.from_json(new_game(1).view(2).to_json()) == new_game(1).view(2)
         True
         """
-        from persian_rummy.serialization import to_json
-
         return to_json(self)
 
     @classmethod
@@ -146,8 +145,6 @@ class PlayerView:
         ...
         persian_rummy.errors.NotationError: the JSON does not describe a view: required field missing @ $.seat; ...
         """
-        from persian_rummy.serialization import from_json
-
         return from_json(text, cls)
 
     def legal_actions(self) -> tuple[Action, ...]:
@@ -214,6 +211,9 @@ class PlayerView:
         from persian_rummy.svg import table
 
         return table(self)
+
+
+register_format(PlayerView, "persian-rummy view", "a view")
 
 
 def observe(state: GameState, seat: int) -> PlayerView:
