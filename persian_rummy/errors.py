@@ -19,10 +19,7 @@ R1: 'Xq' is not a card (expected a rank 2-9, T/10, J, Q, K, A and a suit s, h, d
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from persian_rummy.state import GameState
+from typing import Any
 
 __all__ = [
     "ArgumentTypeError",
@@ -218,7 +215,8 @@ class IllegalActionError(PersianRummyError, ValueError):
     """
 
     rule: str
-    state: GameState | None
+    # Any, not GameState: the errors are the lowest layer of the package and import nothing.
+    state: Any
     action: Any
 
     def __init__(
@@ -226,7 +224,7 @@ class IllegalActionError(PersianRummyError, ValueError):
         rule: str,
         message: str,
         *,
-        state: GameState | None = None,
+        state: Any = None,
         action: Any = None,
     ) -> None:
         self.rule = rule
