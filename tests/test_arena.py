@@ -35,7 +35,7 @@ LINEUPS = [
 ]
 
 
-def test_r26_match_results_are_reproducible_and_depend_on_the_seed() -> None:
+def test_match_results_are_reproducible_and_depend_on_the_seed() -> None:
     first = run_match("random", "random", games=8, seed=5, workers=1)
     assert first == run_match("random", "random", games=8, seed=5, workers=1)
     assert first != run_match("random", "random", games=8, seed=6, workers=1)

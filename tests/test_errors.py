@@ -130,12 +130,12 @@ def test_r12_r20_each_illegal_action_raises_its_error_naming_the_rule_state_unch
         play(state, str(action))
 
 
-def test_r12_r20_every_illegal_action_error_subclass_is_exercised() -> None:
+def test_every_illegal_action_error_subclass_is_exercised() -> None:
     exercised = {case[3] for case in CASES}
     assert exercised == set(IllegalActionError.__subclasses__())
 
 
-def test_r1_exception_hierarchy_all_value_errors_under_one_root() -> None:
+def test_exception_hierarchy_all_value_errors_under_one_root() -> None:
     for error in (
         NotationError,
         IllegalActionError,

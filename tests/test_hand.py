@@ -12,7 +12,7 @@ def test_r1_hand_is_a_multiset_order_given_does_not_matter() -> None:
     assert hash(Hand("Qs 2c")) == hash(Hand("2c Qs"))
 
 
-def test_r1_hand_iterates_in_canonical_order_with_jokers_last() -> None:
+def test_hand_iterates_in_canonical_order_with_jokers_last() -> None:
     hand = Hand("Jk 2c Ah Jk As")
     assert list(hand) == list(parse_cards("As Ah 2c Jk Jk"))
     assert str(hand) == "As Ah 2c Jk Jk"
@@ -29,7 +29,7 @@ def test_r1_a_natural_card_cannot_appear_twice() -> None:
         Hand("4s 4S")
 
 
-def test_r1_hand_len_contains_count_bool() -> None:
+def test_hand_len_contains_count_bool() -> None:
     hand = Hand("4s Jk Jk")
     assert len(hand) == 3
     assert "4s" in hand and Card.parse("Jk") in hand and "5s" not in hand and 4 not in hand
@@ -61,7 +61,7 @@ def test_r1_hand_issuperset_counts_jokers() -> None:
     assert not Hand("4s Jk").issuperset(Hand("Jk Jk"))
 
 
-def test_r1_hand_repr_pastes_back_and_mask_round_trips() -> None:
+def test_hand_repr_pastes_back_and_mask_round_trips() -> None:
     for hand in (Hand(), Hand("Jk"), Hand("As Kd 2c Jk Jk"), Hand(DECK)):
         assert eval(repr(hand), {"Hand": Hand}) == hand
         assert Hand.from_mask(hand.mask, hand.jokers) == hand
@@ -77,7 +77,7 @@ def test_r1_hand_from_mask_rejects_impossible_hands() -> None:
         Hand.from_mask(-1)
 
 
-def test_r1_hand_is_immutable() -> None:
+def test_hand_is_immutable() -> None:
     hand = Hand("4s")
     with pytest.raises(AttributeError):
         hand.mask = 0  # type: ignore[misc]

@@ -47,7 +47,7 @@ actions = st.one_of(
 
 
 @given(actions)
-def test_r12_r20_every_action_text_parses_back(action: Action) -> None:
+def test_every_action_text_parses_back(action: Action) -> None:
     text = str(action)
     assert Action.parse(text) == action
     assert str(Action.parse(text)) == text  # canonical text is a fixed point
@@ -57,12 +57,12 @@ def test_r12_r20_every_action_text_parses_back(action: Action) -> None:
 
 
 @given(reachable_states(live=True))
-def test_r12_r20_legal_actions_round_trip_through_text(state: GameState) -> None:
+def test_legal_actions_round_trip_through_text(state: GameState) -> None:
     for action in legal_actions(state):
         assert Action.parse(str(action)) == action
 
 
-def test_r13_r16_action_grammar_examples() -> None:
+def test_action_grammar_examples() -> None:
     assert Action.parse("take 3") == DrawDiscard(3)
     assert Action.parse("layoff 8♥ 2") == LayOff("8h", 2)
     assert Action.parse("meld 10♠ J♠ Q♠") == MeldCards("Ts Js Qs")
@@ -90,13 +90,13 @@ def _round_trip_view(view: PlayerView) -> None:
 
 
 @given(reachable_states())
-def test_r27_states_and_views_round_trip(state: GameState) -> None:
+def test_states_and_views_round_trip(state: GameState) -> None:
     _round_trip_state(state)
     for seat in range(4):
         _round_trip_view(state.view(seat))
 
 
-def test_r7_r25_every_counter_survives_a_whole_game() -> None:
+def test_every_counter_survives_a_whole_game_under_every_rule_set() -> None:
     # One whole game per rule set: every phase, counter and score value met is kept.
     for index, rules in enumerate(RULE_SETS):
         for state, _ in playout(index, rules, dealer=index % 4):
@@ -113,7 +113,7 @@ def test_r16_position_keeps_meld_credits_and_lay_offs() -> None:
     assert GameState.parse(text).melds == state.melds
 
 
-def test_r1_cards_unpickle_to_the_interned_instances() -> None:
+def test_cards_unpickle_to_the_interned_instances() -> None:
     for card in CARDS:
         assert pickle.loads(pickle.dumps(card)) is card
     assert pickle.loads(pickle.dumps(JOKER)) is JOKER
@@ -124,7 +124,7 @@ def test_r1_cards_unpickle_to_the_interned_instances() -> None:
 
 
 @given(st.sampled_from([*RULE_SETS, Rules(deals=1, ace_in_runs="high_or_low")]))
-def test_r7_r25_rules_round_trip_through_json(rules: Rules) -> None:
+def test_rules_round_trip_through_json(rules: Rules) -> None:
     text = rules.to_json()
     assert json.loads(text)["version"] == VERSION
     assert Rules.from_json(text) == rules
@@ -159,7 +159,7 @@ def test_json_has_a_format_and_version_and_rejects_others() -> None:
         (("must_meld",), "Ah", InvalidStateError, "R14"),
     ],
 )
-def test_r1_r27_from_json_says_what_is_wrong_and_where(
+def test_from_json_says_what_is_wrong_and_where(
     path: tuple[object, ...], value: object, error: type[Exception], where: str
 ) -> None:
     data = json.loads(new_game(1).to_json())
@@ -195,7 +195,7 @@ def test_r18_r20_r21_a_round_is_over_only_if_something_ended_it() -> None:
     attrs.evolve(over, idle_turns=8).validate()
 
 
-def test_r23_r27_positions_keep_scores_of_any_size() -> None:
+def test_positions_keep_scores_of_any_size() -> None:
     # Regression: the position parser capped numbers at six digits, so a valid state with a
     # score of a million (a large going_out_bonus, or many deals) did not parse back.
     import attrs

@@ -224,13 +224,13 @@ def test_r6_new_game_state_fields() -> None:
     state.validate()
 
 
-def test_r27_summary_names_the_position() -> None:
+def test_summary_names_the_position() -> None:
     summary = new_game(1).summary()
     assert summary.startswith("deal 1 of 2, seat 1 to act, phase DRAW, hand ")
     assert "stock 27" in summary and "0 melds" in summary
 
 
-def test_r1_states_are_frozen_values() -> None:
+def test_states_are_frozen_values() -> None:
     state = new_game(1)
     with pytest.raises(AttributeError):
         state.current_player = 2  # type: ignore[misc]

@@ -63,7 +63,7 @@ def test_strategies_without_hypothesis_raise_an_import_error_naming_the_extra(mo
 
 
 @given(strategies.cards(), strategies.natural_cards(), strategies.seats())
-def test_r1_cards_and_seats(card: object, natural: object, seat: int) -> None:
+def test_cards_and_seats(card: object, natural: object, seat: int) -> None:
     assert card in strategies.CARDS
     assert natural in strategies.CARDS[:52]
     assert seat in range(4)
