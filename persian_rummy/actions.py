@@ -79,7 +79,12 @@ class Action:
 
     @classmethod
     def _from_words(cls, words: list[str], text: str) -> Action:
-        raise NotImplementedError  # pragma: no cover
+        # An action with no arguments (draw, pass); the others read theirs.
+        _arity(words, 0, text, cls.keyword)
+        return cls()
+
+    def __str__(self) -> str:
+        return self.keyword
 
 
 def _arity(words: list[str], count: int, text: str, usage: str) -> None:
@@ -128,14 +133,6 @@ class DrawStock(Action):
     """
 
     keyword: ClassVar[str] = "draw"
-
-    @classmethod
-    def _from_words(cls, words: list[str], text: str) -> Action:
-        _arity(words, 0, text, "draw")
-        return DRAW_STOCK
-
-    def __str__(self) -> str:
-        return "draw"
 
 
 @attrs.frozen
@@ -233,14 +230,6 @@ class Pass(Action):
     """
 
     keyword: ClassVar[str] = "pass"
-
-    @classmethod
-    def _from_words(cls, words: list[str], text: str) -> Action:
-        _arity(words, 0, text, "pass")
-        return PASS
-
-    def __str__(self) -> str:
-        return "pass"
 
 
 _BY_KEYWORD: Final[dict[str, type[Action]]] = {

@@ -39,7 +39,7 @@ from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, Invali
 from persian_rummy.hand import make_hand
 from persian_rummy.melds import Meld, MeldKind, candidate_melds, extend, extensions, new_meld
 from persian_rummy.scoring import tally
-from persian_rummy.state import GameState, Phase, team_of
+from persian_rummy.state import SHOWN_FIELDS, GameState, Phase, team_of
 from persian_rummy.view import PlayerView
 
 __all__ = ["BOTS", "Bot", "GreedyBot", "MonteCarloBot", "RandomBot", "determinize", "make_bot"]
@@ -395,21 +395,7 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
         hands.append(make_hand(mask, jokers))
         start += size
     return GameState(
-        hands=tuple(hands),
-        stock=tuple(unseen[start:]),
-        discard_pile=view.discard_pile,
-        melds=view.melds,
-        current_player=view.current_player,
-        dealer=view.dealer,
-        phase=view.phase,
-        must_meld=view.must_meld,
-        deal_number=view.deal_number,
-        scores=view.scores,
-        rules=view.rules,
-        consecutive_passes=view.consecutive_passes,
-        idle_turns=view.idle_turns,
-        turn_progress=view.turn_progress,
-        went_out=view.went_out,
+        hands=tuple(hands), stock=tuple(unseen[start:]), **{name: getattr(view, name) for name in SHOWN_FIELDS}
     )
 
 

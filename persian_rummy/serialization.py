@@ -209,19 +209,22 @@ def _fixed_hook(kind: Any) -> Callable[[Any, Any], tuple[Any, ...]]:
     return structure
 
 
-_CONVERTER.register_structure_hook(int, _structure_int)
-_CONVERTER.register_structure_hook(bool, _structure_bool)
-_CONVERTER.register_structure_hook(str, _structure_str)
-_CONVERTER.register_structure_hook(Card, _structure_card)
-_CONVERTER.register_structure_hook(Hand, _structure_hand)
-_CONVERTER.register_structure_hook(Meld, _structure_meld)
+_STRUCTURE_HOOKS: Final[tuple[tuple[type, Callable[[Any, Any], Any]], ...]] = (
+    (int, _structure_int),
+    (bool, _structure_bool),
+    (str, _structure_str),
+    (Card, _structure_card),
+    (Hand, _structure_hand),
+    (Meld, _structure_meld),
+)
+for _kind, _hook in _STRUCTURE_HOOKS:
+    _CONVERTER.register_structure_hook(_kind, _hook)
+    if _kind in (Card, Hand, Meld):  # each is its text
+        _CONVERTER.register_unstructure_hook(_kind, str)
 _CONVERTER.register_structure_hook_factory(_is_enum, _enum_hook)
 _CONVERTER.register_structure_hook_func(_is_card_tuple, _structure_cards)
 _CONVERTER.register_structure_hook_factory(_is_homogeneous_tuple, _homogeneous_hook)
 _CONVERTER.register_structure_hook_factory(_is_fixed_tuple, _fixed_hook)
-_CONVERTER.register_unstructure_hook(Card, str)
-_CONVERTER.register_unstructure_hook(Hand, str)
-_CONVERTER.register_unstructure_hook(Meld, str)
 _CONVERTER.register_unstructure_hook_func(_is_enum, lambda member: member.value)
 _CONVERTER.register_unstructure_hook_func(_is_card_tuple, lambda cards: " ".join(map(str, cards)))
 

@@ -225,21 +225,7 @@ class GameState:
         _check_deck(named)
         if current_player is None:
             current_player = (dealer + 1) % PLAYERS if isinstance(dealer, int) else -1
-        state = cls(
-            hands=hand_values,
-            stock=stock_cards,
-            discard_pile=pile,
-            melds=table,
-            current_player=current_player,
-            dealer=dealer,
-            phase=Phase.DRAW,
-            must_meld=None,
-            deal_number=deal_number,
-            scores=tuple(scores),  # type: ignore[arg-type]
-            rules=rules,
-        )
-        state.validate()
-        return state
+        return cls._to_draw(hand_values, stock_cards, pile, table, current_player, dealer, deal_number, scores, rules)
 
     @classmethod
     def from_deck(
@@ -272,12 +258,30 @@ class GameState:
             raise InvalidStateError(f"R3: the dealer is a seat 0-3, not {dealer!r}")
         dealt = HAND_SIZE * PLAYERS
         hands = tuple(Hand(cards[(seat - dealer - 1) % PLAYERS : dealt : PLAYERS]) for seat in range(PLAYERS))
+        stock = tuple(reversed(cards[dealt + 1 :]))
+        current = (dealer + 1) % PLAYERS
+        return cls._to_draw(hands, stock, (cards[dealt],), (), current, dealer, deal_number, scores, rules)
+
+    @classmethod
+    def _to_draw(
+        cls,
+        hands: tuple[Hand, ...],
+        stock: tuple[Card, ...],
+        discard_pile: tuple[Card, ...],
+        melds: tuple[Meld, ...],
+        current_player: int,
+        dealer: int,
+        deal_number: int,
+        scores: tuple[int, int],
+        rules: Rules,
+    ) -> GameState:
+        # The first state of a position or a deal: current_player to draw, checked.
         state = cls(
             hands=hands,
-            stock=tuple(reversed(cards[dealt + 1 :])),
-            discard_pile=(cards[dealt],),
-            melds=(),
-            current_player=(dealer + 1) % PLAYERS,
+            stock=stock,
+            discard_pile=discard_pile,
+            melds=melds,
+            current_player=current_player,
             dealer=dealer,
             phase=Phase.DRAW,
             must_meld=None,
@@ -448,6 +452,10 @@ class GameState:
 
 
 register_format(GameState, "persian-rummy state", "a state")
+
+#: The fields of a state that a view shows as they are (a view has its own hand, the hand
+#: sizes and the stock size instead of ``hands`` and ``stock``; internal).
+SHOWN_FIELDS: Final = tuple(field.name for field in attrs.fields(GameState) if field.name not in ("hands", "stock"))
 
 
 class _Keep(enum.Enum):

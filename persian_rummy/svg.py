@@ -173,32 +173,28 @@ def _hand_cards(hand: Hand | None, size: int) -> list[Card | None]:
     return list(hand) if hand is not None else [None] * size
 
 
-def _row(cards: Sequence[Card | None], x: float, y: float, step: float, must: Card | None) -> str:
+def _fan(cards: Sequence[Card | None], x: float, y: float, dx: float, dy: float, must: Card | None) -> str:
+    # Cards (None: a face-down back) each (dx, dy) from the last; the first copy of the card
+    # to meld is highlighted (R14).
     out = []
     marked = False
     for position, value in enumerate(cards):
-        left = x + position * step
+        left, top = x + position * dx, y + position * dy
         if value is None:
-            out.append(_back(left, y))
+            out.append(_back(left, top))
         else:
             mark = not marked and must is not None and value == must
             marked = marked or mark
-            out.append(card(value, left, y, highlight=mark))
+            out.append(card(value, left, top, highlight=mark))
     return "".join(out)
+
+
+def _row(cards: Sequence[Card | None], x: float, y: float, step: float, must: Card | None) -> str:
+    return _fan(cards, x, y, step, 0.0, must)
 
 
 def _column(cards: Sequence[Card | None], x: float, y: float, step: float, must: Card | None) -> str:
-    out = []
-    marked = False
-    for position, value in enumerate(cards):
-        top = y + position * step
-        if value is None:
-            out.append(_back(x, top))
-        else:
-            mark = not marked and must is not None and value == must
-            marked = marked or mark
-            out.append(card(value, x, top, highlight=mark))
-    return "".join(out)
+    return _fan(cards, x, y, 0.0, step, must)
 
 
 def _seat_label(seat: int, x: float, y: float, count: int, *, to_move: bool, status: str, anchor: str) -> str:
