@@ -19,6 +19,7 @@ import attrs
 
 from persian_rummy._bits import PLAYERS as PLAYERS  # re-exported: the seats are the state's (R3)
 from persian_rummy._bits import is_seat
+from persian_rummy._notation import format_fields, parse_state_fields
 from persian_rummy.cards import DECK, DECK_COUNTS, Card, parse_cards
 from persian_rummy.errors import InvalidArgumentError, InvalidStateError, NotationError
 from persian_rummy.hand import Hand
@@ -115,6 +116,10 @@ def round_end(value: GameState | PlayerView) -> RoundEnd | None:
     if value.idle_turns == value.rules.idle_limit:
         return RoundEnd.IDLE
     return None
+
+
+#: The phases by their value, for the position strings (internal).
+PHASES: Final = {phase.value: phase for phase in Phase}
 
 
 def _cards(value: str | Iterable[Card | str]) -> tuple[Card, ...]:
@@ -360,9 +365,9 @@ class GameState:
         >>> GameState.parse(new_game(1).position()) == new_game(1)
         True
         """
-        from persian_rummy.position import parse_position
-
-        return parse_position(text)
+        state = cls(**parse_state_fields(text, PHASES))  # type: ignore[arg-type]
+        state.validate()
+        return state
 
     def position(self) -> str:
         """The one-line position string of the state, like a chess FEN (see
@@ -372,9 +377,7 @@ class GameState:
         >>> new_game(1).position()[-103:]
         '2s - turn=1 phase=draw must=- dealer=0 deal=1 scores=0,0 passes=0 idle=0 progress=0 out=- rules=default'
         """
-        from persian_rummy.position import format_position
-
-        return format_position(self)
+        return format_fields(self)
 
     def to_json(self) -> str:
         """The state as JSON, lossless, with a format version (see

@@ -31,6 +31,7 @@ from collections.abc import Iterable
 import attrs
 
 from persian_rummy._bits import is_seat
+from persian_rummy._notation import format_fields, parse_view_fields
 from persian_rummy.actions import Action, DrawDiscard, DrawStock
 from persian_rummy.cards import DECK, DECK_COUNTS, Card, parse_cards
 from persian_rummy.errors import InvalidStateError, NotationError
@@ -39,6 +40,7 @@ from persian_rummy.melds import Meld
 from persian_rummy.rules import Rules
 from persian_rummy.serialization import from_json, register_format, to_json
 from persian_rummy.state import (
+    PHASES,
     PLAYERS,
     SEAT_LETTERS,
     GameState,
@@ -110,9 +112,9 @@ class PlayerView:
         >>> PlayerView.parse(new_game(1).view(0).position()) == new_game(1).view(0)
         True
         """
-        from persian_rummy.position import parse_view_position
-
-        return parse_view_position(text)
+        view = cls(**parse_view_fields(text, PHASES))  # type: ignore[arg-type]
+        view.validate()
+        return view
 
     def position(self) -> str:
         """The view's one-line position string: hidden hands and the stock appear as counts.
@@ -121,9 +123,7 @@ class PlayerView:
         >>> new_game(1).view(1).position()[:40]
         '?7/Js2dJdQdTcJkJk/?7/?7 ?27 2s - seat=1 '
         """
-        from persian_rummy.position import format_position
-
-        return format_position(self)
+        return format_fields(self)
 
     def to_json(self) -> str:
         """The view as JSON (see :mod:`persian_rummy.serialization`): hidden cards are not in it.

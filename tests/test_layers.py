@@ -14,7 +14,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "persian_rummy"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors",),
     ("cards", "_bits", "hand"),
-    ("melds", "actions", "serialization", "rules"),
+    ("melds", "actions", "serialization", "rules", "_notation"),
     ("state", "view"),
     ("scoring", "engine", "dealing", "partnerships"),
     (
@@ -48,11 +48,6 @@ NOT_YET_DOWNWARD: frozenset[tuple[str, str, str]] = frozenset(
         # GameState.view() builds a PlayerView; the shared checks are typed with it.
         ("state", "", "view"),
         ("state", "GameState.view", "view"),
-        # Position strings: the notation module still builds states and views itself.
-        ("state", "GameState.parse", "position"),
-        ("state", "GameState.position", "position"),
-        ("view", "PlayerView.parse", "position"),
-        ("view", "PlayerView.position", "position"),
         # A view's legal actions, and an information state played forward from a state.
         ("view", "PlayerView.legal_actions", "engine"),
         ("view", "InfoState.from_history", "engine"),
