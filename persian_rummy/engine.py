@@ -62,8 +62,7 @@ from persian_rummy.melds import (
 )
 from persian_rummy.rules import Rules
 from persian_rummy.scoring import tally
-from persian_rummy.state import PLAYERS, GameState, Phase, evolve
-from persian_rummy.view import PlayerView
+from persian_rummy.state import PLAYERS, GameState, Phase, PlayerView, evolve
 
 __all__ = [
     "discard",

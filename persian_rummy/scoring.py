@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import attrs
 
@@ -17,10 +16,7 @@ from persian_rummy.errors import GameNotOverError, RoundNotOverError
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
 from persian_rummy.rules import Rules
-from persian_rummy.state import GameState, Phase, team_of
-
-if TYPE_CHECKING:
-    from persian_rummy.view import PlayerView
+from persian_rummy.state import GameState, Phase, PlayerView, team_of
 
 __all__ = ["RoundScore", "score_round", "tally", "winner"]
 
