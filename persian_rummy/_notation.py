@@ -191,27 +191,34 @@ def _hand(text: str, seat: int) -> Hand:
         raise NotationError(f"the hand of seat {seat}: {error}") from None
 
 
+def _hand_texts(words: list[str], kind: str) -> list[str]:
+    hand_texts = words[0].split("/")
+    if len(hand_texts) != PLAYERS:
+        raise NotationError(f"R3: a {kind} has 4 hands separated by '/', not {len(hand_texts)}")
+    return hand_texts
+
+
+def _table(words: list[str]) -> dict[str, object]:
+    # The discard pile and the melds, written alike for states and views.
+    pile = _parse_cards(words[2], "the discard pile")
+    melds = () if words[3] == "-" else tuple(_parse_meld(part) for part in words[3].split("/"))
+    return {"discard_pile": pile, "melds": melds}
+
+
 def parse_state_fields(text: str, phases: Mapping[str, Any]) -> dict[str, object]:
     """The fields of a state from its position string (``phases``: the phases by value);
     raises :class:`~persian_rummy.NotationError`. The state checks them."""
     words, fields, _ = _split(text, "state")
-    hand_texts = words[0].split("/")
-    if len(hand_texts) != PLAYERS:
-        raise NotationError(f"R3: a position has 4 hands separated by '/', not {len(hand_texts)}")
-    hands = tuple(_hand(part, seat) for seat, part in enumerate(hand_texts))
+    hands = tuple(_hand(part, seat) for seat, part in enumerate(_hand_texts(words, "position")))
     stock = _parse_cards(words[1], "the stock")
-    pile = _parse_cards(words[2], "the discard pile")
-    melds = () if words[3] == "-" else tuple(_parse_meld(part) for part in words[3].split("/"))
-    return {"hands": hands, "stock": stock, "discard_pile": pile, "melds": melds, **_common(fields, phases)}
+    return {"hands": hands, "stock": stock, **_table(words), **_common(fields, phases)}
 
 
 def parse_view_fields(text: str, phases: Mapping[str, Any]) -> dict[str, object]:
     """The fields of a view from its position string (``phases``: the phases by value);
     raises :class:`~persian_rummy.NotationError`. The view checks them."""
     words, fields, seat = _split(text, "view")
-    hand_texts = words[0].split("/")
-    if len(hand_texts) != PLAYERS:
-        raise NotationError(f"R3: a view has 4 hands separated by '/', not {len(hand_texts)}")
+    hand_texts = _hand_texts(words, "view")
     hidden = [part.startswith("?") for part in hand_texts]
     if hidden[seat]:
         raise NotationError(f"R27: a view shows the viewer's own hand (seat {seat})")
@@ -228,8 +235,6 @@ def parse_view_fields(text: str, phases: Mapping[str, Any]) -> dict[str, object]
     if not words[1].startswith("?"):
         raise NotationError("R27: a view never shows the stock (write its size, like ?27)")
     stock_size = _number(words[1][1:], "the size of the stock")
-    pile = _parse_cards(words[2], "the discard pile")
-    melds = () if words[3] == "-" else tuple(_parse_meld(part) for part in words[3].split("/"))
     revealed = None if any(hidden) else tuple(shown)
     own = shown[0] if revealed is None else revealed[seat]
     return {
@@ -237,8 +242,7 @@ def parse_view_fields(text: str, phases: Mapping[str, Any]) -> dict[str, object]
         "hand": own,
         "hand_sizes": tuple(sizes),
         "stock_size": stock_size,
-        "discard_pile": pile,
-        "melds": melds,
+        **_table(words),
         "revealed_hands": revealed,
         **_common(fields, phases),
     }
