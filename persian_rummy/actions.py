@@ -39,7 +39,7 @@ import attrs
 
 from persian_rummy._bits import cards_of_mask
 from persian_rummy.cards import CARDS, JOKER_INDEX, Card, parse_cards
-from persian_rummy.errors import NotationError
+from persian_rummy.errors import NotationError, excerpt
 
 __all__ = ["Action", "Discard", "DrawDiscard", "DrawStock", "LayOff", "MeldCards", "Pass"]
 
@@ -67,14 +67,14 @@ class Action:
         if isinstance(text, Action):
             return text
         if not isinstance(text, str):
-            raise NotationError(f"expected the text of an action, not {text!r}")
+            raise NotationError(f"expected the text of an action, not {excerpt(text)}", reason=_NOT_AN_ACTION)
         words = text.split()
         if not words:
-            raise NotationError("an empty text is not an action (expected draw, take, meld, layoff, discard or pass)")
+            raise NotationError(f"an empty text is {_NOT_AN_ACTION}", reason=_NOT_AN_ACTION)
         keyword, arguments = words[0].lower(), words[1:]
         kind = _BY_KEYWORD.get(keyword)
         if kind is None:
-            raise NotationError(f"{words[0]!r} is not an action (expected draw, take, meld, layoff, discard or pass)")
+            raise NotationError(f"{excerpt(words[0])} is {_NOT_AN_ACTION}", reason=_NOT_AN_ACTION)
         return kind._from_words(arguments, text)
 
     @classmethod
@@ -87,9 +87,15 @@ class Action:
         return self.keyword
 
 
+_NOT_AN_ACTION: Final = "not an action (expected draw, take, meld, layoff, discard or pass)"
+
+
 def _arity(words: list[str], count: int, text: str, usage: str) -> None:
     if len(words) != count:
-        raise NotationError(f"{text.strip()!r} does not parse: expected {usage!r}")
+        raise NotationError(
+            f"{excerpt(text.strip())} does not parse: expected {usage!r}",
+            reason=f"the action does not parse: expected {usage!r}",
+        )
 
 
 def _index(word: str, text: str, usage: str) -> int:
@@ -98,7 +104,10 @@ def _index(word: str, text: str, usage: str) -> int:
             return int(word)
     except ValueError:  # past Python's limit on the digits of an int
         pass
-    raise NotationError(f"{text.strip()[:80]!r} does not parse: expected {usage!r} with a whole number")
+    raise NotationError(
+        f"{excerpt(text.strip())} does not parse: expected {usage!r} with a whole number",
+        reason=f"the action does not parse: expected {usage!r} with a whole number",
+    )
 
 
 def _non_negative(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
@@ -173,7 +182,10 @@ class MeldCards(Action):
     @classmethod
     def _from_words(cls, words: list[str], text: str) -> Action:
         if not words:
-            raise NotationError(f"{text.strip()!r} does not parse: expected 'meld CARD CARD CARD ...'")
+            raise NotationError(
+                f"{excerpt(text.strip())} does not parse: expected 'meld CARD CARD CARD ...'",
+                reason="the action does not parse: expected 'meld CARD CARD CARD ...'",
+            )
         return cls(parse_cards(" ".join(words)))
 
     def __str__(self) -> str:

@@ -22,7 +22,7 @@ from typing import Final
 
 import attrs
 
-from persian_rummy.errors import NotationError
+from persian_rummy.errors import NotationError, excerpt
 
 __all__ = ["DECK", "JOKER", "Card", "Rank", "Suit", "parse_cards"]
 
@@ -188,7 +188,7 @@ class Card:
         if isinstance(text, Card):
             return text
         if not isinstance(text, str):
-            raise NotationError(f"R1: expected the text of a card, not {text!r}")
+            raise NotationError(f"R1: expected the text of a card, not {excerpt(text)}")
         key = text.strip()
         card = CARD_BY_TEXT.get(key)
         if card is not None:
@@ -201,9 +201,8 @@ class Card:
             suit = _SUIT_BY_TEXT.get(match.group(2).lower())
             if suit is not None:
                 return CARDS[suit * 13 + _RANK_BY_TEXT[match.group(1).upper()] - 2]
-        raise NotationError(
-            f"R1: {text!r} is not a card (expected a rank 2-9, T/10, J, Q, K, A and a suit s, h, d, c, or Jk)"
-        )
+        expected = "expected a rank 2-9, T/10, J, Q, K, A and a suit s, h, d, c, or Jk"
+        raise NotationError(f"R1: {excerpt(text)} is not a card ({expected})", reason=f"R1: not a card ({expected})")
 
     @property
     def is_joker(self) -> bool:

@@ -478,8 +478,8 @@ def _ask(state: GameState, seat: int, actions: Sequence[Action], out: TextIO, st
         try:
             play(state, action)
         except IllegalActionError as error:
-            reason = str(error).split(" [", 1)[0]
-            print(f"That is not allowed: {reason}", file=out)
+            # The reason names no hidden card: what a server would show the whole table.
+            print(f"That is not allowed: {error.reason}", file=out)
         else:  # pragma: no cover - the legal list is authoritative
             return action
 

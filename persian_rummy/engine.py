@@ -47,9 +47,12 @@ from persian_rummy.errors import (
     MeldValueError,
     NoSuchMeldError,
     NotationError,
+    NotYourTurnError,
     PassNotAllowedError,
+    StateRequiredError,
     TargetNotUsedError,
     WrongPhaseError,
+    excerpt,
 )
 from persian_rummy.hand import Hand, make_hand
 from persian_rummy.melds import (
@@ -274,6 +277,8 @@ def legal_actions(state: GameState | PlayerView) -> tuple[Action, ...]:
 
 
 def _require(state: GameState, phase: Phase, action: Action | None) -> None:
+    if type(state) is not GameState:
+        _require_state(state)
     if state.phase is phase:
         return
     seat = state.current_player
@@ -293,9 +298,26 @@ def _require(state: GameState, phase: Phase, action: Action | None) -> None:
     )
 
 
+def _require_state(state: object) -> None:
+    if isinstance(state, GameState):
+        return
+    if isinstance(state, PlayerView):
+        what = "not a PlayerView: the next state depends on hidden cards; is_legal() and legal_actions() accept a view"
+    else:
+        what = f"not {excerpt(state)}"
+    raise StateRequiredError(f"R27: play() needs the full GameState, {what}")
+
+
 def _require_card(state: GameState, card: Card, action: Action, rule: str) -> None:
     if card not in state.hands[state.current_player]:
-        raise CardNotInHandError(rule, f"seat {state.current_player} does not hold {card}", state=state, action=action)
+        seat = state.current_player
+        raise CardNotInHandError(
+            rule,
+            f"seat {seat} does not hold {card}",
+            state=state,
+            action=action,
+            reason=f"{rule}: seat {seat} does not hold the card named",
+        )
 
 
 def _require_target(state: GameState, used: bool, action: Action) -> None:
@@ -320,6 +342,8 @@ def _require_leftover(state: GameState, mask: int, jokers: int, melds: tuple[Mel
             "and last_card_discard='forbidden' forbids discarding it",
             state=state,
             action=action,
+            reason=f"R19: this would leave seat {state.current_player} one card that cannot be laid off, "
+            "and last_card_discard='forbidden' forbids discarding it",
         )
 
 
@@ -500,7 +524,11 @@ def meld(state: GameState, cards: str | Iterable[Card | str]) -> GameState:
             jokers += 1
         elif mask >> card.index & 1:
             raise InvalidMeldError(
-                "R1", f"{card} is named twice, but the deck has one {card}", state=state, action=action
+                "R1",
+                f"{card} is named twice, but the deck has one {card}",
+                state=state,
+                action=action,
+                reason="R1: the meld names a card twice, but the deck has one of each",
             )
         else:
             mask |= 1 << card.index
@@ -509,7 +537,11 @@ def meld(state: GameState, cards: str | Iterable[Card | str]) -> GameState:
         if jokers > hand.jokers:
             missing.append(f"{jokers} jokers (holds {hand.jokers})")
         raise CardNotInHandError(
-            "R15", f"seat {seat} does not hold {' '.join(dict.fromkeys(missing))}", state=state, action=action
+            "R15",
+            f"seat {seat} does not hold {' '.join(dict.fromkeys(missing))}",
+            state=state,
+            action=action,
+            reason=f"R15: seat {seat} does not hold every card of the meld",
         )
     shape = shape_of(mask, jokers)
     if isinstance(shape, MeldValueError):
@@ -518,11 +550,11 @@ def meld(state: GameState, cards: str | Iterable[Card | str]) -> GameState:
             f"{' '.join(map(str, action.cards))} is not a valid meld: {shape.reason}",
             state=state,
             action=action,
+            reason=f"{shape.rule}: not a valid meld: {shape.reason}",
         )
     if shape.ace_low and state.rules.ace_in_runs == "high":
-        raise InvalidMeldError(
-            "R10", "in runs the ace is high only (ace_in_runs='high'): A-2-3 is not a run", state=state, action=action
-        )
+        text = "in runs the ace is high only (ace_in_runs='high'): A-2-3 is not a run"
+        raise InvalidMeldError("R10", text, state=state, action=action, reason=f"R10: {text}")
     must = state.must_meld
     _require_target(state, must is None or must in action.cards, action)
     new = new_meld(mask, jokers, shape, seat)
@@ -562,7 +594,11 @@ def lay_off(state: GameState, card: Card | str, meld: int) -> GameState:
     if card not in extensions(target_meld, state.rules.ace_in_runs == "high_or_low"):
         rule = "R11" if card.is_joker or target_meld.is_joker_set else "R16"
         raise InvalidLayOffError(
-            rule, f"{card} does not extend the meld {' '.join(map(str, target_meld.cards))}", state=state, action=action
+            rule,
+            f"{card} does not extend the meld {' '.join(map(str, target_meld.cards))}",
+            state=state,
+            action=action,
+            reason=f"{rule}: the card named does not extend meld {meld} ({' '.join(map(str, target_meld.cards))})",
         )
     must = state.must_meld
     if must is not None and state.rules.pickup_use == "new_meld_only":
@@ -645,17 +681,29 @@ def pass_turn(state: GameState) -> GameState:
     return _next_turn(state, state.hands, state.discard_pile, passed=True)
 
 
-def play(state: GameState, action: Action | str) -> GameState:
+def play(state: GameState, action: Action | str, *, seat: int | None = None) -> GameState:
     """Play ``action`` (an :class:`~persian_rummy.Action` or its text) for the player to move
     and return the next state. Raises a subclass of :class:`~persian_rummy.IllegalActionError`
     if the rules forbid it (the state passed in is unchanged), or
     :class:`~persian_rummy.NotationError` for text that is not an action.
 
+    ``seat`` is the seat the action comes from, for a server that takes actions from four
+    players: while the round is live, an action from any seat but ``state.current_player``
+    raises :class:`~persian_rummy.NotYourTurnError` before the action is looked at. A
+    :class:`~persian_rummy.PlayerView` cannot be played forward (the next state depends on
+    hidden cards): it raises :class:`~persian_rummy.StateRequiredError`.
+
     >>> from persian_rummy import new_game
     >>> state = play(new_game(1), "draw")
     >>> play(state, "discard Jk").current_player
     2
+    >>> play(state, "discard Jk", seat=2)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.NotYourTurnError: R6: it is seat 1's turn, not seat 2's [deal 1 of 2, seat 1 to act, ...]
     """
+    if seat is not None:
+        _require_seat(state, seat, action)
     kind = type(action)
     if kind is DrawStock:
         return draw_stock(state)
@@ -672,21 +720,52 @@ def play(state: GameState, action: Action | str) -> GameState:
         return pass_turn(state)
     if isinstance(action, str):
         return play(state, Action.parse(action))
-    raise TypeError(f"expected an Action or its text, not {action!r}")
+    _require_state(state)
+    raise TypeError(f"expected an Action or its text, not {excerpt(action)}")
 
 
-def is_legal(state: GameState, action: Action | str) -> bool:
-    """Whether ``action`` may be played now (exactly when it is in :func:`legal_actions`).
+def _require_seat(state: GameState | PlayerView, seat: object, action: object) -> None:
+    if type(seat) is not int or not 0 <= seat < PLAYERS:
+        raise NotYourTurnError(
+            "R3", f"seats are 0, 1, 2 and 3, so {excerpt(seat)} is never to move", state=_as_state(state), action=action
+        )
+    if seat != state.current_player and state.phase.is_live:
+        raise NotYourTurnError(
+            "R6",
+            f"it is seat {state.current_player}'s turn, not seat {seat}'s",
+            state=_as_state(state),
+            action=action if isinstance(action, Action) else None,
+        )
 
-    >>> from persian_rummy import new_game, DrawStock, Pass
+
+def _as_state(state: object) -> GameState | None:
+    return state if type(state) is GameState else None
+
+
+def is_legal(state: GameState | PlayerView, action: Action | str, *, seat: int | None = None) -> bool:
+    """Whether ``action`` may be played now (exactly when it is in :func:`legal_actions`), and,
+    given ``seat``, whether that seat may play it (it is to move).
+
+    A :class:`~persian_rummy.PlayerView` is answered from what it knows: the seat to move's
+    own view knows its whole hand, so the answer is the same as for the full state; every
+    other seat's view answers ``False`` (as :func:`legal_actions` lists nothing for it).
+    Text that is not an action is not legal.
+
+    >>> from persian_rummy import new_game, observe, DrawStock, Pass
     >>> is_legal(new_game(1), DrawStock()), is_legal(new_game(1), Pass())
     (True, False)
+    >>> is_legal(new_game(1), "draw", seat=2), is_legal(observe(new_game(1), 1), "draw")
+    (False, True)
     """
     if isinstance(action, str):
         try:
             action = Action.parse(action)
         except NotationError:
             return False
+    if seat is not None and (type(seat) is not int or seat != state.current_player):
+        return False
+    if isinstance(state, PlayerView):
+        return isinstance(action, Action) and action in legal_actions(state)
     try:
         play(state, action)
     except IllegalActionError:
