@@ -38,7 +38,7 @@ from typing import Any, ClassVar, Final
 import attrs
 
 from persian_rummy._bits import cards_of_mask
-from persian_rummy.cards import CARDS, JOKER_INDEX, Card, parse_cards
+from persian_rummy.cards import CARDS, DECK, JOKER_INDEX, Card, parse_cards
 from persian_rummy.errors import NotationError, excerpt
 
 __all__ = ["Action", "Discard", "DrawDiscard", "DrawStock", "LayOff", "MeldCards", "Pass"]
@@ -110,11 +110,26 @@ def _index(word: str, text: str, usage: str) -> int:
     )
 
 
-def _non_negative(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if type(value) is not int or value < 0:
-        raise NotationError(
-            f"{type(instance).__name__}.{attribute.name} must be a whole number of at least 0, not {value!r}"
-        )
+#: No discard pile holds more than the deck's 56 cards (R1), so a pile index is below this.
+PILE_LIMIT: Final = len(DECK)
+#: Every meld has at least three cards (R8, R9), so no table holds more melds than this.
+MELD_LIMIT: Final = len(DECK) // 3
+
+
+def _index_below(limit: int, why: str) -> Any:
+    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        # Bounded here, before any table is looked up or any text is made of the number.
+        if type(value) is not int or not 0 <= value < limit:
+            raise NotationError(
+                f"{type(instance).__name__}.{attribute.name} must be a whole number from 0 to {limit - 1} "
+                f"({why}), not {excerpt(value)}"
+            )
+
+    return check
+
+
+_pile_index = _index_below(PILE_LIMIT, "R1, R13: no discard pile holds more than 56 cards")
+_meld_index = _index_below(MELD_LIMIT, "R1, R8, R9: no table holds more than 18 melds")
 
 
 def _canonical_cards(cards: str | Iterable[Card | str]) -> tuple[Card, ...]:
@@ -154,7 +169,7 @@ class DrawDiscard(Action):
     """
 
     keyword: ClassVar[str] = "take"
-    index: int = attrs.field(validator=_non_negative)
+    index: int = attrs.field(validator=_pile_index)
 
     @classmethod
     def _from_words(cls, words: list[str], text: str) -> Action:
@@ -202,7 +217,7 @@ class LayOff(Action):
 
     keyword: ClassVar[str] = "layoff"
     card: Card = attrs.field(converter=_card)
-    meld: int = attrs.field(validator=_non_negative)
+    meld: int = attrs.field(validator=_meld_index)
 
     @classmethod
     def _from_words(cls, words: list[str], text: str) -> Action:
@@ -248,36 +263,49 @@ _BY_KEYWORD: Final[dict[str, type[Action]]] = {
     kind.keyword: kind for kind in (DrawStock, DrawDiscard, MeldCards, LayOff, Discard, Pass)
 }
 
-# Shared instances the engine hands out instead of building equal values again and again.
+# Shared instances the engine hands out instead of building equal values again and again. They
+# are built here, once, at import: a table that never changes is safe to read from any number
+# of threads, and cannot grow with what callers ask for.
 DRAW_STOCK: Final = DrawStock()
 PASS: Final = Pass()
 DISCARDS: Final = tuple(Discard(card) for card in CARDS)
-_DRAW_DISCARDS: list[DrawDiscard] = []
-_LAY_OFFS: dict[tuple[int, int], LayOff] = {}
-_MELDS: dict[tuple[int, int], MeldCards] = {}
+_DRAW_DISCARDS: Final = tuple(DrawDiscard(index) for index in range(PILE_LIMIT))
+_LAY_OFFS: Final = tuple(tuple(LayOff(card, meld) for meld in range(MELD_LIMIT)) for card in CARDS)
+
+
+def _every_meld() -> dict[tuple[int, int], MeldCards]:
+    """Every valid meld of the deck by (natural mask, jokers): sets, runs (ace high, and ace low
+    for ``ace_in_runs="high_or_low"``) and joker sets (R8-R11): 371 in all."""
+    masks: list[tuple[int, int]] = [(0, 3), (0, 4)]
+    for offset in range(13):
+        ranks = [1 << (suit * 13 + offset) for suit in range(4)]
+        masks += [(sum(ranks) - bit, 0) for bit in ranks] + [(sum(ranks), 0)]
+    for suit in range(4):
+        base = suit * 13
+        for low in range(13):
+            masks += [(((1 << length) - 1) << (base + low), 0) for length in range(3, 14 - low)]
+        # A-2-3 up to A-2-...-Q (A-2-...-K is the whole suit, the run 2-A).
+        masks += [(1 << (base + 12) | ((1 << top) - 1) << base, 0) for top in range(2, 12)]
+    return {(mask, jokers): MeldCards([*cards_of_mask(mask), *[CARDS[JOKER_INDEX]] * jokers]) for mask, jokers in masks}
+
+
+_MELDS: Final = _every_meld()
 
 
 def draw_discard_action(index: int) -> DrawDiscard:
-    """The shared ``DrawDiscard(index)`` value (internal)."""
-    while len(_DRAW_DISCARDS) <= index:
-        _DRAW_DISCARDS.append(DrawDiscard(len(_DRAW_DISCARDS)))
+    """The shared ``DrawDiscard(index)`` value for a pile index (internal)."""
     return _DRAW_DISCARDS[index]
 
 
 def lay_off_action(card_index: int, meld: int) -> LayOff:
-    """The shared ``LayOff`` value (internal)."""
-    key = (card_index, meld)
-    action = _LAY_OFFS.get(key)
-    if action is None:
-        action = _LAY_OFFS[key] = LayOff(CARDS[card_index], meld)
-    return action
+    """The shared ``LayOff`` value for a card index and a table index (internal)."""
+    return _LAY_OFFS[card_index][meld]
 
 
 def meld_action(mask: int, jokers: int) -> MeldCards:
-    """The shared ``MeldCards`` value for the natural cards of ``mask`` plus ``jokers`` jokers
-    (internal)."""
-    key = (mask, jokers)
-    action = _MELDS.get(key)
+    """The shared ``MeldCards`` value for the natural cards of ``mask`` plus ``jokers`` jokers,
+    a valid meld (internal). Anything else is built afresh and not kept."""
+    action = _MELDS.get((mask, jokers))
     if action is None:
-        action = _MELDS[key] = MeldCards([*cards_of_mask(mask), *[CARDS[JOKER_INDEX]] * jokers])
+        return MeldCards([*cards_of_mask(mask), *[CARDS[JOKER_INDEX]] * jokers])
     return action

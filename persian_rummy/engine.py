@@ -23,7 +23,9 @@ from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS
 from persian_rummy.actions import (
     DISCARDS,
     DRAW_STOCK,
+    MELD_LIMIT,
     PASS,
+    PILE_LIMIT,
     Action,
     Discard,
     DrawDiscard,
@@ -463,13 +465,14 @@ def draw_discard(state: GameState, index: int) -> GameState:
     >>> after.hand, after.discard_pile, after.must_meld
     (Hand.parse('4s 5s 6s 7s Qh Kd 9c'), (), Card.parse('4s'))
     """
-    action = draw_discard_action(index) if type(index) is int and index >= 0 else None
+    # Bounded before anything is built from the index (the shared actions are a fixed table).
+    action = draw_discard_action(index) if type(index) is int and 0 <= index < PILE_LIMIT else None
     _require(state, Phase.DRAW, action)
     pile = state.discard_pile
-    if type(index) is not int or not 0 <= index < len(pile):
+    if action is None or index >= len(pile):
         raise InvalidDrawError(
             "R13",
-            f"there is no card at index {index!r} of the discard pile ({len(pile)} cards, 0 at the bottom)",
+            f"there is no card at index {excerpt(index)} of the discard pile ({len(pile)} cards, 0 at the bottom)",
             state=state,
             action=action,
         )
@@ -581,14 +584,13 @@ def lay_off(state: GameState, card: Card | str, meld: int) -> GameState:
     Meld.parse('3c+1 4c@3 5c@3 6c@3')
     """
     card = Card.parse(card)
-    action = lay_off_action(card.index, meld) if type(meld) is int and meld >= 0 else None
+    action = lay_off_action(card.index, meld) if type(meld) is int and 0 <= meld < MELD_LIMIT else None
     _require(state, Phase.MELD, action)
     melds = state.melds
-    if type(meld) is not int or not 0 <= meld < len(melds):
+    if action is None or meld >= len(melds):
         raise NoSuchMeldError(
-            "R16", f"there is no meld {meld!r} on the table ({len(melds)} melds)", state=state, action=action
+            "R16", f"there is no meld {excerpt(meld)} on the table ({len(melds)} melds)", state=state, action=action
         )
-    action = lay_off_action(card.index, meld)
     _require_card(state, card, action, "R16")
     target_meld = melds[meld]
     if card not in extensions(target_meld, state.rules.ace_in_runs == "high_or_low"):

@@ -30,7 +30,17 @@ except ImportError as error:  # without the [hypothesis] extra
 
 import attrs
 
-from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
+from persian_rummy.actions import (
+    MELD_LIMIT,
+    PILE_LIMIT,
+    Action,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    LayOff,
+    MeldCards,
+    Pass,
+)
 from persian_rummy.cards import CARDS, DECK, JOKER, Card, Rank, Suit
 from persian_rummy.dealing import next_deal
 from persian_rummy.engine import legal_actions, play
@@ -396,7 +406,7 @@ def any_actions_for(state: GameState) -> st.SearchStrategy[Action]:
         st.just(Pass()),
         st.builds(DrawDiscard, st.integers(0, len(state.discard_pile) + 1)),
         st.builds(Discard, card),
-        st.builds(LayOff, card, st.integers(0, len(state.melds) + 1)),
+        st.builds(LayOff, card, st.integers(0, min(len(state.melds) + 1, MELD_LIMIT - 1))),
         st.builds(MeldCards, st.lists(card, min_size=1, max_size=5)),
     )
 
@@ -427,9 +437,11 @@ def illegal_actions_for(state: GameState) -> st.SearchStrategy[Action]:
     held = tuple(state.hands[state.current_player])
     card = st.one_of(st.sampled_from(held), cards()) if held else cards()
     kinds: list[st.SearchStrategy[Action]] = [
-        st.sampled_from(illegal([DrawDiscard(index) for index in range(len(state.discard_pile) + 2)])),
+        st.sampled_from(illegal([DrawDiscard(index) for index in range(min(len(state.discard_pile) + 2, PILE_LIMIT))])),
         st.sampled_from(illegal([Discard(card) for card in CARDS])),
-        st.builds(LayOff, card, st.integers(0, len(state.melds) + 1)).filter(lambda action: action not in legal),
+        st.builds(LayOff, card, st.integers(0, min(len(state.melds) + 1, MELD_LIMIT - 1))).filter(
+            lambda action: action not in legal
+        ),
         st.builds(MeldCards, st.lists(card, min_size=1, max_size=5)).filter(lambda action: action not in legal),
     ]
     kinds += [st.just(action) for action in illegal([DrawStock(), Pass()])]

@@ -82,7 +82,7 @@ CASES: list[tuple[str, GameState, Action, type[IllegalActionError], str]] = [
     ("meld two cards", meld_phase(), MeldCards("7s 7h"), InvalidMeldError, "R8"),
     ("lay off that does not fit", meld_phase(), LayOff("9h", 0), InvalidLayOffError, "R16"),
     ("lay off on no meld", meld_phase(), LayOff("3c", 1), NoSuchMeldError, "R16"),
-    ("lay off on a far meld", meld_phase(), LayOff("3c", 99), NoSuchMeldError, "R16"),
+    ("lay off on a far meld", meld_phase(), LayOff("3c", 17), NoSuchMeldError, "R16"),
     ("discard after a pile draw", after_pile_draw(), Discard("9h"), TargetNotUsedError, "R14"),
     ("meld without the target", after_pile_draw(), MeldCards("9h Th Jh"), TargetNotUsedError, "R14"),
     ("lay off another card after a pile draw", after_pile_draw(), LayOff("3c", 0), TargetNotUsedError, "R14"),

@@ -32,6 +32,7 @@ from persian_rummy import (
     legal_actions,
     new_game,
 )
+from persian_rummy.actions import MELD_LIMIT, PILE_LIMIT
 from persian_rummy.cards import CARDS
 from persian_rummy.serialization import VERSION
 
@@ -39,9 +40,9 @@ cards = st.sampled_from(CARDS)
 actions = st.one_of(
     st.just(DrawStock()),
     st.just(Pass()),
-    st.builds(DrawDiscard, st.integers(0, 10**6)),
+    st.builds(DrawDiscard, st.integers(0, PILE_LIMIT - 1)),
     st.builds(MeldCards, st.lists(cards, min_size=1, max_size=13)),
-    st.builds(LayOff, cards, st.integers(0, 10**6)),
+    st.builds(LayOff, cards, st.integers(0, MELD_LIMIT - 1)),
     st.builds(Discard, cards),
 )
 

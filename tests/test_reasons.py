@@ -82,7 +82,7 @@ def test_r14_the_reason_names_the_public_card_taken() -> None:
 def test_r27_no_refused_action_reason_names_a_hidden_card(state: GameState, seed: int) -> None:
     rng = random.Random(seed)
     hand = list(state.hands[state.current_player])
-    tries: list[Action] = [Discard(rng.choice(DECK)), DrawDiscard(rng.randrange(60)), LayOff(rng.choice(DECK), 0)]
+    tries: list[Action] = [Discard(rng.choice(DECK)), DrawDiscard(rng.randrange(56)), LayOff(rng.choice(DECK), 0)]
     if len(hand) >= 3:
         tries.append(MeldCards(rng.sample(hand, 3)))
     if hand:
