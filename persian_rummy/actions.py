@@ -38,8 +38,10 @@ from typing import Any, ClassVar, Final
 import attrs
 
 from persian_rummy._bits import cards_of_mask
-from persian_rummy.cards import CARDS, DECK, JOKER_INDEX, Card, parse_cards
+from persian_rummy.cards import CARDS, JOKER_INDEX, Card, parse_cards
 from persian_rummy.errors import NotationError, excerpt
+from persian_rummy.limits import MELD_LIMIT, PILE_LIMIT
+from persian_rummy.melds import candidate_melds
 
 __all__ = ["Action", "Discard", "DrawDiscard", "DrawStock", "LayOff", "MeldCards", "Pass"]
 
@@ -93,8 +95,8 @@ _NOT_AN_ACTION: Final = "not an action (expected draw, take, meld, layoff, disca
 def _arity(words: list[str], count: int, text: str, usage: str) -> None:
     if len(words) != count:
         raise NotationError(
-            f"{excerpt(text.strip())} does not parse: expected {usage!r}",
-            reason=f"the action does not parse: expected {usage!r}",
+            f"{excerpt(text.strip())} does not parse: expected {excerpt(usage)}",
+            reason=f"the action does not parse: expected {excerpt(usage)}",
         )
 
 
@@ -105,15 +107,9 @@ def _index(word: str, text: str, usage: str) -> int:
     except ValueError:  # past Python's limit on the digits of an int
         pass
     raise NotationError(
-        f"{excerpt(text.strip())} does not parse: expected {usage!r} with a whole number",
-        reason=f"the action does not parse: expected {usage!r} with a whole number",
+        f"{excerpt(text.strip())} does not parse: expected {excerpt(usage)} with a whole number",
+        reason=f"the action does not parse: expected {excerpt(usage)} with a whole number",
     )
-
-
-#: No discard pile holds more than the deck's 56 cards (R1), so a pile index is below this.
-PILE_LIMIT: Final = len(DECK)
-#: Every meld has at least three cards (R8, R9), so no table holds more melds than this.
-MELD_LIMIT: Final = len(DECK) // 3
 
 
 def _index_below(limit: int, why: str) -> Any:
@@ -273,23 +269,12 @@ _DRAW_DISCARDS: Final = tuple(DrawDiscard(index) for index in range(PILE_LIMIT))
 _LAY_OFFS: Final = tuple(tuple(LayOff(card, meld) for meld in range(MELD_LIMIT)) for card in CARDS)
 
 
-def _every_meld() -> dict[tuple[int, int], MeldCards]:
-    """Every valid meld of the deck by (natural mask, jokers): sets, runs (ace high, and ace low
-    for ``ace_in_runs="high_or_low"``) and joker sets (R8-R11): 371 in all."""
-    masks: list[tuple[int, int]] = [(0, 3), (0, 4)]
-    for offset in range(13):
-        ranks = [1 << (suit * 13 + offset) for suit in range(4)]
-        masks += [(sum(ranks) - bit, 0) for bit in ranks] + [(sum(ranks), 0)]
-    for suit in range(4):
-        base = suit * 13
-        for low in range(13):
-            masks += [(((1 << length) - 1) << (base + low), 0) for length in range(3, 14 - low)]
-        # A-2-3 up to A-2-...-Q (A-2-...-K is the whole suit, the run 2-A).
-        masks += [(1 << (base + 12) | ((1 << top) - 1) << base, 0) for top in range(2, 12)]
-    return {(mask, jokers): MeldCards([*cards_of_mask(mask), *[CARDS[JOKER_INDEX]] * jokers]) for mask, jokers in masks}
-
-
-_MELDS: Final = _every_meld()
+#: Every valid meld of the deck by (natural mask, jokers): sets, runs (ace high, and ace low
+#: for ``ace_in_runs="high_or_low"``) and joker sets (R8-R11), 371 in all.
+_MELDS: Final = {
+    (mask, jokers): MeldCards([*cards_of_mask(mask), *[CARDS[JOKER_INDEX]] * jokers])
+    for mask, jokers, _ in candidate_melds((1 << JOKER_INDEX) - 1, 4, True)
+}
 
 
 def draw_discard_action(index: int) -> DrawDiscard:

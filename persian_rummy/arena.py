@@ -33,7 +33,7 @@ from persian_rummy.actions import Action
 from persian_rummy.bots import Bot, make_bot
 from persian_rummy.dealing import new_game, next_deal
 from persian_rummy.engine import play
-from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError
+from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, excerpt
 from persian_rummy.rules import Rules
 from persian_rummy.state import PLAYERS, GameState, Phase
 
@@ -394,20 +394,20 @@ def run_match(
     (4, 0)
     """
     if type(games) is not int or games < 0:
-        raise InvalidArgumentError(f"the number of games must be a whole number of at least 0, not {games!r}")
+        raise InvalidArgumentError(f"the number of games must be a whole number of at least 0, not {excerpt(games)}")
     if workers is not None and (type(workers) is not int or workers < 1):
-        raise InvalidArgumentError(f"workers must be a whole number of at least 1, not {workers!r}")
+        raise InvalidArgumentError(f"workers must be a whole number of at least 1, not {excerpt(workers)}")
     if chunk_size is not None and (type(chunk_size) is not int or chunk_size < 1):
-        raise InvalidArgumentError(f"chunk_size must be a whole number of at least 1, not {chunk_size!r}")
+        raise InvalidArgumentError(f"chunk_size must be a whole number of at least 1, not {excerpt(chunk_size)}")
     sides = (side0, side1)
     for side in sides:
         for spec in side if isinstance(side, tuple) else (side,):
             if isinstance(spec, str):
                 make_bot(spec, 0)  # fail early, here, on a bad name or knob
             elif not callable(spec):
-                raise ArgumentTypeError(f"a bot spec is a bot's name or a factory seed -> bot, not {spec!r}")
+                raise ArgumentTypeError(f"a bot spec is a bot's name or a factory seed -> bot, not {excerpt(spec)}")
         if isinstance(side, tuple) and len(side) != 2:
-            raise InvalidArgumentError(f"R3: a line-up is one bot spec or a pair for the two partners, not {side!r}")
+            raise InvalidArgumentError(f"R3: a line-up is one bot spec or a pair for the two partners, not {excerpt(side)}")
     show = games >= 500 and sys.stderr.isatty() if progress is None else progress
     update = _progress(games, show)
     own_pool = None

@@ -35,7 +35,7 @@ from persian_rummy._bits import RANK_MASKS, SUIT_BITS, mask_points
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
 from persian_rummy.cards import DECK, JOKER_INDEX, POINTS
 from persian_rummy.engine import legal_actions, play
-from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, NotationError
+from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, NotationError, excerpt
 from persian_rummy.hand import make_hand
 from persian_rummy.melds import Meld, MeldKind, candidate_melds, extend, extensions, new_meld
 from persian_rummy.scoring import tally
@@ -452,7 +452,7 @@ class MonteCarloBot:
     def __init__(self, seed: int = 0, *, samples: int = 4, horizon: int = 4, candidates: int = 3) -> None:
         for name, value in (("samples", samples), ("horizon", horizon), ("candidates", candidates)):
             if type(value) is not int or value < 1:
-                raise InvalidArgumentError(f"MonteCarloBot {name} must be a whole number of at least 1, not {value!r}")
+                raise InvalidArgumentError(f"MonteCarloBot {name} must be a whole number of at least 1, not {excerpt(value)}")
         self.seed = seed
         self.samples = samples
         self.horizon = horizon
@@ -522,20 +522,22 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     persian_rummy.errors.NotationError: 'clever' is not a bot (expected one of random, greedy, montecarlo, mc)
     """
     if not isinstance(spec, str):
-        raise ArgumentTypeError(f"a bot is named by text, not {spec!r}")
+        raise ArgumentTypeError(f"a bot is named by text, not {excerpt(spec)}")
     name, _, knobs_text = spec.partition(":")
     factory = BOTS.get(name.strip())
     if factory is None:
-        raise NotationError(f"{name.strip()!r} is not a bot (expected one of {', '.join(BOTS)})")
+        raise NotationError(f"{excerpt(name.strip())} is not a bot (expected one of {', '.join(BOTS)})")
     knobs: dict[str, int] = {}
     for token in knobs_text.replace(",", " ").split():
         key, equals, value = token.partition("=")
         # isdecimal, not isdigit: int() rejects digits such as "²" that isdigit accepts, and
         # more digits than Python's limit for int().
         if not equals or not value.strip().isdecimal() or len(value.strip()) > 100:
-            raise NotationError(f"{token[:80]!r} in the bot {spec[:80]!r} is not a knob=whole-number pair")
+            raise NotationError(
+                f"{excerpt(token[:80])} in the bot {excerpt(spec[:80])} is not a knob=whole-number pair"
+            )
         knobs[key.strip()] = int(value)
     try:
         return factory(seed, **knobs)
     except TypeError:
-        raise NotationError(f"the bot {name.strip()!r} has no knob among {', '.join(knobs)}") from None
+        raise NotationError(f"the bot {excerpt(name.strip())} has no knob among {', '.join(knobs)}") from None

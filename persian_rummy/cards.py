@@ -67,7 +67,7 @@ class Suit(enum.IntEnum):
         try:
             return _SUIT_BY_TEXT[text.strip().lower()]
         except (KeyError, AttributeError):
-            raise NotationError(f"R1: {text!r} is not a suit (expected s, h, d, c or ♠ ♥ ♦ ♣)") from None
+            raise NotationError(f"R1: {excerpt(text)} is not a suit (expected s, h, d, c or ♠ ♥ ♦ ♣)") from None
 
     def __str__(self) -> str:
         return self.letter
@@ -113,7 +113,7 @@ class Rank(enum.IntEnum):
         try:
             return _RANK_BY_TEXT[text.strip().upper()]
         except (KeyError, AttributeError):
-            raise NotationError(f"R1: {text!r} is not a rank (expected 2-9, T or 10, J, Q, K, A)") from None
+            raise NotationError(f"R1: {excerpt(text)} is not a rank (expected 2-9, T or 10, J, Q, K, A)") from None
 
     def __str__(self) -> str:
         return self.letter
@@ -172,7 +172,7 @@ class Card:
         else:
             raise NotationError(
                 f"R1: a card has both a Rank and a Suit (or neither, for a joker), "
-                f"not rank={self.rank!r}, suit={self.suit!r}"
+                f"not rank={excerpt(self.rank)}, suit={excerpt(self.suit)}"
             )
         object.__setattr__(self, "index", index)
 
@@ -316,5 +316,5 @@ def parse_cards(text: str | Iterable[Card | str]) -> tuple[Card, ...]:
     try:
         items = list(text)
     except TypeError:
-        raise NotationError(f"R1: expected cards or the text of cards, not {text!r}") from None
+        raise NotationError(f"R1: expected cards or the text of cards, not {excerpt(text)}") from None
     return tuple(Card.parse(item) for item in items)

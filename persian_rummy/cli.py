@@ -33,7 +33,7 @@ from persian_rummy.bots import BOTS, Bot, make_bot
 from persian_rummy.cards import Card
 from persian_rummy.dealing import new_game, next_deal
 from persian_rummy.engine import legal_actions, play
-from persian_rummy.errors import IllegalActionError, InvalidArgumentError, NotationError, PersianRummyError
+from persian_rummy.errors import IllegalActionError, InvalidArgumentError, NotationError, PersianRummyError, excerpt
 from persian_rummy.melds import Meld, MeldKind
 from persian_rummy.rules import PRESETS, Rules
 from persian_rummy.scoring import RoundScore, score_round, winner
@@ -471,7 +471,7 @@ def _ask(state: GameState, seat: int, actions: Sequence[Action], out: TextIO, st
         try:
             action = Action.parse(answer)
         except NotationError as error:
-            print(f"I do not understand {answer!r}: {error}. Type help for the syntax.", file=out)
+            print(f"I do not understand {excerpt(answer)}: {error}. Type help for the syntax.", file=out)
             continue
         if action in actions:
             return action

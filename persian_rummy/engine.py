@@ -23,9 +23,7 @@ from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS
 from persian_rummy.actions import (
     DISCARDS,
     DRAW_STOCK,
-    MELD_LIMIT,
     PASS,
-    PILE_LIMIT,
     Action,
     Discard,
     DrawDiscard,
@@ -57,6 +55,7 @@ from persian_rummy.errors import (
     excerpt,
 )
 from persian_rummy.hand import Hand, make_hand
+from persian_rummy.limits import MELD_LIMIT, PILE_LIMIT
 from persian_rummy.melds import (
     Meld,
     candidate_melds,

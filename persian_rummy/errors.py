@@ -219,7 +219,7 @@ class InvalidRulesError(PersianRummyError, ValueError):
     >>> Rules(deals=0)
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.InvalidRulesError: R7: deals must be a whole number of at least 1, not 0
+    persian_rummy.errors.InvalidRulesError: R7: deals must be a whole number from 1 to 1000, not 0
     """
 
     message_is_public = True

@@ -23,13 +23,15 @@ import attrs
 
 from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS, cards_of_mask, is_seat, run_bits
 from persian_rummy.cards import CARDS, JOKER_INDEX, Card, parse_cards
-from persian_rummy.errors import InvalidArgumentError, MeldValueError, NotationError
+from persian_rummy.errors import InvalidArgumentError, MeldValueError, NotationError, excerpt
 
 __all__ = ["Meld", "MeldKind"]
 
 AceInRuns = Literal["high", "high_or_low"]
 
-_TOKEN: Final = re.compile(r"(.+?)([@+])(\d+)")
+#: The most cards of a meld: a run from 2 to A (R9).
+_LONGEST_MELD: Final = 13
+_TOKEN: Final = re.compile(r"(.+?)([@+])([0-9]+)")
 
 
 class MeldKind(enum.Enum):
@@ -184,7 +186,7 @@ class Meld:
             )
         for seat in seat_tuple:
             if not is_seat(seat):
-                raise InvalidArgumentError(f"R3: seats are 0, 1, 2 and 3, not {seat!r}")
+                raise InvalidArgumentError(f"R3: seats are 0, 1, 2 and 3, not {excerpt(seat)}")
         if all(flags):
             raise MeldValueError("R15", f"{_plain(parsed)} has no card of an original meld")
         originals = [card for card, flag in zip(parsed, flags, strict=True) if not flag]
@@ -223,7 +225,7 @@ class Meld:
         Meld.parse('8h@2 9h@2 Th@2')
         """
         if not isinstance(text, str):
-            raise NotationError(f"R8: expected the text of a meld, not {text!r}")
+            raise NotationError(f"R8: expected the text of a meld, not {excerpt(text)}")
         cards: list[Card] = []
         seats: list[int] = []
         flags: list[bool] = []
@@ -236,12 +238,18 @@ class Meld:
                     cards.append(card)
                     seats.append(seat)
                     flags.append(False)
+                if len(cards) > _LONGEST_MELD:
+                    raise MeldValueError("R9", f"a meld has at most {_LONGEST_MELD} cards (a run 2-A)")
                 continue
+            if len(match.group(3)) > 1:  # checked before int(): it may have thousands of digits
+                raise NotationError(f"R3: seats are 0, 1, 2 and 3, not {excerpt(match.group(3))}")
             cards.append(Card.parse(match.group(1)))
             if not is_seat(int(match.group(3))):
-                raise NotationError(f"R3: {token!r} names seat {match.group(3)}; seats are 0, 1, 2 and 3")
+                raise NotationError(f"R3: {excerpt(token)} names seat {match.group(3)}; seats are 0, 1, 2 and 3")
             seats.append(int(match.group(3)))
             flags.append(match.group(2) == "+")
+            if len(cards) > _LONGEST_MELD:
+                raise MeldValueError("R9", f"a meld has at most {_LONGEST_MELD} cards (a run 2-A)")
         return cls(cards, seats, flags)
 
     @property
@@ -352,7 +360,7 @@ class Meld:
         if card not in self.lay_off_cards(ace_in_runs):
             raise MeldValueError("R16", f"{card} does not extend the meld {_plain(self.cards)}")
         if not is_seat(seat):
-            raise InvalidArgumentError(f"R3: seats are 0, 1, 2 and 3, not {seat!r}")
+            raise InvalidArgumentError(f"R3: seats are 0, 1, 2 and 3, not {excerpt(seat)}")
         return extend(self, card, seat)
 
     def __str__(self) -> str:

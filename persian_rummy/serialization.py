@@ -132,7 +132,7 @@ def _structure_meld(value: Any, _: type) -> Meld:
     try:
         return Meld.parse(text)
     except InvalidArgumentError as error:
-        raise NotationError(f"{text!r} is not a meld: {error}") from None
+        raise NotationError(f"{excerpt(text)} is not a meld: {error}") from None
 
 
 def _is_enum(kind: Any) -> bool:
@@ -147,7 +147,7 @@ def _enum_hook(kind: type[enum.Enum]) -> Callable[[Any, Any], enum.Enum]:
             if member.value == text:
                 return member
         choices = ", ".join(str(member.value) for member in kind)
-        raise NotationError(f"expected a {kind.__name__.lower()} ({choices}), not {text!r}")
+        raise NotationError(f"expected a {kind.__name__.lower()} ({choices}), not {excerpt(text)}")
 
     return structure
 
@@ -292,7 +292,7 @@ def from_json(text: str | bytes, kind: type[T]) -> T:
     """
     name = _KINDS.get(kind)
     if name is None:
-        raise NotationError(f"from_json reads a GameState, a PlayerView or Rules, not {kind!r}")
+        raise NotationError(f"from_json reads a GameState, a PlayerView or Rules, not {excerpt(kind)}")
     if isinstance(text, bytes | bytearray | memoryview):
         try:
             text = bytes(text).decode("utf-8")
@@ -309,10 +309,10 @@ def from_json(text: str | bytes, kind: type[T]) -> T:
     if type(data) is not dict:
         raise NotationError(f"$: expected a JSON object for {name}, not {_type_name(data)}")
     if data.get("format") != _FORMATS[kind]:
-        raise NotationError(f"$.format: expected {_FORMATS[kind]!r}, not {data.get('format')!r}")
+        raise NotationError(f"$.format: expected {excerpt(_FORMATS[kind])}, not {excerpt(data.get('format'))}")
     if data.get("version") != VERSION or type(data.get("version")) is not int:
         raise NotationError(
-            f"$.version: this library reads version {VERSION} of the JSON format, not {data.get('version')!r}"
+            f"$.version: this library reads version {VERSION} of the JSON format, not {excerpt(data.get('version'))}"
         )
     fields = {key: value for key, value in data.items() if key not in ("format", "version")}
     try:

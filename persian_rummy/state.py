@@ -22,7 +22,7 @@ from persian_rummy._bits import is_seat
 from persian_rummy._notation import format_fields, parse_state_fields, parse_view_fields
 from persian_rummy.actions import Action
 from persian_rummy.cards import DECK, DECK_COUNTS, Card, parse_cards
-from persian_rummy.errors import InvalidArgumentError, InvalidStateError, NotationError
+from persian_rummy.errors import InvalidArgumentError, InvalidStateError, NotationError, excerpt
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
 from persian_rummy.rules import Rules
@@ -44,7 +44,7 @@ def check_seat(instance: object, attribute: attrs.Attribute[int], value: object)
     """An attrs validator of a seat field (R3; internal): a bad seat would otherwise surface
     later as an IndexError from the seat letters."""
     if not is_seat(value):
-        raise InvalidArgumentError(f"R3: {type(instance).__name__}.{attribute.name} must be a seat 0-3, not {value!r}")
+        raise InvalidArgumentError(f"R3: {type(instance).__name__}.{attribute.name} must be a seat 0-3, not {excerpt(value)}")
 
 
 def team_of(seat: int) -> int:
@@ -258,7 +258,7 @@ class GameState:
             raise InvalidStateError(f"the deck does not parse: {error}") from None
         _check_deck(Counter(cards))
         if type(dealer) is not int or not 0 <= dealer < PLAYERS:
-            raise InvalidStateError(f"R3: the dealer is a seat 0-3, not {dealer!r}")
+            raise InvalidStateError(f"R3: the dealer is a seat 0-3, not {excerpt(dealer)}")
         dealt = HAND_SIZE * PLAYERS
         hands = tuple(Hand(cards[(seat - dealer - 1) % PLAYERS : dealt : PLAYERS]) for seat in range(PLAYERS))
         stock = tuple(reversed(cards[dealt + 1 :]))
@@ -532,18 +532,18 @@ def check_fields(value: GameState | PlayerView, what: str) -> None:
     and to deal (R3), the phase, the deal number (R7), the scores (R23), the discard pile and
     the melds. ``what`` names the value in messages."""
     if type(value.rules) is not Rules:
-        raise InvalidStateError(f"rules must be a Rules value, not {value.rules!r}")
+        raise InvalidStateError(f"rules must be a Rules value, not {excerpt(value.rules)}")
     for name in ("current_player", "dealer"):
         if not is_seat(getattr(value, name)):
-            raise InvalidStateError(f"R3: {name} must be a seat 0-3, not {getattr(value, name)!r}")
+            raise InvalidStateError(f"R3: {name} must be a seat 0-3, not {excerpt(getattr(value, name))}")
     if not isinstance(value.phase, Phase):
-        raise InvalidStateError(f"phase must be a Phase, not {value.phase!r}")
+        raise InvalidStateError(f"phase must be a Phase, not {excerpt(value.phase)}")
     deals = value.rules.deals
     if type(value.deal_number) is not int or not 1 <= value.deal_number <= deals:
-        raise InvalidStateError(f"R7: deal_number must be 1-{deals}, not {value.deal_number!r}")
+        raise InvalidStateError(f"R7: deal_number must be 1-{deals}, not {excerpt(value.deal_number)}")
     scores = value.scores
     if not isinstance(scores, tuple) or len(scores) != 2 or not all(type(score) is int for score in scores):
-        raise InvalidStateError(f"R23: scores must be two whole numbers, not {scores!r}")
+        raise InvalidStateError(f"R23: scores must be two whole numbers, not {excerpt(scores)}")
     for name in ("discard_pile", "melds"):
         if not isinstance(getattr(value, name), tuple):
             raise InvalidStateError(f"{name} must be a tuple")
@@ -565,9 +565,9 @@ def check_turn(value: GameState | PlayerView, hand_sizes: tuple[int, ...], stock
     for name, limit in (("consecutive_passes", rules.pass_limit - live), ("idle_turns", rules.idle_limit - live)):
         count = getattr(value, name)
         if type(count) is not int or not 0 <= count <= limit:
-            raise InvalidStateError(f"R20-R21: {name} must be 0-{limit} in this {what}, not {count!r}")
+            raise InvalidStateError(f"R20-R21: {name} must be 0-{limit} in this {what}, not {excerpt(count)}")
     if type(value.turn_progress) is not bool:
-        raise InvalidStateError(f"R21: turn_progress must be True or False, not {value.turn_progress!r}")
+        raise InvalidStateError(f"R21: turn_progress must be True or False, not {excerpt(value.turn_progress)}")
     if value.consecutive_passes and stock_size:
         raise InvalidStateError("R20: a player can have passed only with an empty stock")
     if live:
@@ -579,7 +579,7 @@ def check_turn(value: GameState | PlayerView, hand_sizes: tuple[int, ...], stock
             raise InvalidStateError("R17-R18: after drawing, the player to move holds at least one card")
         if rules.last_card_discard != "stays_in" and not all(hand_sizes):
             raise InvalidStateError(
-                f"R19: under last_card_discard={rules.last_card_discard!r} no player can have "
+                f"R19: under last_card_discard={excerpt(rules.last_card_discard)} no player can have "
                 "an empty hand while the round is being played"
             )
         return
@@ -594,7 +594,7 @@ def check_turn(value: GameState | PlayerView, hand_sizes: tuple[int, ...], stock
         )
     if value.went_out is not None:
         if type(value.went_out) is not int or not 0 <= value.went_out < PLAYERS:
-            raise InvalidStateError(f"R18: went_out must be a seat 0-3 or None, not {value.went_out!r}")
+            raise InvalidStateError(f"R18: went_out must be a seat 0-3 or None, not {excerpt(value.went_out)}")
         if hand_sizes[value.went_out]:
             raise InvalidStateError("R18: the player who went out holds no card")
 

@@ -31,8 +31,6 @@ except ImportError as error:  # without the [hypothesis] extra
 import attrs
 
 from persian_rummy.actions import (
-    MELD_LIMIT,
-    PILE_LIMIT,
     Action,
     Discard,
     DrawDiscard,
@@ -46,6 +44,7 @@ from persian_rummy.dealing import next_deal
 from persian_rummy.engine import legal_actions, play
 from persian_rummy.errors import MeldValueError
 from persian_rummy.hand import Hand
+from persian_rummy.limits import MELD_LIMIT, PILE_LIMIT
 from persian_rummy.melds import AceInRuns, Meld
 from persian_rummy.rules import Rules
 from persian_rummy.state import GameState, Phase

@@ -28,7 +28,7 @@ from html import escape
 from typing import Final
 
 from persian_rummy.cards import Card
-from persian_rummy.errors import InvalidStateError
+from persian_rummy.errors import InvalidStateError, excerpt
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
 from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, GameState, Phase, team_of
@@ -113,7 +113,7 @@ def card(
     """
     value = Card.parse(value)
     if credit is not None and credit not in range(4):
-        raise InvalidStateError(f"R3: a card is credited to a seat 0-3, not {credit!r}")
+        raise InvalidStateError(f"R3: a card is credited to a seat 0-3, not {excerpt(credit)}")
     width, height = (_SMALL_W, _SMALL_H) if small else (_CARD_W, _CARD_H)
     classes = "card must-meld" if highlight else "card"
     if value.rank is None or value.suit is None:

@@ -73,18 +73,20 @@ class Observation:
         (Card.parse('Ah'),)
         """
         if not isinstance(text, str):
-            raise NotationError(f"expected the text of an observation, not {text!r}")
+            raise NotationError(f"expected the text of an observation, not {excerpt(text)}")
         body, equals, cards = text.partition("=")
         words = body.split(maxsplit=1)
         if len(words) != 2 or words[0] not in SEAT_LETTERS or len(words[0]) != 1:
-            raise NotationError(f"{text.strip()!r} is not an observation (expected a seat N, E, S or W and an action)")
+            raise NotationError(
+                f"{excerpt(text.strip())} is not an observation (expected a seat N, E, S or W and an action)"
+            )
         action = Action.parse(words[1])
         parsed = parse_cards(cards) if equals else ()
         if equals and not parsed:
-            raise NotationError(f"{text.strip()!r}: '=' is followed by the cards seen")
+            raise NotationError(f"{excerpt(text.strip())}: '=' is followed by the cards seen")
         kind = type(action)
         if (kind is DrawStock and len(parsed) > 1) or (kind is not DrawStock and kind is not DrawDiscard and parsed):
-            raise NotationError(f"{text.strip()!r}: only a draw shows cards after '='")
+            raise NotationError(f"{excerpt(text.strip())}: only a draw shows cards after '='")
         return cls(SEAT_LETTERS.index(words[0]), action, parsed)
 
     def __str__(self) -> str:
@@ -171,7 +173,7 @@ class InfoState:
         if isinstance(action, str):
             action = Action.parse(action)
         if not isinstance(action, Action):
-            raise TypeError(f"expected an Action or its text, not {action!r}")  # as play() does
+            raise TypeError(f"expected an Action or its text, not {excerpt(action)}")  # as play() does
         before = self.view
         view = observe(after, before.seat) if isinstance(after, GameState) else after
         if not isinstance(view, PlayerView) or view.seat != before.seat:

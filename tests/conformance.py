@@ -52,7 +52,7 @@ from persian_rummy import (
     play,
     score_round,
 )
-from persian_rummy.actions import MELD_LIMIT, PILE_LIMIT
+from persian_rummy.limits import MELD_LIMIT, PILE_LIMIT
 
 #: Stock cards at the start of a deal (R5).
 STOCK_SIZE = 27

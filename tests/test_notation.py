@@ -32,8 +32,8 @@ from persian_rummy import (
     legal_actions,
     new_game,
 )
-from persian_rummy.actions import MELD_LIMIT, PILE_LIMIT
 from persian_rummy.cards import CARDS
+from persian_rummy.limits import MELD_LIMIT, PILE_LIMIT
 from persian_rummy.serialization import VERSION
 
 cards = st.sampled_from(CARDS)

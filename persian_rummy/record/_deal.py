@@ -13,7 +13,14 @@ from persian_rummy.actions import Action
 from persian_rummy.cards import DECK, DECK_COUNTS, Card
 from persian_rummy.dealing import Seed, shuffled_deck
 from persian_rummy.engine import play
-from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, NotationError, ReplayError
+from persian_rummy.errors import (
+    ArgumentTypeError,
+    InvalidArgumentError,
+    InvalidStateError,
+    NotationError,
+    ReplayError,
+    excerpt,
+)
 from persian_rummy.hand import Hand
 from persian_rummy.rules import Rules
 from persian_rummy.state import HAND_SIZE, PLAYERS, SEAT_LETTERS, SEAT_NAMES, TEAM_NAMES, GameState, Phase, check_seat
@@ -29,7 +36,7 @@ def check_comment(comment: object) -> None:
     # A line break would start a new action line in the text (an injected action), and
     # surrounding spaces would not read back: the text form keeps neither.
     if not isinstance(comment, str) or "\n" in comment or "\r" in comment or comment != comment.strip():
-        raise InvalidArgumentError(f"a comment is one line of text with no surrounding spaces, not {comment!r}")
+        raise InvalidArgumentError(f"a comment is one line of text with no surrounding spaces, not {excerpt(comment)}")
 
 
 @attrs.frozen
@@ -59,15 +66,15 @@ class RecordedAction:
         DrawDiscard(index=3)
         """
         if not isinstance(line, str):
-            raise NotationError(f"expected the text of an action line, not {line!r}")
+            raise NotationError(f"expected the text of an action line, not {excerpt(line)}")
         body, _, comment = line.partition(";")
         words = body.split(maxsplit=1)
         if not words or len(words[0]) != 1 or words[0] not in SEAT_LETTERS:
             raise NotationError(
-                f"{line.strip()!r} is not an action line (expected a seat N, E, S or W, then an action)"
+                f"{excerpt(line.strip())} is not an action line (expected a seat N, E, S or W, then an action)"
             )
         if len(words) < 2:
-            raise NotationError(f"{line.strip()!r} has a seat but no action")
+            raise NotationError(f"{excerpt(line.strip())} has a seat but no action")
         return cls(SEAT_LETTERS.index(words[0]), Action.parse(words[1]), comment.strip())
 
     def __str__(self) -> str:
@@ -137,13 +144,13 @@ class DealRecord:
 
 def check_names(names: tuple[str, ...], count: int, what: str) -> tuple[str, ...]:
     if not isinstance(names, tuple) or len(names) != count or not all(isinstance(name, str) for name in names):
-        raise InvalidArgumentError(f"a record has {count} {what}, each named by a string, not {names!r}")
+        raise InvalidArgumentError(f"a record has {count} {what}, each named by a string, not {excerpt(names)}")
     return names
 
 
 def parse_deck(deck: Sequence[Card | str | None] | str, number: int) -> tuple[Card | None, ...]:
     if not isinstance(deck, str | Sequence):
-        raise NotationError(f"deal {number}: a deck is its 56 cards in dealing order, not {deck!r}")
+        raise NotationError(f"deal {number}: a deck is its 56 cards in dealing order, not {excerpt(deck)}")
     words = deck.split() if isinstance(deck, str) else list(deck)
     if len(words) != len(DECK):
         raise NotationError(f"deal {number}: a deck has 56 cards, not {len(words)}")
@@ -186,7 +193,7 @@ def play_recorded(state: GameState, action: Action | str, comment: str) -> tuple
     if isinstance(action, str):
         action = Action.parse(action)
     if not isinstance(comment, str):
-        raise ArgumentTypeError(f"a comment is one line of text, not {comment!r}")
+        raise ArgumentTypeError(f"a comment is one line of text, not {excerpt(comment)}")
     item = RecordedAction(state.current_player, action, comment.strip())  # checks the comment first
     return item, play(state, action)
 

@@ -10,7 +10,14 @@ from persian_rummy.actions import Action
 from persian_rummy.cards import Card
 from persian_rummy.dealing import Seed
 from persian_rummy.engine import play
-from persian_rummy.errors import ArgumentTypeError, IllegalActionError, InvalidArgumentError, NotationError, ReplayError
+from persian_rummy.errors import (
+    ArgumentTypeError,
+    IllegalActionError,
+    InvalidArgumentError,
+    NotationError,
+    ReplayError,
+    excerpt,
+)
 from persian_rummy.record._deal import (
     DEFAULT_PLAYERS,
     DEFAULT_TEAMS,
@@ -254,7 +261,7 @@ class GameRecord:
                 raise ReplayError("views() of a full record needs a seat (0-3)", deal=1)
             seat = self.viewer
         if type(seat) is not int or not 0 <= seat < PLAYERS:
-            raise ReplayError(f"R3: a view is for a seat 0-3, not {seat!r}", deal=1)
+            raise ReplayError(f"R3: a view is for a seat 0-3, not {excerpt(seat)}", deal=1)
         if self.viewer is not None and seat != self.viewer:
             raise ReplayError(f"this record was redacted for seat {self.viewer}, not seat {seat}", deal=1)
         return self._views(seat)
@@ -309,7 +316,7 @@ class GameRecord:
                 return self
             raise ReplayError(f"this record was already redacted for seat {self.viewer}", deal=1)
         if type(seat) is not int or not 0 <= seat < PLAYERS:
-            raise ReplayError(f"R3: a record is redacted for a seat 0-3, not {seat!r}", deal=1)
+            raise ReplayError(f"R3: a record is redacted for a seat 0-3, not {excerpt(seat)}", deal=1)
         deals = redacted_deals(self.deals, self.replay().states, seat)
         return attrs.evolve(self, deals=tuple(deals), viewer=seat)
 

@@ -109,6 +109,12 @@ def fill_deck(deal: DealRecord, viewer: int, oldest_first: bool = True) -> tuple
                 unseen -= Counter(need)
                 break
     rest = iter(sorted(unseen.elements()))
+    if deck.count(None) != unseen.total():
+        # A crafted record can place a card where it was already known: then the hidden
+        # positions and the unseen cards no longer match.
+        raise ReplayError(
+            "the record's hidden cards and the cards nobody saw do not add up to the deck", deal=deal.number
+        )
     return tuple(card if card is not None else next(rest) for card in deck)
 
 

@@ -6,7 +6,7 @@ import json
 from typing import IO, Final
 
 from persian_rummy.dealing import Seed, shuffled_deck
-from persian_rummy.errors import InvalidArgumentError, InvalidRulesError, InvalidStateError, NotationError
+from persian_rummy.errors import InvalidArgumentError, InvalidRulesError, InvalidStateError, NotationError, excerpt
 from persian_rummy.hand import Hand
 from persian_rummy.record._deal import DEFAULT_PLAYERS, DEFAULT_TEAMS, DealRecord, RecordedAction, parse_deck
 from persian_rummy.record._game import GameRecord
@@ -128,7 +128,7 @@ def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
                     if name != "Format":
                         raise NotationError(f'a record starts with [Format "{FORMAT}"]')
                     if value != FORMAT:
-                        raise NotationError(f"this library reads the format {FORMAT!r}, not {value!r}")
+                        raise NotationError(f"this library reads the format {excerpt(FORMAT)}, not {excerpt(value)}")
                     saw_format = True
                     continue
                 if name == "Deal":
@@ -138,7 +138,7 @@ def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
                 allowed = _DEAL_TAGS if deals else _GAME_TAGS - {"Format"}
                 if name not in allowed:
                     where = "a deal's" if deals else "the game's"
-                    raise NotationError(f"{name!r} is not one of {where} tags ({', '.join(sorted(allowed))})")
+                    raise NotationError(f"{excerpt(name)} is not one of {where} tags ({', '.join(sorted(allowed))})")
                 if name in target:
                     raise NotationError(f"the tag {name} is given twice")
                 if deals and deals[-1][1]:
@@ -168,33 +168,33 @@ def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
 
 def _parse_tag(line: str) -> tuple[str, object]:
     if not line.endswith("]"):
-        raise NotationError(f"{line!r} is not a tag (expected [Name value])")
+        raise NotationError(f"{excerpt(line)} is not a tag (expected [Name value])")
     name, _, value = line[1:-1].partition(" ")
     if not name.isascii() or not name.isalnum():
-        raise NotationError(f"{line!r} is not a tag (expected [Name value])")
+        raise NotationError(f"{excerpt(line)} is not a tag (expected [Name value])")
     try:
         parsed = json.loads(value)
     except (ValueError, RecursionError):
-        raise NotationError(f"the value of the tag {name} is not a JSON value: {value!r}") from None
+        raise NotationError(f"the value of the tag {name} is not a JSON value: {excerpt(value)}") from None
     return name, parsed
 
 
 def _string(value: object, name: str) -> str:
     if not isinstance(value, str):
-        raise NotationError(f"the tag {name} takes a string, not {value!r}")
+        raise NotationError(f"the tag {name} takes a string, not {excerpt(value)}")
     return value
 
 
 def _integer(value: object, name: str, low: int, high: int | None = None) -> int:
     if type(value) is not int or value < low or (high is not None and value > high):
         bound = f"{low}-{high}" if high is not None else f"at least {low}"
-        raise NotationError(f"the tag {name} takes a whole number {bound}, not {value!r}")
+        raise NotationError(f"the tag {name} takes a whole number {bound}, not {excerpt(value)}")
     return value
 
 
 def _scores(value: object, name: str) -> tuple[int, int]:
     if not isinstance(value, list) or len(value) != 2 or not all(type(score) is int for score in value):
-        raise NotationError(f"the tag {name} takes two whole numbers like [82, 130], not {value!r}")
+        raise NotationError(f"the tag {name} takes two whole numbers like [82, 130], not {excerpt(value)}")
     return (value[0], value[1])
 
 
@@ -214,12 +214,14 @@ def _build(game: dict[str, object], deals: list[tuple[dict[str, object], list[Re
             dealer = _integer(tags.get("Dealer"), "Dealer", 0, PLAYERS - 1)
             raw_seed = tags.get("Seed")
             if raw_seed is not None and (isinstance(raw_seed, bool) or not isinstance(raw_seed, int | str)):
-                raise NotationError(f"the tag Seed takes a whole number or a string, not {raw_seed!r}")
+                raise NotationError(f"the tag Seed takes a whole number or a string, not {excerpt(raw_seed)}")
             seed: Seed | None = raw_seed if isinstance(raw_seed, int | str) else None
             if "Deck" in tags:
                 deck = parse_deck(_string(tags["Deck"], "Deck"), number)
                 if seed is not None and shuffled_deck(seed) != deck:
-                    raise NotationError(f"the tags Seed and Deck disagree: seed {seed!r} does not shuffle to that deck")
+                    raise NotationError(
+                        f"the tags Seed and Deck disagree: seed {excerpt(seed)} does not shuffle to that deck"
+                    )
             elif seed is not None:
                 deck = shuffled_deck(seed)
             else:
