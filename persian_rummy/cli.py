@@ -23,9 +23,10 @@ import os
 import sys
 import textwrap
 import time
+import unicodedata
 from collections.abc import Iterable, Sequence
 from statistics import fmean, pstdev
-from typing import TextIO
+from typing import Final, TextIO
 
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
 from persian_rummy.arena import deal_seed, play_game, wilson_interval
@@ -537,6 +538,28 @@ def _play(
 
 # --- replay ------------------------------------------------------------------------------
 
+#: Character categories a terminal may act on instead of showing: controls (escape, bell,
+#: carriage return), formats (bidirectional overrides), line and paragraph separators,
+#: surrogates, private use and unassigned code points.
+_INVISIBLE: Final = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
+
+
+def visible(text: str) -> str:
+    """``text`` from an untrusted source (a record's names and comments) made safe to print:
+    every character a terminal could act on instead of showing is written as its escape.
+
+    >>> visible("Ann\x1b[2J\x07 \u202eevil")
+    'Ann\\x1b[2J\\x07 \\u202eevil'
+    """
+    if text.isprintable():
+        return text
+    return "".join(
+        char
+        if unicodedata.category(char) not in _INVISIBLE
+        else char.encode("unicode_escape", "backslashreplace").decode("ascii")
+        for char in text
+    )
+
 
 def _replay(path: str, out: TextIO, style: Style, *, step: bool) -> int:
     from persian_rummy import record as records
@@ -546,17 +569,18 @@ def _replay(path: str, out: TextIO, style: Style, *, step: bool) -> int:
             game = records.load(file)
         states: list[GameState | PlayerView] = list(game.views() if game.is_redacted else game.replay().states)
     except OSError as error:
-        print(f"persian-rummy: cannot read {path}: {error.strerror}", file=sys.stderr)
+        print(f"persian-rummy: cannot read {visible(path)}: {error.strerror}", file=sys.stderr)
         return 2
     except (PersianRummyError, UnicodeDecodeError) as error:
-        print(f"persian-rummy: {path} is not a valid game record: {error}", file=sys.stderr)
+        print(f"persian-rummy: {visible(path)} is not a valid game record: {visible(str(error))}", file=sys.stderr)
         return 2
     steps: list[records.RecordedAction | None] = []
     for deal in game.deals:
         steps.append(None)
         steps.extend(deal.actions)
-    who = "" if game.viewer is None else f", as {game.players[game.viewer]} saw it"
-    print(style.bold(f"Game record {path}{who}: {', '.join(game.players)}; rules {game.rules}"), file=out)
+    players = [visible(name) for name in game.players]
+    who = "" if game.viewer is None else f", as {players[game.viewer]} saw it"
+    print(style.bold(f"Game record {visible(path)}{who}: {', '.join(players)}; rules {game.rules}"), file=out)
     previous: GameState | PlayerView | None = None
     number = 0
     for state, item in zip(states, steps, strict=False):
@@ -569,8 +593,8 @@ def _replay(path: str, out: TextIO, style: Style, *, step: bool) -> int:
             words = str(item.action)
             if isinstance(previous, GameState) and isinstance(state, GameState):
                 words = describe(previous, item.action, state, style)
-            note = f"   ; {item.comment}" if item.comment else ""
-            print(f"\n{number}. {game.players[item.seat]} {words}{note}", file=out)
+            note = f"   ; {visible(item.comment)}" if item.comment else ""
+            print(f"\n{number}. {players[item.seat]} {words}{note}", file=out)
         previous = state
         print(table_text(state, style), file=out)
         if not state.phase.is_live:

@@ -16,7 +16,8 @@ from collections.abc import Iterator, Sequence
 from typing import Final, TypeVar
 
 from persian_rummy.cards import DECK, Card
-from persian_rummy.errors import ArgumentTypeError, InvalidStateError, WrongPhaseError, excerpt
+from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, WrongPhaseError, excerpt
+from persian_rummy.limits import SEED_BITS, check_text
 from persian_rummy.rules import Rules
 from persian_rummy.state import PLAYERS, GameState, Phase
 
@@ -35,6 +36,10 @@ class SeededStream:
         if isinstance(seed, bool) or not isinstance(seed, int | str):
             raise ArgumentTypeError(f"a seed is a whole number or a text, not {excerpt(seed)}")
         kind = b"i" if isinstance(seed, int) else b"s"
+        if isinstance(seed, int) and seed.bit_length() > SEED_BITS:
+            raise InvalidArgumentError(f"a whole-number seed has at most {SEED_BITS} bits, not {seed.bit_length()}")
+        if isinstance(seed, str):
+            check_text(seed, "a text seed")
         self._key = _DOMAIN + purpose.encode() + b"\x00" + kind + str(seed).encode("utf-8") + b"\x00"
         self._counter = 0
         self._words: Iterator[int] = iter(())

@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Final
 
 from persian_rummy.cards import DECK, POINTS
+from persian_rummy.errors import InvalidArgumentError, excerpt
 
 __all__ = [
     "ACTIONS_PER_DEAL",
@@ -37,6 +38,7 @@ __all__ = [
     "SCORE_LIMIT",
     "SEED_BITS",
     "TEXT_LIMIT",
+    "check_text",
     "record_limit",
 ]
 
@@ -89,3 +91,27 @@ def record_limit(deals: int) -> int:
     True
     """
     return _GAME_TAGS * _TAG_LINE + deals * (_DEAL_TAGS * _TAG_LINE + ACTIONS_PER_DEAL * _ACTION_LINE)
+
+
+def check_text(text: object, what: str) -> str:
+    """``text`` if it is a name, comment or seed a record can hold: a string of at most
+    :data:`TEXT_LIMIT` characters that UTF-8 can write (no lone surrogates); else
+    :class:`~persian_rummy.errors.InvalidArgumentError`.
+
+    >>> check_text("Ann", "a name")
+    'Ann'
+    >>> check_text("\\ud800", "a name")
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.InvalidArgumentError: a name is at most 200 characters of Unicode text (no lone surrogates), not '\\ud800'
+    """
+    if isinstance(text, str) and len(text) <= TEXT_LIMIT:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            pass
+        else:
+            return text
+    raise InvalidArgumentError(
+        f"{what} is at most {TEXT_LIMIT} characters of Unicode text (no lone surrogates), not {excerpt(text)}"
+    )

@@ -62,6 +62,7 @@ from persian_rummy.errors import (
     PersianRummyError,
 )
 from persian_rummy.hand import Hand
+from persian_rummy.limits import JSON_LIMIT, PILE_LIMIT, SCORE_LIMIT
 from persian_rummy.melds import Meld
 
 __all__ = ["VERSION", "from_json", "make_converter", "to_json"]
@@ -100,6 +101,8 @@ def _type_name(value: object) -> str:
 def _structure_int(value: Any, _: type) -> int:
     if type(value) is not int:
         raise NotationError(f"expected a whole number, not {_type_name(value)}")
+    if not -SCORE_LIMIT < value < SCORE_LIMIT:  # no counter of a valid value is this large
+        raise NotationError(f"expected a whole number below {SCORE_LIMIT} in size, not {excerpt(value)}")
     return value
 
 
@@ -192,6 +195,8 @@ def _homogeneous_hook(kind: Any) -> Callable[[Any, Any], tuple[Any, ...]]:
 
     def structure(value: Any, _: Any) -> tuple[Any, ...]:
         items = _list(value)
+        if len(items) > PILE_LIMIT:  # no list of a valid value is longer than the deck
+            raise NotationError(f"expected a list of at most {PILE_LIMIT} items, not {len(items)}")
         return _structure_items(items, [item_kind] * len(items))
 
     return structure
@@ -274,7 +279,9 @@ def _messages(error: BaseException) -> str:
             return "expected an object"
         return f"{type(exception).__name__}: {exception}"
 
-    return "; ".join(cattrs.transform_error(error, format_exception=describe))
+    messages = cattrs.transform_error(error, format_exception=describe)
+    more = f"; and {len(messages) - 5} more" if len(messages) > 5 else ""
+    return "; ".join(excerpt(message, 200).strip("'\"") for message in messages[:5]) + more
 
 
 def from_json(text: str | bytes, kind: type[T]) -> T:
@@ -294,12 +301,18 @@ def from_json(text: str | bytes, kind: type[T]) -> T:
     if name is None:
         raise NotationError(f"from_json reads a GameState, a PlayerView or Rules, not {excerpt(kind)}")
     if isinstance(text, bytes | bytearray | memoryview):
+        if len(text) > JSON_LIMIT:
+            raise NotationError(f"the JSON of {name} has at most {JSON_LIMIT} bytes, not {len(text)}")
         try:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as error:
             raise NotationError(f"not JSON text: {error}") from None
     if not isinstance(text, str):
         raise NotationError(f"expected JSON text, not {_type_name(text)}")
+    if len(text) > JSON_LIMIT:
+        raise NotationError(f"the JSON of {name} has at most {JSON_LIMIT} characters, not {len(text)}")
+    # A byte-order mark, as some editors write, is not part of the text.
+    text = text.removeprefix("\ufeff")
     try:
         data = json.loads(text)
     except RecursionError:

@@ -257,3 +257,24 @@ def test_results_do_not_depend_on_the_hash_seed() -> None:
             env={**os.environ, "PYTHONHASHSEED": hash_seed},
         )
         assert done.stdout.strip() == str([(g.scores, g.actions) for g in expected.games])
+
+
+def test_a_factory_that_cannot_be_pickled_fails_at_once_naming_it() -> None:
+    # Regression: a lambda with the default workers hung forever in the pool's shutdown.
+    from persian_rummy.bots import GreedyBot
+
+    def factory(seed: int) -> GreedyBot:
+        return GreedyBot(seed)
+
+    with pytest.raises(NotationError, match="factory"):
+        run_match(factory, "random", games=4, workers=2)
+    with pytest.raises(NotationError, match="lambda"):
+        run_match(lambda seed: GreedyBot(seed), "random", games=4, workers=2)
+
+
+def test_a_plain_call_plays_in_this_process() -> None:
+    # Without workers or an executor, no pool is started: a lambda works.
+    from persian_rummy.bots import GreedyBot
+
+    plain = run_match(lambda seed: GreedyBot(seed), "random", games=2, seed=5)
+    assert plain.games == run_match("greedy", "random", games=2, seed=5, workers=1).games

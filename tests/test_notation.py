@@ -201,7 +201,10 @@ def test_positions_keep_scores_of_any_size() -> None:
     # score of a million (a large going_out_bonus, or many deals) did not parse back.
     import attrs
 
-    state = attrs.evolve(new_game(1), scores=(1_234_567, -20_000_000))
+    # Scores are bounded by what the deals played so far can give (limits.SCORE_LIMIT): the
+    # largest come late in a long game with a large bonus.
+    rules = Rules(deals=1000, going_out_bonus=1000)
+    state = attrs.evolve(new_game(1, rules=rules), deal_number=1000, scores=(1_234_567, -200_000))
     state.validate()
     _round_trip_state(state)
     _round_trip_view(state.view(2))

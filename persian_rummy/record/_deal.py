@@ -22,6 +22,7 @@ from persian_rummy.errors import (
     excerpt,
 )
 from persian_rummy.hand import Hand
+from persian_rummy.limits import check_text
 from persian_rummy.rules import Rules
 from persian_rummy.state import HAND_SIZE, PLAYERS, SEAT_LETTERS, SEAT_NAMES, TEAM_NAMES, GameState, Phase, check_seat
 
@@ -37,6 +38,7 @@ def check_comment(comment: object) -> None:
     # surrounding spaces would not read back: the text form keeps neither.
     if not isinstance(comment, str) or "\n" in comment or "\r" in comment or comment != comment.strip():
         raise InvalidArgumentError(f"a comment is one line of text with no surrounding spaces, not {excerpt(comment)}")
+    check_text(comment, "a comment")
 
 
 @attrs.frozen
@@ -145,6 +147,7 @@ class DealRecord:
 def check_names(names: tuple[str, ...], count: int, what: str) -> tuple[str, ...]:
     if not isinstance(names, tuple) or len(names) != count or not all(isinstance(name, str) for name in names):
         raise InvalidArgumentError(f"a record has {count} {what}, each named by a string, not {excerpt(names)}")
+        check_text(name, f"a name of the {what}")
     return names
 
 

@@ -8,6 +8,7 @@ from typing import IO, Final
 from persian_rummy.dealing import Seed, shuffled_deck
 from persian_rummy.errors import InvalidArgumentError, InvalidRulesError, InvalidStateError, NotationError, excerpt
 from persian_rummy.hand import Hand
+from persian_rummy.limits import ACTIONS_PER_DEAL, DEALS_LIMIT, record_limit
 from persian_rummy.record._deal import DEFAULT_PLAYERS, DEFAULT_TEAMS, DealRecord, RecordedAction, parse_deck
 from persian_rummy.record._game import GameRecord
 from persian_rummy.rules import Rules
@@ -113,6 +114,8 @@ def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
             raise NotationError(f"a record is UTF-8 text: {error}") from None
     if not isinstance(text, str):
         raise NotationError(f"expected the text of a record, not {type(text).__name__}")
+    # A byte-order mark, as some editors write, is not part of the text.
+    text = text.removeprefix("\ufeff")
     game: dict[str, object] = {}
     deals: list[tuple[dict[str, object], list[RecordedAction]]] = []
     saw_format = False
@@ -132,6 +135,8 @@ def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
                     saw_format = True
                     continue
                 if name == "Deal":
+                    if not deals:
+                        _check_size(text, game)
                     deals.append(({"Deal": value}, []))
                     continue
                 target = deals[-1][0] if deals else game
@@ -149,6 +154,8 @@ def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
                 raise NotationError(f'a record starts with [Format "{FORMAT}"]')
             if not deals:
                 raise NotationError("an action comes before the first [Deal ...] tag")
+            if len(deals[-1][1]) >= ACTIONS_PER_DEAL:
+                raise NotationError(f"R21: no deal has more than {ACTIONS_PER_DEAL} actions")
             deals[-1][1].append(RecordedAction.parse(line))
         except (NotationError, InvalidArgumentError) as error:  # e.g. a comment that is not one line
             raise NotationError(f"line {number}: {error}") from None
@@ -164,6 +171,17 @@ def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
             for _ in record.views():
                 pass
     return record
+
+
+def _check_size(text: str, game: dict[str, object]) -> None:
+    """Refuse a record longer than any valid record of its rules' deals, before its deals are
+    read (the game's tags, the rules among them, come first)."""
+    try:
+        deals = Rules.parse(_string(game.get("Rules", "default"), "Rules")).deals
+    except (InvalidRulesError, NotationError):
+        deals = DEALS_LIMIT  # the rules are refused, with a better message, once all is read
+    if len(text) > record_limit(deals):
+        raise NotationError(f"a record of {deals} deals has at most {record_limit(deals)} characters, not {len(text)}")
 
 
 def _parse_tag(line: str) -> tuple[str, object]:
