@@ -70,6 +70,11 @@ class Action:
             return text
         if not isinstance(text, str):
             raise NotationError(f"expected the text of an action, not {excerpt(text)}", reason=_NOT_AN_ACTION)
+        if len(text) > _ACTION_TEXT_LIMIT:
+            raise NotationError(
+                f"no action is written with more than {_ACTION_TEXT_LIMIT} characters, not {len(text)}",
+                reason=_NOT_AN_ACTION,
+            )
         words = text.split()
         if not words:
             raise NotationError(f"an empty text is {_NOT_AN_ACTION}", reason=_NOT_AN_ACTION)
@@ -89,6 +94,8 @@ class Action:
         return self.keyword
 
 
+#: The longest text of an action: a meld of 13 cards written the longest way, with room for spaces.
+_ACTION_TEXT_LIMIT: Final = 256
 _NOT_AN_ACTION: Final = "not an action (expected draw, take, meld, layoff, discard or pass)"
 
 

@@ -15,6 +15,7 @@ accepted for the ten), suits ``s h d c`` or ``♠ ♥ ♦ ♣``, case-insensitiv
 from __future__ import annotations
 
 import enum
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -189,7 +190,7 @@ class Card:
             return text
         if not isinstance(text, str):
             raise NotationError(f"R1: expected the text of a card, not {excerpt(text)}")
-        key = text.strip()
+        key = text.strip() if len(text) < 64 else text  # no card is written longer
         card = CARD_BY_TEXT.get(key)
         if card is not None:
             return card
@@ -312,9 +313,21 @@ def parse_cards(text: str | Iterable[Card | str]) -> tuple[Card, ...]:
     ()
     """
     if isinstance(text, str):
-        return tuple(Card.parse(token) for token in _SEPARATORS.split(text.strip()) if token)
-    try:
-        items = list(text)
-    except TypeError:
-        raise NotationError(f"R1: expected cards or the text of cards, not {excerpt(text)}") from None
-    return tuple(Card.parse(item) for item in items)
+        if len(text) > _CARDS_TEXT_LIMIT:
+            raise NotationError(
+                f"R1: no list of cards (56 at most) is written with more than {_CARDS_TEXT_LIMIT} characters, "
+                f"not {len(text)}"
+            )
+        cards = tuple(Card.parse(token) for token in _SEPARATORS.split(text.strip()) if token)
+    else:
+        try:
+            cards = tuple(Card.parse(item) for item in itertools.islice(text, len(DECK) + 1))
+        except TypeError:
+            raise NotationError(f"R1: expected cards or the text of cards, not {excerpt(text)}") from None
+    if len(cards) > len(DECK):
+        raise NotationError(f"R1: the deck has {len(DECK)} cards, so no list of cards is longer")
+    return cards
+
+
+#: The longest text of a list of cards: the 56 cards of the deck, written the longest way.
+_CARDS_TEXT_LIMIT: Final = 1024
