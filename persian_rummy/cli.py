@@ -548,8 +548,8 @@ def visible(text: str) -> str:
     """``text`` from an untrusted source (a record's names and comments) made safe to print:
     every character a terminal could act on instead of showing is written as its escape.
 
-    >>> visible("Ann\x1b[2J\x07 \u202eevil")
-    'Ann\\x1b[2J\\x07 \\u202eevil'
+    >>> print(visible("Ann\\x1b[2J\\x07 \\u202eevil"))
+    Ann\\x1b[2J\\x07 \\u202eevil
     """
     if text.isprintable():
         return text
