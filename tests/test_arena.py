@@ -1,5 +1,5 @@
-"""The arena: seeded matches that give the same results serially, on a process pool and on
-Dask; seat swapping; statistics and the results table (R3, R7, R26)."""
+"""The arena: seeded matches that give the same results serially and on a process pool (on
+Dask: ``test_arena_dask``); seat swapping; statistics and the results table (R3, R7, R26)."""
 
 from __future__ import annotations
 
@@ -54,22 +54,6 @@ def test_default_process_pool_gives_the_serial_results() -> None:
     serial = run_match("greedy", "random", games=6, seed=2, workers=1)
     assert run_match("greedy", "random", games=6, seed=2) == serial
     assert run_match("greedy", "random", games=6, seed=2, workers=2, chunk_size=4) == serial
-
-
-def test_dask_local_cluster_gives_the_serial_results() -> None:
-    import distributed  # the [dask] extra is part of the [test] extra: never skipped
-
-    serial = [run_match(*sides, games=6, seed="dask", rules=Rules(deals=1), workers=1) for sides in LINEUPS]  # type: ignore[arg-type]
-    with (
-        distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        for sides, expected in zip(LINEUPS, serial, strict=True):
-            executor = client.get_executor()
-            result = run_match(*sides, games=6, seed="dask", rules=Rules(deals=1), executor=executor, chunk_size=2)  # type: ignore[arg-type]
-            assert result == expected
-        # The client itself is accepted too, through its concurrent.futures interface.
-        assert run_match(*LINEUPS[0], games=6, seed="dask", rules=Rules(deals=1), executor=client) == serial[0]
 
 
 def test_r3_swapped_games_deal_the_same_cards_with_the_sides_trading_seats() -> None:
