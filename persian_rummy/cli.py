@@ -27,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from statistics import fmean, pstdev
 from typing import TextIO
 
+from persian_rummy._version import __version__
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
 from persian_rummy.arena import deal_seed, play_game, wilson_interval
 from persian_rummy.bots import BOTS, Bot, make_bot
@@ -610,6 +611,7 @@ def _save(path: str, seed: int, deals: Sequence[Sequence[Action]], rules: Rules,
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="persian-rummy", description="Persian Rummy, the card game.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     bot_help = (
         f"the bots: one for every seat, two (North-South, East-West) or four (by seat); "
