@@ -4,14 +4,24 @@
   one game is printed turn by turn with a score sheet per deal, many games end with summary
   statistics.
 - ``persian-rummy play [--seed N] [--seat N] [--bot NAME ...]``: play a game in the terminal
-  against bots (your partner is a bot too).
+  against bots (your partner is a bot too); without ``--seed`` a random seed is dealt and
+  printed, so the game can be played again.
 - ``persian-rummy replay FILE``: print a saved game, or step through it with Enter.
 
 Suits are coloured when the output is a terminal and ``NO_COLOR`` is not set.
 
 >>> main(["simulate", "--seed", "1", "--games", "3", "--no-progress"])  # doctest: +ELLIPSIS
 3 games (seeds 1-3), North-South greedy against East-West greedy, rules default
-...
+                                   North-South     East-West
+  games won                            1 ( 33%)       2 ( 67%)
+  win rate, 95% interval          [0.06, 0.79]  [0.21, 0.94]
+  games drawn                                0
+  mean game score                        319.7         360.7
+  score standard deviation                66.5         108.9
+  deals won                                  2             4
+  went out (of 6 deals)                      4             2
+  mean turns per deal: 24.5
+  time: ... games/s)
 0
 """
 
@@ -20,6 +30,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import secrets
 import sys
 import textwrap
 import time
@@ -130,15 +141,26 @@ def _meld_text(meld: Meld, style: Style) -> str:
     return text
 
 
-def describe(before: GameState, action: Action, after: GameState, style: Style, *, reveal: bool = True) -> str:
+def describe(
+    before: GameState,
+    action: Action,
+    after: GameState,
+    style: Style,
+    *,
+    reveal: bool = True,
+    used_by: Action | None = None,
+) -> str:
     """One action in words. ``reveal`` says whether to name a card drawn from the stock
-    (hidden from the other players, R27).
+    (hidden from the other players, R27). For a discard-pile draw, ``used_by`` is the next
+    action, which melds or lays off the card taken (R14), when it is known.
 
     >>> from persian_rummy import GameState
     >>> state = GameState.from_position(["4s 9d", "5s 6s Kd", "Qh Qd", "2c 2d"], "4c 7s 9c 2h")
     >>> after = play(state, "take 1")
     >>> describe(state, DrawDiscard(1), after, Style())
-    'takes 7♠ 9♣ 2♥ from the discard pile (the 7♠ must be melded now, R14)'
+    'takes 7♠ 9♣ 2♥ from the discard pile (the 7♠ must be melded or laid off now, R14)'
+    >>> describe(state, DrawDiscard(1), after, Style(), used_by=Action.parse("meld 5s 6s 7s"))
+    'takes 7♠ 9♣ 2♥ from the discard pile (the 7♠ to be melded at once, R14)'
     """
     seat = before.current_player
     if isinstance(action, DrawStock):
@@ -150,7 +172,15 @@ def describe(before: GameState, action: Action, after: GameState, style: Style, 
         taken = before.discard_pile[action.index :]
         text = f"takes {style.cards(taken)} from the discard pile"
         if after.must_meld is not None:
-            text += f" (the {style.card(after.must_meld)} must be melded now, R14)"
+            target = style.card(after.must_meld)
+            if isinstance(used_by, LayOff):
+                text += f" (the {target} to be laid off at once, R14)"
+            elif isinstance(used_by, MeldCards):
+                text += f" (the {target} to be melded at once, R14)"
+            elif before.rules.pickup_use == "new_meld_only":
+                text += f" (the {target} must be melded now, R14)"
+            else:
+                text += f" (the {target} must be melded or laid off now, R14)"
         return text
     if isinstance(action, MeldCards):
         meld = after.melds[-1] if after.melds and len(after.melds) > len(before.melds) else None
@@ -299,13 +329,18 @@ def _print_game(
 ) -> tuple[GameState, list[list[Action]]]:
     print(style.bold(f"Persian Rummy, seed {seed}: {_lineup(specs)}; rules {rules}"), file=out)
     print("Partners sit opposite: North and South against East and West (R3).", file=out)
+    print("Each turn ends with the number of cards its player then holds, in brackets.", file=out)
     turn: list[str] = []
     counter = [0]
     deals: list[list[Action]] = []
 
-    def flush(seat: int) -> None:
+    # A take from the discard pile is told with the action that uses its card (R14).
+    taken: list[tuple[GameState, Action, GameState]] = []
+
+    def flush(seat: int, held: int) -> None:
         counter[0] += 1
-        print(_wrap(f"{counter[0]:>3}. {SEAT_NAMES[seat]}: " + "; ".join(turn), "  "), file=out)
+        text = f"{counter[0]:>3}. {SEAT_NAMES[seat]}: " + "; ".join(turn) + f" [{held} card{'s' if held != 1 else ''}]"
+        print(_wrap(text, "  "), file=out)
         turn.clear()
 
     def on_deal(state: GameState) -> None:
@@ -332,9 +367,15 @@ def _print_game(
 
     def on_action(before: GameState, action: Action, after: GameState) -> None:
         deals[-1].append(action)
+        if isinstance(action, DrawDiscard) and after.must_meld is not None:
+            taken.append((before, action, after))
+            return
+        if taken:
+            turn.append(describe(*taken.pop(), style, used_by=action))
         turn.append(describe(before, action, after, style))
         if isinstance(action, Discard | Pass) or after.is_over:
-            flush(before.current_player)
+            seat = before.current_player
+            flush(seat, len(after.hands[seat]))
 
     bots = _bots_for(specs, seed)
     final, _ = play_game(bots, seed, rules=rules, on_deal=on_deal, on_action=on_action)
@@ -407,6 +448,12 @@ def _summarise(
 
 
 # --- play --------------------------------------------------------------------------------
+
+
+def _random_seed() -> int:
+    """A fresh seed for ``persian-rummy play`` when none is given: short enough to type back
+    as ``--seed``, from the operating system's randomness so that games differ run to run."""
+    return secrets.randbelow(999_999) + 1
 
 
 def _action_text(state: GameState, action: Action, style: Style) -> str:
@@ -496,6 +543,7 @@ def _play(
     bots = _bots_for(specs, seed)
     print(style.bold(f"Persian Rummy: you are {SEAT_NAMES[seat]} (seat {seat}); your partner is "
                      f"{SEAT_NAMES[(seat + 2) % 4]}."), file=out)  # fmt: skip
+    print(f"Seed {seed}: persian-rummy play --seed {seed} deals this game again.", file=out)
     print("Type help at the prompt for the syntax; quit (or Ctrl-D) leaves.", file=out)
     state = new_game(deal_seed(seed, 1), rules=rules)
     deals: list[list[Action]] = []
@@ -630,7 +678,9 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--save", metavar="FILE", help="save the game (one game only) as a game record")
 
     game = commands.add_parser("play", help="play a game in the terminal against bots")
-    game.add_argument("--seed", type=int, default=1, help="the seed of the game (default 1)")
+    game.add_argument(
+        "--seed", type=int, default=None, help="the seed of the game (default: a random one, printed to replay it)"
+    )
     game.add_argument(
         "--seat", type=int, default=2, choices=range(4), help="your seat: 0 North, 1 East, 2 South (default), 3 West"
     )
@@ -662,7 +712,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         rules = Rules.parse(args.rules)
         _bots_for(args.bot, 0)  # check the names before anything is printed
         if args.command == "play":
-            return _play(args.seed, args.seat, args.bot, rules, out, style, args.save)
+            seed = _random_seed() if args.seed is None else args.seed
+            return _play(seed, args.seat, args.bot, rules, out, style, args.save)
         if args.games < 1:
             raise InvalidArgumentError(f"--games must be at least 1, not {args.games}")
         if args.games == 1:
