@@ -42,6 +42,7 @@ __all__ = [
     "GameResult",
     "Lineup",
     "MatchResult",
+    "PlayedGame",
     "deal_seed",
     "derived_seed",
     "play_game",
@@ -97,6 +98,47 @@ def deal_seed(seed: int | str, deal_number: int) -> int | str:
     return seed if deal_number == 1 else f"{seed}/{deal_number}"
 
 
+@attrs.frozen
+class PlayedGame:
+    """A whole game played by :func:`play_game`.
+
+    - ``final``: the final state (``GAME_OVER``, R7), with the game's scores (R23-R26).
+    - ``seed``: the game's seed; deal ``n`` was shuffled with :func:`deal_seed` of it.
+    - ``deals``: every deal's actions, in order.
+
+    >>> from persian_rummy.bots import GreedyBot
+    >>> game = play_game([GreedyBot()] * 4, 3)
+    >>> game.final.phase, game.final.scores, game.action_count
+    (<Phase.GAME_OVER: 'game_over'>, (413, 222), 141)
+    >>> [len(actions) for actions in game.deals], game.deals[0][:2]
+    ([74, 67], (DrawStock(), Discard(card=Card.parse('Tc'))))
+    """
+
+    final: GameState
+    seed: int | str
+    deals: tuple[tuple[Action, ...], ...]
+
+    @property
+    def action_count(self) -> int:
+        """How many actions the game took, over every deal.
+
+        >>> from persian_rummy.bots import GreedyBot
+        >>> play_game([GreedyBot()] * 4, 1, rules=Rules(deals=1)).action_count
+        56
+        """
+        return sum(len(actions) for actions in self.deals)
+
+    @property
+    def deal_seeds(self) -> tuple[int | str, ...]:
+        """The seed of each deal (:func:`deal_seed`), beside :attr:`deals` for a game record.
+
+        >>> from persian_rummy.bots import GreedyBot
+        >>> play_game([GreedyBot()] * 4, 1).deal_seeds
+        (1, '1/2')
+        """
+        return tuple(deal_seed(self.seed, number) for number in range(1, len(self.deals) + 1))
+
+
 def play_game(
     bots: Sequence[Bot],
     seed: int | str,
@@ -105,24 +147,26 @@ def play_game(
     rules: Rules = Rules(),
     on_deal: Callable[[GameState], None] | None = None,
     on_action: Callable[[GameState, Action, GameState], None] | None = None,
-) -> tuple[GameState, int]:
+) -> PlayedGame:
     """Play a whole game (every deal, R7) with ``bots[seat]`` choosing for each seat from its
-    own view (R27). Deal ``n`` is shuffled with :func:`deal_seed`. Returns the final state
-    (``GAME_OVER``) and the number of actions. ``on_deal`` sees each fresh deal and each
-    finished one; ``on_action`` sees every action with the states before and after it.
+    own view (R27). Deal ``n`` is shuffled with :func:`deal_seed`. Returns a
+    :class:`PlayedGame`: the final state (``GAME_OVER``) and every deal's actions.
+    ``on_deal`` sees each fresh deal and each finished one; ``on_action`` sees every action
+    with the states before and after it.
 
     >>> from persian_rummy.bots import GreedyBot
-    >>> state, actions = play_game([GreedyBot()] * 4, 3)
-    >>> state.phase, state.deal_number, actions > 0
-    (<Phase.GAME_OVER: 'game_over'>, 2, True)
+    >>> game = play_game([GreedyBot()] * 4, 3)
+    >>> game.final.phase, game.final.deal_number, game.action_count
+    (<Phase.GAME_OVER: 'game_over'>, 2, 141)
     """
     if len(bots) != PLAYERS:
         raise InvalidArgumentError(f"R3: a game needs 4 bots, one per seat, not {len(bots)}")
     state = new_game(deal_seed(seed, 1), dealer=dealer, rules=rules)
-    actions = 0
+    deals: list[tuple[Action, ...]] = []
     while True:
         if on_deal is not None:
             on_deal(state)
+        actions: list[Action] = []
         while state.phase.is_live:
             seat = state.current_player
             action = bots[seat](state.view(seat))
@@ -130,11 +174,12 @@ def play_game(
             if on_action is not None:
                 on_action(state, action, after)
             state = after
-            actions += 1
+            actions.append(action)
+        deals.append(tuple(actions))
         if on_deal is not None:
             on_deal(state)
         if state.phase is Phase.GAME_OVER:
-            return state, actions
+            return PlayedGame(state, seed, tuple(deals))
         state = next_deal(state, deal_seed(seed, state.deal_number + 1))
 
 
@@ -322,8 +367,8 @@ def _play_one(task: _Task, game: int) -> GameResult:
     pair, swapped = (game // 2, game % 2 == 1) if task.swap_seats else (game, False)
     specs = _seat_specs(task.sides, swapped)
     bots = [_build(spec, derived_seed(task.seed, game, seat)) for seat, spec in enumerate(specs)]
-    state, actions = play_game(bots, f"{task.seed}/{pair}", dealer=pair % PLAYERS, rules=task.rules)
-    return GameResult(game, swapped, state.scores, actions)
+    played = play_game(bots, f"{task.seed}/{pair}", dealer=pair % PLAYERS, rules=task.rules)
+    return GameResult(game, swapped, played.final.scores, played.action_count)
 
 
 def _play_task(task: _Task) -> list[GameResult]:

@@ -40,7 +40,7 @@ from typing import TextIO
 
 from persian_rummy._version import __version__
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
-from persian_rummy.arena import deal_seed, play_game, wilson_interval
+from persian_rummy.arena import PlayedGame, deal_seed, play_game, wilson_interval
 from persian_rummy.bots import BOTS, Bot, make_bot
 from persian_rummy.cards import Card
 from persian_rummy.dealing import new_game, next_deal
@@ -172,15 +172,15 @@ def describe(
         taken = before.discard_pile[action.index :]
         text = f"takes {style.cards(taken)} from the discard pile"
         if after.must_meld is not None:
-            target = style.card(after.must_meld)
+            card = style.card(after.must_meld)
             if isinstance(used_by, LayOff):
-                text += f" (the {target} to be laid off at once, R14)"
+                text += f" (the {card} to be laid off at once, R14)"
             elif isinstance(used_by, MeldCards):
-                text += f" (the {target} to be melded at once, R14)"
+                text += f" (the {card} to be melded at once, R14)"
             elif before.rules.pickup_use == "new_meld_only":
-                text += f" (the {target} must be melded now, R14)"
+                text += f" (the {card} must be melded now, R14)"
             else:
-                text += f" (the {target} must be melded or laid off now, R14)"
+                text += f" (the {card} must be melded or laid off now, R14)"
         return text
     if isinstance(action, MeldCards):
         meld = after.melds[-1] if after.melds and len(after.melds) > len(before.melds) else None
@@ -324,15 +324,12 @@ def _lineup(specs: Sequence[str]) -> str:
     return f"{TEAM_NAMES[0]} {first} against {TEAM_NAMES[1]} {second}"
 
 
-def _print_game(
-    seed: int, specs: Sequence[str], rules: Rules, out: TextIO, style: Style
-) -> tuple[GameState, list[list[Action]]]:
+def _print_game(seed: int, specs: Sequence[str], rules: Rules, out: TextIO, style: Style) -> PlayedGame:
     print(style.bold(f"Persian Rummy, seed {seed}: {_lineup(specs)}; rules {rules}"), file=out)
     print("Partners sit opposite: North and South against East and West (R3).", file=out)
     print("Each turn ends with the number of cards its player then holds, in brackets.", file=out)
     turn: list[str] = []
     counter = [0]
-    deals: list[list[Action]] = []
 
     # A take from the discard pile is told with the action that uses its card (R14).
     taken: list[tuple[GameState, Action, GameState]] = []
@@ -346,7 +343,6 @@ def _print_game(
     def on_deal(state: GameState) -> None:
         if state.phase.is_live:
             counter[0] = 0
-            deals.append([])
             print(file=out)
             print(
                 style.bold(
@@ -366,7 +362,6 @@ def _print_game(
         print(score_sheet(state, style), file=out)
 
     def on_action(before: GameState, action: Action, after: GameState) -> None:
-        deals[-1].append(action)
         if isinstance(action, DrawDiscard) and after.must_meld is not None:
             taken.append((before, action, after))
             return
@@ -378,10 +373,10 @@ def _print_game(
             flush(seat, len(after.hands[seat]))
 
     bots = _bots_for(specs, seed)
-    final, _ = play_game(bots, seed, rules=rules, on_deal=on_deal, on_action=on_action)
+    game = play_game(bots, seed, rules=rules, on_deal=on_deal, on_action=on_action)
     print(file=out)
-    print(style.bold(_result(final)), file=out)
-    return final, deals
+    print(style.bold(_result(game.final)), file=out)
+    return game
 
 
 def _progress(done: int, total: int, started: float, stream: TextIO) -> None:
@@ -420,7 +415,7 @@ def _summarise(
     started = time.perf_counter()
     for number in range(games):
         bots = _bots_for(specs, seed + number)
-        finals.append(play_game(bots, seed + number, rules=rules, on_deal=on_deal, on_action=on_action)[0])
+        finals.append(play_game(bots, seed + number, rules=rules, on_deal=on_deal, on_action=on_action).final)
         if progress is not None:
             _progress(number + 1, games, started, progress)
     elapsed = time.perf_counter() - started
@@ -717,9 +712,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.games < 1:
             raise InvalidArgumentError(f"--games must be at least 1, not {args.games}")
         if args.games == 1:
-            _, deals = _print_game(args.seed, args.bot, rules, out, style)
+            game = _print_game(args.seed, args.bot, rules, out, style)
             if args.save is not None:
-                _save(args.save, args.seed, deals, rules, out)
+                _save(args.save, args.seed, game.deals, rules, out)
         else:
             if args.save is not None:
                 raise InvalidArgumentError("--save records one game: leave out --games or give --games 1")

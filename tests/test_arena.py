@@ -15,7 +15,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from persian_rummy import ArgumentTypeError, InvalidArgumentError, NotationError, Phase, Rules
+from persian_rummy import (
+    ArgumentTypeError,
+    InvalidArgumentError,
+    NotationError,
+    Phase,
+    Rules,
+    new_game,
+    next_deal,
+    play,
+)
 from persian_rummy.arena import (
     GameResult,
     MatchResult,
@@ -74,9 +83,19 @@ def test_r3_without_swapping_side_0_is_always_team_0() -> None:
 
 
 def test_r7_play_game_plays_every_deal() -> None:
-    state, actions = play_game([GreedyBot(), RandomBot(1), GreedyBot(), RandomBot(2)], "x", rules=Rules(deals=3))
+    game = play_game([GreedyBot(), RandomBot(1), GreedyBot(), RandomBot(2)], "x", rules=Rules(deals=3))
+    state = game.final
     assert state.phase is Phase.GAME_OVER and state.deal_number == 3
-    assert actions > 3 * 4
+    assert len(game.deals) == 3 and all(len(actions) >= 4 for actions in game.deals)
+    assert game.action_count == sum(map(len, game.deals)) and game.deal_seeds == ("x", "x/2", "x/3")
+    # The actions replay the game exactly.
+    replayed = new_game("x", rules=Rules(deals=3))
+    for number, actions in enumerate(game.deals, 1):
+        if number > 1:
+            replayed = next_deal(replayed, game.deal_seeds[number - 1])
+        for action in actions:
+            replayed = play(replayed, action)
+    assert replayed == state
     with pytest.raises(InvalidArgumentError, match="R3: a game needs 4 bots"):
         play_game([GreedyBot()] * 3, 1)
 

@@ -33,8 +33,7 @@ def test_r7_simulate_prints_both_deals_and_the_engines_result(capsys: pytest.Cap
     assert "== Deal 1 of 2: North deals, East plays first ==" in out
     assert "== Deal 2 of 2: East deals, South plays first ==" in out
     assert out.count("Score sheet, deal") == 2
-    final, _ = play_game([GreedyBot()] * 4, 1)
-    first, second = final.scores
+    first, second = play_game([GreedyBot()] * 4, 1).final.scores
     names = ("North-South", "East-West")
     best = 0 if first > second else 1
     assert out.rstrip().endswith(f"{names[best]} win, {max(first, second)} to {min(first, second)}.")
