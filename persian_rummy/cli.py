@@ -42,7 +42,7 @@ from persian_rummy._version import __version__
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
 from persian_rummy.arena import PlayedGame, deal_seed, play_game, wilson_interval
 from persian_rummy.bots import BOTS, Bot, make_bot
-from persian_rummy.cards import Card
+from persian_rummy.cards import Card, Suit
 from persian_rummy.dealing import new_game, next_deal
 from persian_rummy.engine import legal_actions, play
 from persian_rummy.errors import IllegalActionError, InvalidArgumentError, NotationError, PersianRummyError
@@ -104,7 +104,7 @@ class Style:
             return text
         if card.is_joker:
             return f"\x1b[35m{text}\x1b[0m"
-        if card.suit in (1, 2):
+        if card.natural_suit in (Suit.HEARTS, Suit.DIAMONDS):
             return f"\x1b[31m{text}\x1b[0m"
         return text
 

@@ -33,6 +33,7 @@ __all__ = [
     "InvalidMeldError",
     "InvalidRulesError",
     "InvalidStateError",
+    "JokerError",
     "LastCardError",
     "MeldValueError",
     "NoSuchMeldError",
@@ -123,6 +124,18 @@ class InvalidStateError(PersianRummyError, ValueError):
     Traceback (most recent call last):
     ...
     persian_rummy.errors.InvalidStateError: R1: the position must hold exactly the 56 cards of the deck; duplicated: 4s (4 times)
+    """
+
+
+class JokerError(InvalidArgumentError):
+    """A question only a natural card answers (its rank or its suit) asked of a joker, which
+    has neither (R1, R2).
+
+    >>> from persian_rummy import JOKER
+    >>> JOKER.natural_rank
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.JokerError: R2: a joker has no rank (check card.is_joker first, or read card.rank, which is None for a joker)
     """
 
 

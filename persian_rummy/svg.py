@@ -29,7 +29,7 @@ from html import escape
 from typing import Final
 
 from persian_rummy.actions import Discard, DrawDiscard, DrawStock, LayOff, MeldCards
-from persian_rummy.cards import Card
+from persian_rummy.cards import Card, Suit
 from persian_rummy.errors import InvalidStateError
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
@@ -121,12 +121,13 @@ def card(
         raise InvalidStateError(f"R3: a card is credited to a seat 0-3, not {credit!r}")
     width, height = (_SMALL_W, _SMALL_H) if small else (_CARD_W, _CARD_H)
     classes = "card" + (" must-meld" if highlight else "") + (" marked" if marked else "")
-    if value.rank is None or value.suit is None:
+    if value.is_joker:
         colour, rank, symbol = "#6a1b9a", "JK", "pr-star"
         title = "joker"
     else:
-        colour = _RED if value.suit in (1, 2) else _BLACK
-        rank, symbol = ("10" if value.rank == 10 else value.rank.letter), f"pr-suit-{value.suit.letter}"
+        suit = value.natural_suit
+        colour = _RED if suit in (Suit.HEARTS, Suit.DIAMONDS) else _BLACK
+        rank, symbol = ("10" if value.natural_rank == 10 else value.natural_rank.letter), f"pr-suit-{suit.letter}"
         title = value.symbol
     if credit is not None:
         title += f", credited to {SEAT_NAMES[credit]}" + (" (laid off)" if laid_off else "")
