@@ -218,7 +218,7 @@ def score_sheet(state: GameState | PlayerView, style: Style) -> str:
     view, from the hands revealed at the end of the deal.
 
     >>> from persian_rummy import GameState
-    >>> state = GameState.from_position(["9d", "5s 6s", "Qh", "2d"], "2c 7s", melds=["Js Jh Jd Jc"])
+    >>> state = GameState.from_position(["9d", "5s 6s", "Qh", "2d"], "2c 7s", melds=["Js@0 Jh@0 Jd@0 Jc@0"])
     >>> print(score_sheet(play(play(state, "take 1"), "meld 5s 6s 7s"), Style()))
     Score sheet, deal 1      melded  laid off  doubles  in hand  going out    deal   total
       North-South                40         0       40      -19          0      61      61

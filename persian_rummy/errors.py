@@ -303,7 +303,7 @@ class InvalidLayOffError(IllegalActionError):
     (:meth:`Meld.lay_off <persian_rummy.Meld.lay_off>` itself raises :class:`MeldValueError`.)
 
     >>> from persian_rummy import GameState, play
-    >>> state = play(GameState.from_position(["", "9s 9d", "", ""], "2c", melds=["4s 5s 6s"]), "draw")
+    >>> state = play(GameState.from_position(["", "9s 9d", "", ""], "2c", melds=["4s@0 5s@0 6s@0"]), "draw")
     >>> play(state, "layoff 9s 0")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...

@@ -198,7 +198,7 @@ class GameState:
         :class:`~persian_rummy.Meld`\\ s or their text. The cards named must make up exactly
         the 56-card deck, else :class:`~persian_rummy.InvalidStateError`.
 
-        >>> state = GameState.from_position(["4s 4d", "Qs Ks As", "", "Jk"], "2c 9h", melds=["7s 7h 7d"])
+        >>> state = GameState.from_position(["4s 4d", "Qs Ks As", "", "Jk"], "2c 9h", melds=["7s@0 7h@0 7d@0"])
         >>> state.current_player, len(state.stock), state.discard_pile[-1]
         (1, 45, Card.parse('9h'))
         """

@@ -363,7 +363,7 @@ def test_the_last_action_is_said_and_its_cards_marked() -> None:
 def test_r16_a_lay_off_marks_the_card_laid_off() -> None:
     from persian_rummy import Observation
 
-    state = GameState.from_position(["4s 8h", "5s", "Ks", "2c"], "4c", melds=["5h 6h 7h"], current_player=0)
+    state = GameState.from_position(["4s 8h", "5s", "Ks", "2c"], "4c", melds=["5h@0 6h@0 7h@0"], current_player=0)
     after = play(play(state, "draw"), "layoff 8h 0")
     assert "marked" not in table(after)
     picture = table(after, last=Observation.parse("N layoff 8h 0"))
@@ -372,7 +372,7 @@ def test_r16_a_lay_off_marks_the_card_laid_off() -> None:
 
 
 def test_r22_r26_a_finished_deal_shows_its_score_sheet_and_the_game_its_result() -> None:
-    state = GameState.from_position(["9d", "5s 6s", "Qh", "2d"], "2c 7s", melds=["Js Jh Jd Jc"])
+    state = GameState.from_position(["9d", "5s 6s", "Qh", "2d"], "2c 7s", melds=["Js@0 Jh@0 Jd@0 Jc@0"])
     over = play(play(state, "take 1"), "meld 5s 6s 7s")
     (sheet,) = _groups(table(over), "score-sheet")
     rows = {g.attrib["data-team"]: [t.text for t in g.iter(f"{SVG}text")] for g in _groups(table(over), "score-row")}
