@@ -46,7 +46,7 @@ from persian_rummy.cards import Card, Suit
 from persian_rummy.dealing import new_game, next_deal
 from persian_rummy.engine import legal_actions, play
 from persian_rummy.errors import IllegalActionError, InvalidArgumentError, NotationError, PersianRummyError
-from persian_rummy.melds import Meld, MeldKind
+from persian_rummy.melds import MeldKind
 from persian_rummy.rules import PRESETS, Rules
 from persian_rummy.scoring import RoundScore, score_round, winner
 from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, GameState, Phase, RoundEnd, team_of
@@ -124,21 +124,6 @@ class Style:
         'x'
         """
         return f"\x1b[1m{text}\x1b[0m" if self.colour else text
-
-
-def _meld_text(meld: Meld, style: Style) -> str:
-    """A meld with its credits: ``7♠ 7♥ 7♦ (North) + 7♣ laid off by East``."""
-    owner = meld.owner
-    original = [card for card, flag in zip(meld.cards, meld.laid_off, strict=True) if not flag]
-    text = f"{style.cards(original)} ({SEAT_NAMES[owner]})"
-    extra = [
-        f"{style.card(card)} by {SEAT_NAMES[seat]}"
-        for card, seat, flag in zip(meld.cards, meld.seats, meld.laid_off, strict=True)
-        if flag
-    ]
-    if extra:
-        text += " + laid off " + ", ".join(extra)
-    return text
 
 
 def describe(
@@ -261,37 +246,7 @@ def table_text(view: PlayerView | GameState, style: Style) -> str:
       Melds: none
       Your hand: 9♠ K♠ J♥ 4♦ 9♦ 7♣ K♣
     """
-    sizes = view.hand_sizes if isinstance(view, PlayerView) else tuple(len(hand) for hand in view.hands)
-    stock = view.stock_size if isinstance(view, PlayerView) else len(view.stock)
-    lines = [
-        style.bold(
-            f"Deal {view.deal_number} of {view.rules.deals} · {SEAT_NAMES[view.dealer]} dealt · "
-            f"{TEAM_NAMES[0]} {view.scores[0]}, {TEAM_NAMES[1]} {view.scores[1]} · stock {stock}"
-        )
-    ]
-    for seat in range(4):
-        line = f"  {SEAT_NAMES[seat]:<6} {sizes[seat]} card{'s' if sizes[seat] != 1 else ' '}"
-        if isinstance(view, GameState):
-            line += f"  {style.cards(view.hands[seat])}"
-        elif view.revealed_hands is not None and seat != view.seat:
-            line += f"  {style.cards(view.revealed_hands[seat])}"
-        if view.phase.is_live and seat == view.current_player:
-            line += "   <- " + ("to draw" if view.phase is Phase.DRAW else "to meld, lay off or discard")
-        elif isinstance(view, PlayerView) and seat == view.seat:
-            line += "   (you)"
-        lines.append(line.rstrip())
-    pile = " ".join(f"{index}:{style.card(card)}" for index, card in enumerate(view.discard_pile)) or "empty"
-    lines.append(f"  Discard pile (index: card, bottom to top): {pile}")
-    if view.melds:
-        lines.append("  Melds:")
-        lines.extend(f"    #{number} {_meld_text(meld, style)}" for number, meld in enumerate(view.melds))
-    else:
-        lines.append("  Melds: none")
-    if isinstance(view, PlayerView):
-        lines.append(f"  Your hand: {style.cards(view.hand)}")
-        if view.must_meld is not None:
-            lines.append(f"  You must meld or lay off the {style.card(view.must_meld)} now (R14).")
-    return "\n".join(lines)
+    return view.text(card=style.card, bold=style.bold)
 
 
 def _wrap(text: str, indent: str) -> str:
