@@ -130,7 +130,7 @@ class PlayedGame:
 
     @property
     def deal_seeds(self) -> tuple[int | str, ...]:
-        """The seed of each deal (:func:`deal_seed`), beside :attr:`deals` for a game record.
+        """The seed of each deal (:func:`deal_seed`), beside ``deals``, as a game record wants them.
 
         >>> from persian_rummy.bots import GreedyBot
         >>> play_game([GreedyBot()] * 4, 1).deal_seeds

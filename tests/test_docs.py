@@ -66,3 +66,15 @@ def test_every_page_is_in_the_table_of_contents() -> None:
                         base = path.parent.relative_to(DOCS).as_posix()
                         listed.add(entry if base == "." else f"{base}/{entry}")
     assert pages == listed
+
+
+def test_the_action_grammar_is_in_the_api_reference() -> None:
+    # The text a server reads is specified where users look it up: the actions module's
+    # grammar is pulled into the API reference.
+    import persian_rummy.actions
+
+    api = (DOCS / "api.rst").read_text(encoding="utf-8")
+    assert ".. automodule:: persian_rummy.actions" in api.split("Actions\n-------")[1].split("\n--")[0]
+    grammar = persian_rummy.actions.__doc__ or ""
+    for rule in ('action  = "draw" | "take" index', "index   = digit { digit }", "card    = rank suit"):
+        assert rule in grammar
