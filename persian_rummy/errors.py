@@ -266,10 +266,10 @@ class WrongPhaseError(IllegalActionError):
     """The action does not belong to this part of the turn (R12-R20), or the round is over.
 
     >>> from persian_rummy import Discard, new_game, play
-    >>> play(new_game(1), Discard("4s"))  # doctest: +ELLIPSIS
+    >>> play(new_game(1), Discard("4s"))
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.WrongPhaseError: R12: seat 1 must draw first ...
+    persian_rummy.errors.WrongPhaseError: R12: seat 1 must draw first (or pass with an empty stock) [deal 1 of 2, seat 1 to act, phase DRAW, hand Js 2d Jd Qd Tc Jk Jk, discard pile 2s, stock 27, 0 melds]
     """
 
 
@@ -278,10 +278,10 @@ class CardNotInHandError(IllegalActionError):
 
     >>> from persian_rummy import GameState, Discard, draw_stock, play
     >>> state = draw_stock(GameState.from_position(["4s", "5s", "6s", "7s"], ["8s"]))
-    >>> play(state, Discard("Ah"))  # doctest: +ELLIPSIS
+    >>> play(state, Discard("Ah"))
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.CardNotInHandError: R17: seat 1 does not hold Ah [...]
+    persian_rummy.errors.CardNotInHandError: R17: seat 1 does not hold Ah [deal 1 of 2, seat 1 to act, phase MELD, hand 5s Jk, discard pile 8s, stock 50, 0 melds]
     """
 
 
@@ -316,10 +316,10 @@ class NoSuchMeldError(IllegalActionError):
 
     >>> from persian_rummy import LayOff, GameState, draw_stock, play
     >>> state = draw_stock(GameState.from_position(["4s", "5s", "6s", "7s"], ["8s"]))
-    >>> play(state, LayOff("4s", 0))  # doctest: +ELLIPSIS
+    >>> play(state, LayOff("4s", 0))
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.NoSuchMeldError: R16: there is no meld 0 on the table (0 melds) [...]
+    persian_rummy.errors.NoSuchMeldError: R16: there is no meld 0 on the table (0 melds) [deal 1 of 2, seat 1 to act, phase MELD, hand 5s Jk, discard pile 8s, stock 50, 0 melds]
     """
 
 
@@ -329,10 +329,10 @@ class TargetNotUsedError(IllegalActionError):
     >>> from persian_rummy import Discard, GameState, draw_discard, play
     >>> state = GameState.from_position(["", "4s 5s Kd", "", ""], ["6s"])
     >>> state = draw_discard(state, 0)
-    >>> play(state, Discard("Kd"))  # doctest: +ELLIPSIS
+    >>> play(state, Discard("Kd"))
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.TargetNotUsedError: R14: the next action must meld or lay off 6s, taken from the discard pile [...]
+    persian_rummy.errors.TargetNotUsedError: R14: the next action must meld or lay off 6s, taken from the discard pile [deal 1 of 2, seat 1 to act, phase MELD, hand 4s 5s 6s Kd, must meld 6s, discard pile (empty), stock 52, 0 melds]
     """
 
 
@@ -340,10 +340,10 @@ class InvalidDrawError(IllegalActionError):
     """A discard-pile draw that is not allowed: no such card, or its target cannot be melded (R13-R14).
 
     >>> from persian_rummy import GameState, draw_discard
-    >>> draw_discard(GameState.from_position(["", "4s 9d Kd", "", ""], ["6s"]), 0)  # doctest: +ELLIPSIS
+    >>> draw_discard(GameState.from_position(["", "4s 9d Kd", "", ""], ["6s"]), 0)
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.InvalidDrawError: R14: 6s cannot be melded or laid off at once, so it may not be taken [...]
+    persian_rummy.errors.InvalidDrawError: R14: 6s cannot be melded or laid off at once, so it may not be taken [deal 1 of 2, seat 1 to act, phase DRAW, hand 4s 9d Kd, discard pile 6s, stock 52, 0 melds]
     """
 
 
@@ -352,10 +352,10 @@ class EmptyStockError(IllegalActionError):
 
     >>> from persian_rummy import DECK, GameState, draw_stock
     >>> state = GameState.from_position([DECK[:14], DECK[14:28], DECK[28:42], DECK[42:]], [], stock=())
-    >>> draw_stock(state)  # doctest: +ELLIPSIS
+    >>> draw_stock(state)
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.EmptyStockError: R20: the stock is empty: take from the discard pile or pass [...]
+    persian_rummy.errors.EmptyStockError: R20: the stock is empty: take from the discard pile or pass [deal 1 of 2, seat 1 to act, phase DRAW, hand 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah 2d 3d, discard pile (empty), stock 0, 0 melds]
     """
 
 
@@ -363,10 +363,10 @@ class PassNotAllowedError(IllegalActionError):
     """A pass while the stock still has cards (R20).
 
     >>> from persian_rummy import new_game, pass_turn
-    >>> pass_turn(new_game(1))  # doctest: +ELLIPSIS
+    >>> pass_turn(new_game(1))
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.PassNotAllowedError: R20: seat 1 may pass only when the stock is empty (27 cards left) [...]
+    persian_rummy.errors.PassNotAllowedError: R20: seat 1 may pass only when the stock is empty (27 cards left) [deal 1 of 2, seat 1 to act, phase DRAW, hand Js 2d Jd Qd Tc Jk Jk, discard pile 2s, stock 27, 0 melds]
     """
 
 
@@ -378,8 +378,8 @@ class LastCardError(IllegalActionError):
     >>> rules = Rules(last_card_discard="forbidden")
     >>> state = GameState.from_position(["2c", "5s 6s 7s", "2d", "2h"], "8s", rules=rules)
     >>> state = draw_stock(state)  # the top of the stock is a joker: 5s 6s 7s Jk
-    >>> play(state, "meld 5s 6s 7s")  # doctest: +ELLIPSIS
+    >>> play(state, "meld 5s 6s 7s")
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.LastCardError: R19: this would leave seat 1 holding only Jk, which cannot be laid off, ...
+    persian_rummy.errors.LastCardError: R19: this would leave seat 1 holding only Jk, which cannot be laid off, and last_card_discard='forbidden' forbids discarding it [deal 1 of 2, seat 1 to act, phase MELD, hand 5s 6s 7s Jk, discard pile 8s, stock 48, 0 melds]
     """

@@ -24,9 +24,16 @@ def _tag(name: str, value: object) -> str:
 def dumps(record: GameRecord) -> str:
     """The ``.prr`` text of a record (see the module documentation for the format).
 
-    >>> print(dumps(GameRecord.from_actions([(5, ["draw", "discard 2c ; why not"])])))  # doctest: +ELLIPSIS
+    >>> print(dumps(GameRecord.from_actions([(5, ["draw", "discard 2c ; why not"])])))
     [Format "persian-rummy record 1"]
-    ...
+    [Rules "default"]
+    [Seat0 "North"]
+    [Seat1 "East"]
+    [Seat2 "South"]
+    [Seat3 "West"]
+    [Team0 "North-South"]
+    [Team1 "East-West"]
+    <BLANKLINE>
     [Deal 1]
     [Dealer 0]
     [Seed 5]
