@@ -11,8 +11,7 @@ from pathlib import Path
 
 import attrs
 
-from persian_rummy import DrawDiscard, GameState, Meld, Observation, Phase, new_game, next_deal, play
-from persian_rummy.arena import deal_seed
+from persian_rummy import DrawDiscard, GameState, Meld, Observation, Phase, deal_seed, new_game, next_deal, play
 from persian_rummy.bots import GreedyBot
 from persian_rummy.svg import table
 

@@ -3,7 +3,7 @@
 from persian_rummy._version import __version__ as __version__
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
 from persian_rummy.cards import DECK, JOKER, Card, Rank, Suit, parse_cards
-from persian_rummy.dealing import new_game, next_deal, shuffled_deck
+from persian_rummy.dealing import deal_seed, new_game, next_deal, shuffled_deck
 from persian_rummy.engine import (
     discard,
     draw_discard,
@@ -96,6 +96,7 @@ __all__ = [
     "Suit",
     "TargetNotUsedError",
     "WrongPhaseError",
+    "deal_seed",
     "discard",
     "draw_discard",
     "draw_partnerships",

@@ -31,7 +31,7 @@ import attrs
 
 from persian_rummy.actions import Action
 from persian_rummy.bots import Bot, make_bot
-from persian_rummy.dealing import new_game, next_deal
+from persian_rummy.dealing import deal_seed, new_game, next_deal
 from persian_rummy.engine import play
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError
 from persian_rummy.rules import Rules
@@ -86,16 +86,6 @@ def derived_seed(*parts: object) -> int:
     """
     digest = hashlib.sha256("/".join(map(str, parts)).encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
-
-
-def deal_seed(seed: int | str, deal_number: int) -> int | str:
-    """The seed that shuffles deal ``deal_number`` of the game with seed ``seed``: the game's
-    seed for the first deal, ``"seed/deal"`` for the later ones.
-
-    >>> deal_seed(1, 1), deal_seed(1, 2)
-    (1, '1/2')
-    """
-    return seed if deal_number == 1 else f"{seed}/{deal_number}"
 
 
 @attrs.frozen

@@ -40,10 +40,10 @@ from typing import TextIO
 
 from persian_rummy._version import __version__
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
-from persian_rummy.arena import PlayedGame, deal_seed, play_game, wilson_interval
+from persian_rummy.arena import PlayedGame, play_game, wilson_interval
 from persian_rummy.bots import BOTS, Bot, make_bot
 from persian_rummy.cards import Card, Suit
-from persian_rummy.dealing import new_game, next_deal
+from persian_rummy.dealing import deal_seed, new_game, next_deal
 from persian_rummy.engine import legal_actions, play
 from persian_rummy.errors import IllegalActionError, InvalidArgumentError, NotationError, PersianRummyError
 from persian_rummy.melds import MeldKind

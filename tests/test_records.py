@@ -383,3 +383,32 @@ def test_a_comment_cannot_inject_an_action_line() -> None:
     assert recorder.state.phase is Phase.DRAW  # nothing was played or recorded
     assert recorder.record().deals[0].actions == ()
     assert RecordedAction.parse("E draw ;  spaced  ").comment == "spaced"
+
+
+def test_r7_recorder_derives_later_deal_seeds_from_the_first() -> None:
+    from persian_rummy import ReplayError, deal_seed, shuffled_deck
+    from persian_rummy.arena import play_game
+    from persian_rummy.bots import GreedyBot
+    from persian_rummy.record import Recorder
+
+    # The recorder deals a game as play_game does: deal n from deal_seed(seed, n).
+    game = play_game([GreedyBot()] * 4, 7)
+    recorder = Recorder()
+    state = recorder.deal(seed=7)
+    for number, actions in enumerate(game.deals, 1):
+        if number > 1:
+            state = recorder.deal()
+        for action in actions:
+            state = recorder.play(action)
+    assert state == game.final
+    assert [deal.seed for deal in recorder.record().deals] == [7, "7/2"] == [deal_seed(7, n) for n in (1, 2)]
+    with pytest.raises(ReplayError, match="deal 1: the first deal needs a seed or a deck"):
+        Recorder().deal()
+    # A game dealt from a deck has no seed to derive from: it says so.
+    from_deck = Recorder()
+    state = from_deck.deal(deck=shuffled_deck(3))
+    bot = GreedyBot()
+    while state.phase.is_live:
+        state = from_deck.play(bot(state.view(state.current_player)))
+    with pytest.raises(ReplayError, match="deal 2: the first deal was dealt from a deck"):
+        from_deck.deal()
