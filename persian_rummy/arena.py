@@ -93,7 +93,7 @@ class PlayedGame:
     """A whole game played by :func:`play_game`.
 
     - ``final``: the final state (``GAME_OVER``, R7), with the game's scores (R23-R26).
-    - ``seed``: the game's seed; deal ``n`` was shuffled with :func:`deal_seed` of it.
+    - ``seed``: the game's seed; deal ``n`` was shuffled with :func:`~persian_rummy.deal_seed` of it.
     - ``deals``: every deal's actions, in order.
 
     >>> from persian_rummy.bots import GreedyBot
@@ -120,7 +120,7 @@ class PlayedGame:
 
     @property
     def deal_seeds(self) -> tuple[int | str, ...]:
-        """The seed of each deal (:func:`deal_seed`), beside ``deals``, as a game record wants them.
+        """The seed of each deal (:func:`~persian_rummy.deal_seed`), beside ``deals``, as a game record wants them.
 
         >>> from persian_rummy.bots import GreedyBot
         >>> play_game([GreedyBot()] * 4, 1).deal_seeds
@@ -139,7 +139,7 @@ def play_game(
     on_action: Callable[[GameState, Action, GameState], None] | None = None,
 ) -> PlayedGame:
     """Play a whole game (every deal, R7) with ``bots[seat]`` choosing for each seat from its
-    own view (R27). Deal ``n`` is shuffled with :func:`deal_seed`. Returns a
+    own view (R27). Deal ``n`` is shuffled with :func:`~persian_rummy.deal_seed`. Returns a
     :class:`PlayedGame`: the final state (``GAME_OVER``) and every deal's actions.
     ``on_deal`` sees each fresh deal and each finished one; ``on_action`` sees every action
     with the states before and after it.
