@@ -166,38 +166,63 @@ class ReplayError(PersianRummyError, ValueError):
     seat, a deal that does not follow the last, or stored scores that differ from the replay.
 
     ``deal`` is the deal number (1 for the first deal), ``index`` the index of the action in
-    that deal (0 for the first action; ``None`` when the error is not about one action) and
-    ``cause`` the underlying error, if any.
+    that deal (0 for the first action; ``None`` when the error is not about one action),
+    ``line`` the line of the record's text it is about (when the record was read from text,
+    as a :class:`NotationError` from the same reader names it) and ``cause`` the underlying
+    error, if any.
 
-    >>> error = ReplayError("R17: seat 3 does not hold 4s", deal=1, index=17)
+    >>> error = ReplayError("R17: seat 3 does not hold 4s", deal=1, index=17, line=23)
     >>> print(error)
-    deal 1, action 17: R17: seat 3 does not hold 4s
-    >>> error.deal, error.index
-    (1, 17)
+    line 23, deal 1, action 17: R17: seat 3 does not hold 4s
+    >>> error.deal, error.index, error.line
+    (1, 17, 23)
     """
 
     deal: int
     index: int | None
+    line: int | None
     cause: BaseException | None
 
     def __init__(
-        self, message: str, *, deal: int, index: int | None = None, cause: BaseException | None = None
+        self,
+        message: str,
+        *,
+        deal: int,
+        index: int | None = None,
+        line: int | None = None,
+        cause: BaseException | None = None,
     ) -> None:
         self.deal = deal
         self.index = index
+        self.line = line
         self.cause = cause
+        self.message = message
         where = f"deal {deal}" if index is None else f"deal {deal}, action {index}"
+        if line is not None:
+            where = f"line {line}, {where}"
         super().__init__(f"{where}: {message}")
 
+    def at_line(self, line: int) -> ReplayError:
+        """The same error, naming ``line`` of the record's text.
+
+        >>> print(ReplayError("R20: no pass", deal=2, index=0).at_line(14))
+        line 14, deal 2, action 0: R20: no pass
+        """
+        return ReplayError(self.message, deal=self.deal, index=self.index, line=line, cause=self.cause)
+
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild_replay_error, (self.args[0], self.deal, self.index))
+        return (_rebuild_replay_error, (self.args[0], self.deal, self.index, self.line, self.message))
 
 
-def _rebuild_replay_error(text: str, deal: int, index: int | None) -> ReplayError:
+def _rebuild_replay_error(
+    text: str, deal: int, index: int | None, line: int | None = None, message: str | None = None
+) -> ReplayError:
     error = ReplayError.__new__(ReplayError)
     Exception.__init__(error, text)
     error.deal = deal
     error.index = index
+    error.line = line
+    error.message = text if message is None else message
     error.cause = None
     return error
 

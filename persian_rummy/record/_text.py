@@ -6,7 +6,7 @@ import json
 from typing import IO, Final
 
 from persian_rummy.dealing import Seed, shuffled_deck
-from persian_rummy.errors import InvalidArgumentError, InvalidRulesError, InvalidStateError, NotationError
+from persian_rummy.errors import InvalidArgumentError, InvalidRulesError, InvalidStateError, NotationError, ReplayError
 from persian_rummy.hand import Hand
 from persian_rummy.record._deal import DEFAULT_PLAYERS, DEFAULT_TEAMS, DealRecord, RecordedAction, parse_deck
 from persian_rummy.record._game import GameRecord
@@ -96,7 +96,7 @@ def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
     for a deck that is not the 56-card deck. With ``check`` (the default) the record is also
     replayed in strict mode (a redacted one as its viewer's views), so a record that loads is
     a legal game with the scores it states, else :class:`~persian_rummy.ReplayError` names the
-    deal and the action; ``check=False`` only parses, for a lenient
+    line, the deal and the action; ``check=False`` only parses, for a lenient
     :meth:`GameRecord.replay` of a damaged record.
 
     >>> record = loads('[Format "persian-rummy record 1"]\\n[Deal 1]\\n[Dealer 0]\\n[Seed 1]\\nE draw ; first!\\n')
@@ -106,10 +106,10 @@ def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
     Traceback (most recent call last):
     ...
     persian_rummy.errors.NotationError: line 1: a record starts with [Format "persian-rummy record 1"]
-    >>> loads('[Format "persian-rummy record 1"]\\n[Deal 1]\\n[Dealer 0]\\n[Seed 1]\\nE pass\\n')  # doctest: +ELLIPSIS
+    >>> loads('[Format "persian-rummy record 1"]\\n[Deal 1]\\n[Dealer 0]\\n[Seed 1]\\nE pass\\n')
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.ReplayError: deal 1, action 0: R20: seat 1 may pass only when the stock is empty ...
+    persian_rummy.errors.ReplayError: line 5, deal 1, action 0: R20: seat 1 may pass only when the stock is empty (27 cards left) [deal 1 of 2, seat 1 to act, phase DRAW, hand Js 2d Jd Qd Tc Jk Jk, discard pile 2s, stock 27, 0 melds]
     >>> len(loads('[Format "persian-rummy record 1"]\\n[Deal 1]\\n[Dealer 0]\\n[Seed 1]\\nE pass\\n', check=False).deals)
     1
     """
@@ -122,6 +122,8 @@ def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
         raise NotationError(f"expected the text of a record, not {type(text).__name__}")
     game: dict[str, object] = {}
     deals: list[tuple[dict[str, object], list[RecordedAction]]] = []
+    # Where each deal's [Deal] tag and each of its actions stand, for replay errors.
+    lines: list[tuple[int, list[int]]] = []
     saw_format = False
     # Only "\n" ends a line: names and comments may hold other line separators (like U+2028).
     for number, line in enumerate(text.split("\n"), start=1):
@@ -140,6 +142,7 @@ def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
                     continue
                 if name == "Deal":
                     deals.append(({"Deal": value}, []))
+                    lines.append((number, []))
                     continue
                 target = deals[-1][0] if deals else game
                 allowed = _DEAL_TAGS if deals else _GAME_TAGS - {"Format"}
@@ -157,6 +160,7 @@ def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
             if not deals:
                 raise NotationError("an action comes before the first [Deal ...] tag")
             deals[-1][1].append(RecordedAction.parse(line))
+            lines[-1][1].append(number)
         except (NotationError, InvalidArgumentError) as error:  # e.g. a comment that is not one line
             raise NotationError(f"line {number}: {error}") from None
         except InvalidStateError as error:
@@ -165,12 +169,28 @@ def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
         raise NotationError(f'line 1: a record starts with [Format "{FORMAT}"]')
     record = _build(game, deals)
     if check:
-        if record.viewer is None:
-            record.replay()
-        else:
-            for _ in record.views():
-                pass
+        try:
+            if record.viewer is None:
+                record.replay()
+            else:
+                for _ in record.views():
+                    pass
+        except ReplayError as error:
+            line_number = _line_of(record, lines, error)
+            if line_number is None:
+                raise
+            raise error.at_line(line_number) from error.cause
     return record
+
+
+def _line_of(record: GameRecord, lines: list[tuple[int, list[int]]], error: ReplayError) -> int | None:
+    """The line a replay error is about: its action's, else its deal's [Deal] tag."""
+    for deal, (tag_line, action_lines) in zip(record.deals, lines, strict=True):
+        if deal.number == error.deal:
+            if error.index is not None and error.index < len(action_lines):
+                return action_lines[error.index]
+            return tag_line
+    return None
 
 
 def _parse_tag(line: str) -> tuple[str, object]:
