@@ -21,6 +21,7 @@ SDIST_MUST_HAVE = (
     ".ci/run",
     ".ci/check_dist.py",
     ".readthedocs.yaml",
+    ".github/workflows/ci.yml",
     "persian_rummy/__init__.py",
     "persian_rummy/py.typed",
     "tests/conftest.py",

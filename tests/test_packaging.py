@@ -80,7 +80,7 @@ def test_ci_installs_every_optional_extra_and_requires_it() -> None:
 
 def test_ci_runs_the_readme_test_command_and_fails_on_no_tests() -> None:
     assert 'pip install -e ".[test]" && pytest' in README
-    assert re.search(r"^    pytest -p no:cacheprovider --cov=persian_rummy", CI_RUN, re.MULTILINE)
+    assert re.search(r"^    pytest -p no:cacheprovider -n auto .*\\\n +--cov=persian_rummy", CI_RUN, re.MULTILINE)
     assert '"$status" -eq 5' in CI_RUN
     for command in ("python -m build", "twine check --strict", "simulate --seed 1", ".ci/check_dist.py"):
         assert command in CI_RUN
@@ -116,5 +116,5 @@ def test_readme_states_the_setup_commands_and_r19_last_card_rule() -> None:
 
 def test_sdist_includes_what_the_readme_names() -> None:
     included = set(PYPROJECT["tool"]["hatch"]["build"]["targets"]["sdist"]["include"])
-    assert {"tests", "docs", "examples", "benchmarks", ".ci", "conftest.py", "README.md", "LICENSE"} <= included
+    assert {"tests", "docs", "examples", "benchmarks", ".ci", ".github", "conftest.py", "README.md", "LICENSE"} <= included
     assert all((ROOT / path).exists() for path in included)
