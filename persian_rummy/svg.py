@@ -30,7 +30,7 @@ from typing import Final
 
 from persian_rummy.actions import Discard, DrawDiscard, DrawStock, LayOff, MeldCards
 from persian_rummy.cards import Card, Suit
-from persian_rummy.errors import InvalidStateError
+from persian_rummy.errors import ArgumentTypeError, InvalidStateError
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
 from persian_rummy.scoring import score_round, winner
@@ -409,9 +409,9 @@ def table(position: GameState | PlayerView, *, title: str | None = None, last: O
         sizes = [len(hand) for hand in position.hands]
         stock_size = len(position.stock)
     else:
-        raise TypeError(f"table() draws a GameState or a PlayerView, not {type(position).__name__}")
+        raise ArgumentTypeError(f"table() draws a GameState or a PlayerView, not {type(position).__name__}")
     if last is not None and not isinstance(last, Observation):
-        raise TypeError(f"table(last=...) takes an Observation, not {type(last).__name__}")
+        raise ArgumentTypeError(f"table(last=...) takes an Observation, not {type(last).__name__}")
     state = position
     phase = state.phase
     current = state.current_player

@@ -108,7 +108,7 @@ def test_readme_and_project_urls_name_the_same_docs_and_repository() -> None:
     assert DOCS_HOST in (ROOT / ".readthedocs.yaml").read_text(encoding="utf-8")
 
 
-def test_readme_states_the_setup_commands_and_r19_last_card_rule() -> None:
+def test_readme_states_the_setup_commands_and_the_last_card_rule() -> None:
     assert "pip install . && persian-rummy simulate --seed 1" in README
     assert 'pip install -e ".[test]" && pytest' in README
     assert "(R19)" in README and "last card does not" in README
@@ -116,5 +116,15 @@ def test_readme_states_the_setup_commands_and_r19_last_card_rule() -> None:
 
 def test_sdist_includes_what_the_readme_names() -> None:
     included = set(PYPROJECT["tool"]["hatch"]["build"]["targets"]["sdist"]["include"])
-    assert {"tests", "docs", "examples", "benchmarks", ".ci", ".github", "conftest.py", "README.md", "LICENSE"} <= included
+    assert {
+        "tests",
+        "docs",
+        "examples",
+        "benchmarks",
+        ".ci",
+        ".github",
+        "conftest.py",
+        "README.md",
+        "LICENSE",
+    } <= included
     assert all((ROOT / path).exists() for path in included)

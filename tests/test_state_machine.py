@@ -152,5 +152,5 @@ TestGameMachine.settings = settings(stateful_step_count=40)
 
 # The default run's short walk through the same machine: a few games, every rule still
 # exercised once, so a contributor who breaks an invariant hears of it without CI.
-def test_r12_r27_state_machine_briefly() -> None:
+def test_state_machine_briefly() -> None:
     run_state_machine_as_test(GameMachine, settings=settings(max_examples=5, stateful_step_count=30))

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from persian_rummy import (
+    ArgumentTypeError,
     GameState,
     InvalidStateError,
     PlayerView,
@@ -200,7 +201,7 @@ def test_bad_arguments_raise_specific_errors_not_assertion_or_index_errors() -> 
         card("7c", credit=9)
     with pytest.raises(TypeError, match="GameState or a PlayerView, not int"):
         table(42)  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="takes an Observation, not str"):
+    with pytest.raises(ArgumentTypeError, match="takes an Observation, not str"):
         table(new_game(1), last="E draw")  # type: ignore[arg-type]
 
 
