@@ -24,16 +24,10 @@ def _tag(name: str, value: object) -> str:
 def dumps(record: GameRecord) -> str:
     """The ``.prr`` text of a record (see the module documentation for the format).
 
-    >>> print(dumps(GameRecord.from_actions([(5, ["draw", "discard 2c ; why not"])])))
-    [Format "persian-rummy record 1"]
-    [Rules "default"]
-    [Seat0 "North"]
-    [Seat1 "East"]
-    [Seat2 "South"]
-    [Seat3 "West"]
-    [Team0 "North-South"]
-    [Team1 "East-West"]
-    <BLANKLINE>
+    >>> text = dumps(GameRecord.from_actions([(5, ["draw", "discard 2c ; why not"])]))
+    >>> text.splitlines()[:2]
+    ['[Format "persian-rummy record 1"]', '[Rules "default"]']
+    >>> print(text[text.index("[Deal 1]") :])
     [Deal 1]
     [Dealer 0]
     [Seed 5]
