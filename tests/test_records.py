@@ -414,7 +414,7 @@ def test_r7_recorder_derives_later_deal_seeds_from_the_first() -> None:
         from_deck.deal()
 
 
-def test_r12_replay_errors_of_a_records_text_name_its_line() -> None:
+def test_replay_errors_of_a_records_text_name_its_line() -> None:
     import pickle
 
     from persian_rummy import ReplayError

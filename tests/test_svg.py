@@ -230,7 +230,7 @@ def _big_hands() -> GameState:
 
 
 @pytest.mark.parametrize("seat", [1, 3])
-def test_r3_side_hands_show_every_card_index_and_stay_clear_of_south(seat: int) -> None:
+def test_side_hands_show_every_card_index_and_stay_clear_of_south(seat: int) -> None:
     for state in (_big_hands(), new_game(1), _playout(3, 120)):
         picture = table(state)
         corners = _boxes(picture, seat)
