@@ -153,4 +153,4 @@ TestGameMachine.settings = settings(stateful_step_count=40)
 # The default run's short walk through the same machine: a few games, every rule still
 # exercised once, so a contributor who breaks an invariant hears of it without CI.
 def test_state_machine_briefly() -> None:
-    run_state_machine_as_test(GameMachine, settings=settings(max_examples=5, stateful_step_count=30))
+    run_state_machine_as_test(GameMachine, settings=settings(max_examples=3, stateful_step_count=25))
