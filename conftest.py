@@ -22,7 +22,9 @@ import pytest
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE", "dev") == "ci"
 
 # extra -> (modules it provides, paths (globs, from the repository root) that need it)
-OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "dask": (("dask", "distributed"), ("tests/test_arena_dask.py",)),
+}
 
 
 def _missing(extra: str) -> list[str]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import attrs
 
-from persian_rummy import DrawDiscard, GameState, Meld, Phase, new_game, play
+from persian_rummy import DrawDiscard, GameState, Meld, Observation, Phase, deal_seed, new_game, next_deal, play
 from persian_rummy.bots import GreedyBot
 from persian_rummy.svg import table
 
@@ -35,9 +35,9 @@ def worked_example() -> GameState:
     return over
 
 
-def deep_take(seed: int = 1) -> GameState:
+def deep_take(seed: int = 1) -> tuple[GameState, Observation]:
     """A greedy game of ``seed`` just after the first deep discard-pile draw (R13-R14) made
-    once a card has been laid off on an opponent's meld (R16)."""
+    once a card has been laid off on an opponent's meld (R16), and that draw."""
     bot = GreedyBot()
     state = new_game(seed)
     while state.phase.is_live:
@@ -50,18 +50,34 @@ def deep_take(seed: int = 1) -> GameState:
             if flag
         )
         if isinstance(action, DrawDiscard) and action.index < len(state.discard_pile) - 1 and credited_away:
-            return after
+            return after, Observation(state.current_player, action, state.discard_pile[action.index :])
         state = after
     raise RuntimeError(f"seed {seed} has no such position")  # pragma: no cover
 
 
+def game_over(seed: int = 1) -> tuple[GameState, Observation]:
+    """The end of a greedy game of ``seed`` (R26), and the action that ended it."""
+    bot = GreedyBot()
+    state = new_game(seed)
+    while True:
+        if state.phase is Phase.ROUND_OVER:
+            state = next_deal(state, deal_seed(seed, state.deal_number + 1))
+        action = bot(state.view(state.current_player))
+        after = play(state, action)
+        if after.phase is Phase.GAME_OVER:
+            return after, Observation(state.current_player, action)
+        state = after
+
+
 def pictures() -> dict[str, str]:
     """Every picture by file name."""
-    position = deep_take()
+    position, take = deep_take()
+    final, ending = game_over()
     return {
-        "table-state.svg": table(position),
-        "table-view.svg": table(position.view(2)),
+        "table-state.svg": table(position, last=take),
+        "table-view.svg": table(position.view(2), last=take),
         "opening-view.svg": table(new_game(7).view(2)),
+        "game-over.svg": table(final, last=ending),
         "worked-example.svg": table(worked_example(), title="The worked example of the rules, at the end of the round"),
     }
 

@@ -12,7 +12,7 @@ from persian_rummy import DrawDiscard, GameState, legal_actions, legal_draws, pl
 state = GameState.from_position(
     hands=["2c 3c", "5s 6s Qh Qd 9d", "Kh Kc", "4h 4d"],
     discard_pile="4s Ks 9c Qc 2h 7s",  # bottom to top: 7s is the top card
-    melds=["Ts Js Qs"],  # North's run on the table: East may lay off on it too (R16)
+    melds=["Ts@0 Js@0 Qs@0"],  # North's run on the table: East may lay off on it too (R16)
     dealer=0,
 )
 

@@ -21,8 +21,7 @@ wins = draws = 0
 for game in range(games):
     dealer = game % 4
     bots = [make_bot(name, game * 4 + seat) for seat in range(4)]
-    final, _ = play_game(bots, seed=f"monte-carlo/{game}", dealer=dealer)
-    team = winner(final)
+    team = winner(play_game(bots, seed=f"monte-carlo/{game}", dealer=dealer).final)
     if team is None:
         draws += 1
     elif team == team_of(dealer):

@@ -1,8 +1,9 @@
 """persian-rummy: the rules of Persian Rummy as an immutable, typed Python library."""
 
+from persian_rummy._version import __version__ as __version__
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
 from persian_rummy.cards import DECK, JOKER, Card, Rank, Suit, parse_cards
-from persian_rummy.dealing import new_game, next_deal, shuffled_deck
+from persian_rummy.dealing import deal_seed, new_game, next_deal, shuffled_deck
 from persian_rummy.engine import (
     discard,
     draw_discard,
@@ -27,6 +28,7 @@ from persian_rummy.errors import (
     InvalidMeldError,
     InvalidRulesError,
     InvalidStateError,
+    JokerError,
     LastCardError,
     MeldValueError,
     NoSuchMeldError,
@@ -47,8 +49,6 @@ from persian_rummy.rules import PRESETS, Rules
 from persian_rummy.scoring import RoundScore, score_round, winner
 from persian_rummy.state import GameState, Phase, RoundEnd, team_of
 from persian_rummy.view import InfoState, Observation, PlayerView, observe
-
-__version__ = "0.1.0"
 
 __all__ = [
     "DECK",
@@ -73,6 +73,7 @@ __all__ = [
     "InvalidMeldError",
     "InvalidRulesError",
     "InvalidStateError",
+    "JokerError",
     "LastCardError",
     "LayOff",
     "Meld",
@@ -99,6 +100,7 @@ __all__ = [
     "Suit",
     "TargetNotUsedError",
     "WrongPhaseError",
+    "deal_seed",
     "discard",
     "draw_discard",
     "draw_partnerships",

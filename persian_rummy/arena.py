@@ -10,11 +10,11 @@ a Dask cluster through ``client.get_executor()`` (any :class:`concurrent.futures
 >>> result = run_match("greedy", "random", games=4, seed=1, workers=1)
 >>> result.wins
 (4, 0)
->>> print(result.table())  # doctest: +ELLIPSIS
+>>> print(result.table())
 side  bot     games  wins  draws  win rate  95% CI          mean score  sd score
-0     greedy      4     4      0     1.000  [0.510, 1.000]  ...
-1     random      4     0      0     0.000  [0.000, 0.490]  ...
-margin of side 0: ... per game; game length: ... actions (sd ...)
+0     greedy      4     4      0     1.000  [0.510, 1.000]       367.5     130.3
+1     random      4     0      0     0.000  [0.000, 0.490]        94.0     133.0
+margin of side 0: +273.5 ± 184.0 per game; game length: 159.8 actions (sd 40.7)
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import attrs
 
 from persian_rummy.actions import Action
 from persian_rummy.bots import Bot, make_bot
-from persian_rummy.dealing import new_game, next_deal
+from persian_rummy.dealing import deal_seed, new_game, next_deal
 from persian_rummy.engine import play
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, excerpt
 from persian_rummy.rules import Rules
@@ -43,6 +43,7 @@ __all__ = [
     "GameResult",
     "Lineup",
     "MatchResult",
+    "PlayedGame",
     "deal_seed",
     "derived_seed",
     "play_game",
@@ -88,14 +89,45 @@ def derived_seed(*parts: object) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def deal_seed(seed: int | str, deal_number: int) -> int | str:
-    """The seed that shuffles deal ``deal_number`` of the game with seed ``seed``: the game's
-    seed for the first deal, ``"seed/deal"`` for the later ones.
+@attrs.frozen
+class PlayedGame:
+    """A whole game played by :func:`play_game`.
 
-    >>> deal_seed(1, 1), deal_seed(1, 2)
-    (1, '1/2')
+    - ``final``: the final state (``GAME_OVER``, R7), with the game's scores (R23-R26).
+    - ``seed``: the game's seed; deal ``n`` was shuffled with :func:`~persian_rummy.deal_seed` of it.
+    - ``deals``: every deal's actions, in order.
+
+    >>> from persian_rummy.bots import GreedyBot
+    >>> game = play_game([GreedyBot()] * 4, 3)
+    >>> game.final.phase, game.final.scores, game.action_count
+    (<Phase.GAME_OVER: 'game_over'>, (413, 222), 141)
+    >>> [len(actions) for actions in game.deals], game.deals[0][:2]
+    ([74, 67], (DrawStock(), Discard(card=Card.parse('Tc'))))
     """
-    return seed if deal_number == 1 else f"{seed}/{deal_number}"
+
+    final: GameState
+    seed: int | str
+    deals: tuple[tuple[Action, ...], ...]
+
+    @property
+    def action_count(self) -> int:
+        """How many actions the game took, over every deal.
+
+        >>> from persian_rummy.bots import GreedyBot
+        >>> play_game([GreedyBot()] * 4, 1, rules=Rules(deals=1)).action_count
+        56
+        """
+        return sum(len(actions) for actions in self.deals)
+
+    @property
+    def deal_seeds(self) -> tuple[int | str, ...]:
+        """The seed of each deal (:func:`~persian_rummy.deal_seed`), beside ``deals``, as a game record wants them.
+
+        >>> from persian_rummy.bots import GreedyBot
+        >>> play_game([GreedyBot()] * 4, 1).deal_seeds
+        (1, '1/2')
+        """
+        return tuple(deal_seed(self.seed, number) for number in range(1, len(self.deals) + 1))
 
 
 def play_game(
@@ -106,24 +138,26 @@ def play_game(
     rules: Rules = Rules(),
     on_deal: Callable[[GameState], None] | None = None,
     on_action: Callable[[GameState, Action, GameState], None] | None = None,
-) -> tuple[GameState, int]:
+) -> PlayedGame:
     """Play a whole game (every deal, R7) with ``bots[seat]`` choosing for each seat from its
-    own view (R27). Deal ``n`` is shuffled with :func:`deal_seed`. Returns the final state
-    (``GAME_OVER``) and the number of actions. ``on_deal`` sees each fresh deal and each
-    finished one; ``on_action`` sees every action with the states before and after it.
+    own view (R27). Deal ``n`` is shuffled with :func:`~persian_rummy.deal_seed`. Returns a
+    :class:`PlayedGame`: the final state (``GAME_OVER``) and every deal's actions.
+    ``on_deal`` sees each fresh deal and each finished one; ``on_action`` sees every action
+    with the states before and after it.
 
     >>> from persian_rummy.bots import GreedyBot
-    >>> state, actions = play_game([GreedyBot()] * 4, 3)
-    >>> state.phase, state.deal_number, actions > 0
-    (<Phase.GAME_OVER: 'game_over'>, 2, True)
+    >>> game = play_game([GreedyBot()] * 4, 3)
+    >>> game.final.phase, game.final.deal_number, game.action_count
+    (<Phase.GAME_OVER: 'game_over'>, 2, 141)
     """
     if len(bots) != PLAYERS:
         raise InvalidArgumentError(f"R3: a game needs 4 bots, one per seat, not {len(bots)}")
     state = new_game(deal_seed(seed, 1), dealer=dealer, rules=rules)
-    actions = 0
+    deals: list[tuple[Action, ...]] = []
     while True:
         if on_deal is not None:
             on_deal(state)
+        actions: list[Action] = []
         while state.phase.is_live:
             seat = state.current_player
             action = bots[seat](state.view(seat))
@@ -131,11 +165,12 @@ def play_game(
             if on_action is not None:
                 on_action(state, action, after)
             state = after
-            actions += 1
+            actions.append(action)
+        deals.append(tuple(actions))
         if on_deal is not None:
             on_deal(state)
         if state.phase is Phase.GAME_OVER:
-            return state, actions
+            return PlayedGame(state, seed, tuple(deals))
         state = next_deal(state, deal_seed(seed, state.deal_number + 1))
 
 
@@ -323,8 +358,8 @@ def _play_one(task: _Task, game: int) -> GameResult:
     pair, swapped = (game // 2, game % 2 == 1) if task.swap_seats else (game, False)
     specs = _seat_specs(task.sides, swapped)
     bots = [_build(spec, derived_seed(task.seed, game, seat)) for seat, spec in enumerate(specs)]
-    state, actions = play_game(bots, f"{task.seed}/{pair}", dealer=pair % PLAYERS, rules=task.rules)
-    return GameResult(game, swapped, state.scores, actions)
+    played = play_game(bots, f"{task.seed}/{pair}", dealer=pair % PLAYERS, rules=task.rules)
+    return GameResult(game, swapped, played.final.scores, played.action_count)
 
 
 def _play_task(task: _Task) -> list[GameResult]:

@@ -23,7 +23,7 @@ from typing import Final
 
 import attrs
 
-from persian_rummy.errors import NotationError, excerpt
+from persian_rummy.errors import JokerError, NotationError, excerpt
 
 __all__ = ["DECK", "JOKER", "Card", "Rank", "Suit", "parse_cards"]
 
@@ -152,6 +152,11 @@ class Card:
     (R2). Cards compare equal by value and sort in the canonical order (by suit ♠ ♥ ♦ ♣, then
     rank 2…A, jokers last); ``repr`` pastes back as code.
 
+    ``rank`` and ``suit`` are ``None`` for a joker, so a type checker asks for a ``None``
+    check on every read. Code that handles natural cards reads :attr:`natural_rank` and
+    :attr:`natural_suit` instead: typed :class:`Rank` and :class:`Suit`, raising
+    :class:`~persian_rummy.JokerError` for a joker.
+
     >>> Card(Rank.QUEEN, Suit.SPADES)
     Card.parse('Qs')
     >>> Card.parse("joker") == JOKER, JOKER.is_joker, Card.parse("Ah").points
@@ -215,6 +220,34 @@ class Card:
         return self.index == JOKER_INDEX
 
     @property
+    def natural_rank(self) -> Rank:
+        """The rank of a natural card, typed without ``None``; raises
+        :class:`~persian_rummy.JokerError` for a joker (R2).
+
+        >>> Card.parse("Qs").natural_rank, Card.parse("Qs").natural_rank.letter
+        (<Rank.QUEEN: 12>, 'Q')
+        """
+        if self.rank is None:
+            raise JokerError(
+                "R2: a joker has no rank (check card.is_joker first, or read card.rank, which is None for a joker)"
+            )
+        return self.rank
+
+    @property
+    def natural_suit(self) -> Suit:
+        """The suit of a natural card, typed without ``None``; raises
+        :class:`~persian_rummy.JokerError` for a joker (R2).
+
+        >>> [card.natural_suit.symbol for card in parse_cards("7h 7c")]
+        ['♥', '♣']
+        """
+        if self.suit is None:
+            raise JokerError(
+                "R2: a joker has no suit (check card.is_joker first, or read card.suit, which is None for a joker)"
+            )
+        return self.suit
+
+    @property
     def points(self) -> int:
         """The card's value in scoring (R22): joker 20, ace 15, K/Q/J/10 10, 2-9 face value.
 
@@ -230,9 +263,9 @@ class Card:
         >>> Card.parse("Ts").symbol
         'T♠'
         """
-        if self.rank is None or self.suit is None:
+        if self.is_joker:
             return "🃏"
-        return self.rank.letter + self.suit.symbol
+        return self.natural_rank.letter + self.natural_suit.symbol
 
     def __str__(self) -> str:
         return TEXTS[self.index]

@@ -4,14 +4,24 @@
   one game is printed turn by turn with a score sheet per deal, many games end with summary
   statistics.
 - ``persian-rummy play [--seed N] [--seat N] [--bot NAME ...]``: play a game in the terminal
-  against bots (your partner is a bot too).
+  against bots (your partner is a bot too); without ``--seed`` a random seed is dealt and
+  printed, so the game can be played again.
 - ``persian-rummy replay FILE``: print a saved game, or step through it with Enter.
 
 Suits are coloured when the output is a terminal and ``NO_COLOR`` is not set.
 
 >>> main(["simulate", "--seed", "1", "--games", "3", "--no-progress"])  # doctest: +ELLIPSIS
 3 games (seeds 1-3), North-South greedy against East-West greedy, rules default
-...
+                                   North-South     East-West
+  games won                            1 ( 33%)       2 ( 67%)
+  win rate, 95% interval          [0.06, 0.79]  [0.21, 0.94]
+  games drawn                                0
+  mean game score                        319.7         360.7
+  score standard deviation                66.5         108.9
+  deals won                                  2             4
+  went out (of 6 deals)                      4             2
+  mean turns per deal: 24.5
+  time: ... games/s)
 0
 """
 
@@ -20,6 +30,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import secrets
 import sys
 import textwrap
 import time
@@ -28,14 +39,15 @@ from collections.abc import Iterable, Sequence
 from statistics import fmean, pstdev
 from typing import Final, TextIO
 
+from persian_rummy._version import __version__
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
-from persian_rummy.arena import deal_seed, play_game, wilson_interval
+from persian_rummy.arena import PlayedGame, play_game, wilson_interval
 from persian_rummy.bots import BOTS, Bot, make_bot
-from persian_rummy.cards import Card
-from persian_rummy.dealing import new_game, next_deal
+from persian_rummy.cards import Card, Suit
+from persian_rummy.dealing import deal_seed, new_game, next_deal
 from persian_rummy.engine import legal_actions, play
 from persian_rummy.errors import IllegalActionError, InvalidArgumentError, NotationError, PersianRummyError, excerpt
-from persian_rummy.melds import Meld, MeldKind
+from persian_rummy.melds import MeldKind
 from persian_rummy.rules import PRESETS, Rules
 from persian_rummy.scoring import RoundScore, score_round, winner
 from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, GameState, Phase, RoundEnd, team_of
@@ -93,7 +105,7 @@ class Style:
             return text
         if card.is_joker:
             return f"\x1b[35m{text}\x1b[0m"
-        if card.suit in (1, 2):
+        if card.natural_suit in (Suit.HEARTS, Suit.DIAMONDS):
             return f"\x1b[31m{text}\x1b[0m"
         return text
 
@@ -115,30 +127,26 @@ class Style:
         return f"\x1b[1m{text}\x1b[0m" if self.colour else text
 
 
-def _meld_text(meld: Meld, style: Style) -> str:
-    """A meld with its credits: ``7♠ 7♥ 7♦ (North) + 7♣ laid off by East``."""
-    owner = meld.owner
-    original = [card for card, flag in zip(meld.cards, meld.laid_off, strict=True) if not flag]
-    text = f"{style.cards(original)} ({SEAT_NAMES[owner]})"
-    extra = [
-        f"{style.card(card)} by {SEAT_NAMES[seat]}"
-        for card, seat, flag in zip(meld.cards, meld.seats, meld.laid_off, strict=True)
-        if flag
-    ]
-    if extra:
-        text += " + laid off " + ", ".join(extra)
-    return text
-
-
-def describe(before: GameState, action: Action, after: GameState, style: Style, *, reveal: bool = True) -> str:
+def describe(
+    before: GameState,
+    action: Action,
+    after: GameState,
+    style: Style,
+    *,
+    reveal: bool = True,
+    used_by: Action | None = None,
+) -> str:
     """One action in words. ``reveal`` says whether to name a card drawn from the stock
-    (hidden from the other players, R27).
+    (hidden from the other players, R27). For a discard-pile draw, ``used_by`` is the next
+    action, which melds or lays off the card taken (R14), when it is known.
 
     >>> from persian_rummy import GameState
     >>> state = GameState.from_position(["4s 9d", "5s 6s Kd", "Qh Qd", "2c 2d"], "4c 7s 9c 2h")
     >>> after = play(state, "take 1")
     >>> describe(state, DrawDiscard(1), after, Style())
-    'takes 7♠ 9♣ 2♥ from the discard pile (the 7♠ must be melded now, R14)'
+    'takes 7♠ 9♣ 2♥ from the discard pile (the 7♠ must be melded or laid off now, R14)'
+    >>> describe(state, DrawDiscard(1), after, Style(), used_by=Action.parse("meld 5s 6s 7s"))
+    'takes 7♠ 9♣ 2♥ from the discard pile (the 7♠ to be melded at once, R14)'
     """
     seat = before.current_player
     if isinstance(action, DrawStock):
@@ -150,7 +158,15 @@ def describe(before: GameState, action: Action, after: GameState, style: Style, 
         taken = before.discard_pile[action.index :]
         text = f"takes {style.cards(taken)} from the discard pile"
         if after.must_meld is not None:
-            text += f" (the {style.card(after.must_meld)} must be melded now, R14)"
+            card = style.card(after.must_meld)
+            if isinstance(used_by, LayOff):
+                text += f" (the {card} to be laid off at once, R14)"
+            elif isinstance(used_by, MeldCards):
+                text += f" (the {card} to be melded at once, R14)"
+            elif before.rules.pickup_use == "new_meld_only":
+                text += f" (the {card} must be melded now, R14)"
+            else:
+                text += f" (the {card} must be melded or laid off now, R14)"
         return text
     if isinstance(action, MeldCards):
         meld = after.melds[-1] if after.melds and len(after.melds) > len(before.melds) else None
@@ -188,7 +204,7 @@ def score_sheet(state: GameState | PlayerView, style: Style) -> str:
     view, from the hands revealed at the end of the deal.
 
     >>> from persian_rummy import GameState
-    >>> state = GameState.from_position(["9d", "5s 6s", "Qh", "2d"], "2c 7s", melds=["Js Jh Jd Jc"])
+    >>> state = GameState.from_position(["9d", "5s 6s", "Qh", "2d"], "2c 7s", melds=["Js@0 Jh@0 Jd@0 Jc@0"])
     >>> print(score_sheet(play(play(state, "take 1"), "meld 5s 6s 7s"), Style()))
     Score sheet, deal 1      melded  laid off  doubles  in hand  going out    deal   total
       North-South                40         0       40      -19          0      61      61
@@ -231,37 +247,7 @@ def table_text(view: PlayerView | GameState, style: Style) -> str:
       Melds: none
       Your hand: 9♠ K♠ J♥ 4♦ 9♦ 7♣ K♣
     """
-    sizes = view.hand_sizes if isinstance(view, PlayerView) else tuple(len(hand) for hand in view.hands)
-    stock = view.stock_size if isinstance(view, PlayerView) else len(view.stock)
-    lines = [
-        style.bold(
-            f"Deal {view.deal_number} of {view.rules.deals} · {SEAT_NAMES[view.dealer]} dealt · "
-            f"{TEAM_NAMES[0]} {view.scores[0]}, {TEAM_NAMES[1]} {view.scores[1]} · stock {stock}"
-        )
-    ]
-    for seat in range(4):
-        line = f"  {SEAT_NAMES[seat]:<6} {sizes[seat]} card{'s' if sizes[seat] != 1 else ' '}"
-        if isinstance(view, GameState):
-            line += f"  {style.cards(view.hands[seat])}"
-        elif view.revealed_hands is not None and seat != view.seat:
-            line += f"  {style.cards(view.revealed_hands[seat])}"
-        if view.phase.is_live and seat == view.current_player:
-            line += "   <- " + ("to draw" if view.phase is Phase.DRAW else "to meld, lay off or discard")
-        elif isinstance(view, PlayerView) and seat == view.seat:
-            line += "   (you)"
-        lines.append(line.rstrip())
-    pile = " ".join(f"{index}:{style.card(card)}" for index, card in enumerate(view.discard_pile)) or "empty"
-    lines.append(f"  Discard pile (index: card, bottom to top): {pile}")
-    if view.melds:
-        lines.append("  Melds:")
-        lines.extend(f"    #{number} {_meld_text(meld, style)}" for number, meld in enumerate(view.melds))
-    else:
-        lines.append("  Melds: none")
-    if isinstance(view, PlayerView):
-        lines.append(f"  Your hand: {style.cards(view.hand)}")
-        if view.must_meld is not None:
-            lines.append(f"  You must meld or lay off the {style.card(view.must_meld)} now (R14).")
-    return "\n".join(lines)
+    return view.text(card=style.card, bold=style.bold)
 
 
 def _wrap(text: str, indent: str) -> str:
@@ -294,24 +280,25 @@ def _lineup(specs: Sequence[str]) -> str:
     return f"{TEAM_NAMES[0]} {first} against {TEAM_NAMES[1]} {second}"
 
 
-def _print_game(
-    seed: int, specs: Sequence[str], rules: Rules, out: TextIO, style: Style
-) -> tuple[GameState, list[list[Action]]]:
+def _print_game(seed: int, specs: Sequence[str], rules: Rules, out: TextIO, style: Style) -> PlayedGame:
     print(style.bold(f"Persian Rummy, seed {seed}: {_lineup(specs)}; rules {rules}"), file=out)
     print("Partners sit opposite: North and South against East and West (R3).", file=out)
+    print("Each turn ends with the number of cards its player then holds, in brackets.", file=out)
     turn: list[str] = []
     counter = [0]
-    deals: list[list[Action]] = []
 
-    def flush(seat: int) -> None:
+    # A take from the discard pile is told with the action that uses its card (R14).
+    taken: list[tuple[GameState, Action, GameState]] = []
+
+    def flush(seat: int, held: int) -> None:
         counter[0] += 1
-        print(_wrap(f"{counter[0]:>3}. {SEAT_NAMES[seat]}: " + "; ".join(turn), "  "), file=out)
+        text = f"{counter[0]:>3}. {SEAT_NAMES[seat]}: " + "; ".join(turn) + f" [{held} card{'s' if held != 1 else ''}]"
+        print(_wrap(text, "  "), file=out)
         turn.clear()
 
     def on_deal(state: GameState) -> None:
         if state.phase.is_live:
             counter[0] = 0
-            deals.append([])
             print(file=out)
             print(
                 style.bold(
@@ -331,16 +318,21 @@ def _print_game(
         print(score_sheet(state, style), file=out)
 
     def on_action(before: GameState, action: Action, after: GameState) -> None:
-        deals[-1].append(action)
+        if isinstance(action, DrawDiscard) and after.must_meld is not None:
+            taken.append((before, action, after))
+            return
+        if taken:
+            turn.append(describe(*taken.pop(), style, used_by=action))
         turn.append(describe(before, action, after, style))
         if isinstance(action, Discard | Pass) or after.is_over:
-            flush(before.current_player)
+            seat = before.current_player
+            flush(seat, len(after.hands[seat]))
 
     bots = _bots_for(specs, seed)
-    final, _ = play_game(bots, seed, rules=rules, on_deal=on_deal, on_action=on_action)
+    game = play_game(bots, seed, rules=rules, on_deal=on_deal, on_action=on_action)
     print(file=out)
-    print(style.bold(_result(final)), file=out)
-    return final, deals
+    print(style.bold(_result(game.final)), file=out)
+    return game
 
 
 def _progress(done: int, total: int, started: float, stream: TextIO) -> None:
@@ -379,7 +371,7 @@ def _summarise(
     started = time.perf_counter()
     for number in range(games):
         bots = _bots_for(specs, seed + number)
-        finals.append(play_game(bots, seed + number, rules=rules, on_deal=on_deal, on_action=on_action)[0])
+        finals.append(play_game(bots, seed + number, rules=rules, on_deal=on_deal, on_action=on_action).final)
         if progress is not None:
             _progress(number + 1, games, started, progress)
     elapsed = time.perf_counter() - started
@@ -407,6 +399,12 @@ def _summarise(
 
 
 # --- play --------------------------------------------------------------------------------
+
+
+def _random_seed() -> int:
+    """A fresh seed for ``persian-rummy play`` when none is given: short enough to type back
+    as ``--seed``, from the operating system's randomness so that games differ run to run."""
+    return secrets.randbelow(999_999) + 1
 
 
 def _action_text(state: GameState, action: Action, style: Style) -> str:
@@ -496,6 +494,7 @@ def _play(
     bots = _bots_for(specs, seed)
     print(style.bold(f"Persian Rummy: you are {SEAT_NAMES[seat]} (seat {seat}); your partner is "
                      f"{SEAT_NAMES[(seat + 2) % 4]}."), file=out)  # fmt: skip
+    print(f"Seed {seed}: persian-rummy play --seed {seed} deals this game again.", file=out)
     print("Type help at the prompt for the syntax; quit (or Ctrl-D) leaves.", file=out)
     state = new_game(deal_seed(seed, 1), rules=rules)
     deals: list[list[Action]] = []
@@ -634,6 +633,7 @@ def _save(path: str, seed: int, deals: Sequence[Sequence[Action]], rules: Rules,
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="persian-rummy", description="Persian Rummy, the card game.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     bot_help = (
         f"the bots: one for every seat, two (North-South, East-West) or four (by seat); "
@@ -652,7 +652,9 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--save", metavar="FILE", help="save the game (one game only) as a game record")
 
     game = commands.add_parser("play", help="play a game in the terminal against bots")
-    game.add_argument("--seed", type=int, default=1, help="the seed of the game (default 1)")
+    game.add_argument(
+        "--seed", type=int, default=None, help="the seed of the game (default: a random one, printed to replay it)"
+    )
     game.add_argument(
         "--seat", type=int, default=2, choices=range(4), help="your seat: 0 North, 1 East, 2 South (default), 3 West"
     )
@@ -684,13 +686,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         rules = Rules.parse(args.rules)
         _bots_for(args.bot, 0)  # check the names before anything is printed
         if args.command == "play":
-            return _play(args.seed, args.seat, args.bot, rules, out, style, args.save)
+            seed = _random_seed() if args.seed is None else args.seed
+            return _play(seed, args.seat, args.bot, rules, out, style, args.save)
         if args.games < 1:
             raise InvalidArgumentError(f"--games must be at least 1, not {args.games}")
         if args.games == 1:
-            _, deals = _print_game(args.seed, args.bot, rules, out, style)
+            game = _print_game(args.seed, args.bot, rules, out, style)
             if args.save is not None:
-                _save(args.save, args.seed, deals, rules, out)
+                _save(args.save, args.seed, game.deals, rules, out)
         else:
             if args.save is not None:
                 raise InvalidArgumentError("--save records one game: leave out --games or give --games 1")

@@ -21,7 +21,7 @@ from persian_rummy.limits import SEED_BITS, check_text
 from persian_rummy.rules import Rules
 from persian_rummy.state import PLAYERS, GameState, Phase
 
-__all__ = ["new_game", "next_deal", "shuffled_deck"]
+__all__ = ["deal_seed", "new_game", "next_deal", "shuffled_deck"]
 
 Seed = int | str
 T = TypeVar("T")
@@ -78,6 +78,18 @@ def shuffled_deck(seed: Seed) -> tuple[Card, ...]:
     True
     """
     return SeededStream(seed).shuffle(DECK)
+
+
+def deal_seed(seed: Seed, deal_number: int) -> Seed:
+    """The seed that shuffles deal ``deal_number`` of the game with seed ``seed``: the game's
+    seed for the first deal, ``"seed/deal"`` for the later ones. Every part of the library
+    that plays or records a whole game from one seed deals this way (the arena, the command
+    line, :meth:`Recorder.deal <persian_rummy.record.Recorder.deal>`).
+
+    >>> deal_seed(1, 1), deal_seed(1, 2)
+    (1, '1/2')
+    """
+    return seed if deal_number == 1 else f"{seed}/{deal_number}"
 
 
 def new_game(seed: Seed, *, dealer: int = 0, rules: Rules = Rules()) -> GameState:

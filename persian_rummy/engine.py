@@ -145,7 +145,7 @@ def legal_actions(state: GameState | PlayerView) -> tuple[Action, ...]:
     none for the other seats.
 
     >>> from persian_rummy import GameState, draw_discard
-    >>> state = GameState.from_position(["", "5s 6s 7s 8s", "", ""], "2c 8c 8h", melds=["Kd Qd Jd"])
+    >>> state = GameState.from_position(["", "5s 6s 7s 8s", "", ""], "2c 8c 8h", melds=["Kd@0 Qd@0 Jd@0"])
     >>> state = draw_discard(state, 1)  # takes 8c 8h; the 8c must be melded (R14)
     >>> [str(action) for action in legal_actions(state)]
     ['meld 8s 8h 8c']

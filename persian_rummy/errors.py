@@ -41,6 +41,7 @@ __all__ = [
     "InvalidMeldError",
     "InvalidRulesError",
     "InvalidStateError",
+    "JokerError",
     "LastCardError",
     "MeldValueError",
     "NoSuchMeldError",
@@ -214,6 +215,18 @@ class InvalidStateError(PersianRummyError, ValueError):
     default_reason = "the position cannot occur in a game"
 
 
+class JokerError(InvalidArgumentError):
+    """A question only a natural card answers (its rank or its suit) asked of a joker, which
+    has neither (R1, R2).
+
+    >>> from persian_rummy import JOKER
+    >>> JOKER.natural_rank
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.JokerError: R2: a joker has no rank (check card.is_joker first, or read card.rank, which is None for a joker)
+    """
+
+
 class InvalidRulesError(PersianRummyError, ValueError):
     """A :class:`~persian_rummy.Rules` knob set to a value the rules do not offer.
 
@@ -245,14 +258,16 @@ class ReplayError(PersianRummyError, ValueError):
     seat, a deal that does not follow the last, or stored scores that differ from the replay.
 
     ``deal`` is the deal number (1 for the first deal), ``index`` the index of the action in
-    that deal (0 for the first action; ``None`` when the error is not about one action) and
-    ``cause`` the underlying error, if any.
+    that deal (0 for the first action; ``None`` when the error is not about one action),
+    ``line`` the line of the record's text it is about (when the record was read from text,
+    as a :class:`NotationError` from the same reader names it) and ``cause`` the underlying
+    error, if any.
 
-    >>> error = ReplayError("R17: seat 3 does not hold 4s", deal=1, index=17)
+    >>> error = ReplayError("R17: seat 3 does not hold 4s", deal=1, index=17, line=23)
     >>> print(error)
-    deal 1, action 17: R17: seat 3 does not hold 4s
-    >>> error.deal, error.index
-    (1, 17)
+    line 23, deal 1, action 17: R17: seat 3 does not hold 4s
+    >>> error.deal, error.index, error.line
+    (1, 17, 23)
 
     Its ``reason`` is the place and the cause's reason (so it names no hidden card either):
 
@@ -265,27 +280,50 @@ class ReplayError(PersianRummyError, ValueError):
     default_reason = "the record does not replay"
     deal: int
     index: int | None
+    line: int | None
     cause: BaseException | None
 
     def __init__(
-        self, message: str, *, deal: int, index: int | None = None, cause: BaseException | None = None
+        self,
+        message: str,
+        *,
+        deal: int,
+        index: int | None = None,
+        line: int | None = None,
+        cause: BaseException | None = None,
     ) -> None:
         self.deal = deal
         self.index = index
+        self.line = line
         self.cause = cause
+        self.message = message
         where = f"deal {deal}" if index is None else f"deal {deal}, action {index}"
+        if line is not None:
+            where = f"line {line}, {where}"
         inner = cause.reason if isinstance(cause, PersianRummyError) else self._default_reason(message)
         super().__init__(f"{where}: {message}", reason=f"{where}: {inner}")
 
+    def at_line(self, line: int) -> ReplayError:
+        """The same error, naming ``line`` of the record's text.
+
+        >>> print(ReplayError("R20: no pass", deal=2, index=0).at_line(14))
+        line 14, deal 2, action 0: R20: no pass
+        """
+        return ReplayError(self.message, deal=self.deal, index=self.index, line=line, cause=self.cause)
+
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild_replay_error, (self.args[0], self.deal, self.index, self.reason))
+        return (_rebuild_replay_error, (self.args[0], self.deal, self.index, self.reason, self.line, self.message))
 
 
-def _rebuild_replay_error(text: str, deal: int, index: int | None, reason: str) -> ReplayError:
+def _rebuild_replay_error(
+    text: str, deal: int, index: int | None, reason: str, line: int | None = None, message: str | None = None
+) -> ReplayError:
     error = ReplayError.__new__(ReplayError)
     Exception.__init__(error, text)
     error.deal = deal
     error.index = index
+    error.line = line
+    error.message = text if message is None else message
     error.cause = None
     error.reason = reason
     return error
@@ -365,10 +403,10 @@ class WrongPhaseError(IllegalActionError):
     """The action does not belong to this part of the turn (R12-R20), or the round is over.
 
     >>> from persian_rummy import Discard, new_game, play
-    >>> play(new_game(1), Discard("4s"))  # doctest: +ELLIPSIS
+    >>> play(new_game(1), Discard("4s"))
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.WrongPhaseError: R12: seat 1 must draw first ...
+    persian_rummy.errors.WrongPhaseError: R12: seat 1 must draw first (or pass with an empty stock) [deal 1 of 2, seat 1 to act, phase DRAW, hand Js 2d Jd Qd Tc Jk Jk, discard pile 2s, stock 27, 0 melds]
     """
 
     message_is_public = True
@@ -379,10 +417,10 @@ class CardNotInHandError(IllegalActionError):
 
     >>> from persian_rummy import GameState, Discard, draw_stock, play
     >>> state = draw_stock(GameState.from_position(["4s", "5s", "6s", "7s"], ["8s"]))
-    >>> play(state, Discard("Ah"))  # doctest: +ELLIPSIS
+    >>> play(state, Discard("Ah"))
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.CardNotInHandError: R17: seat 1 does not hold Ah [...]
+    persian_rummy.errors.CardNotInHandError: R17: seat 1 does not hold Ah [deal 1 of 2, seat 1 to act, phase MELD, hand 5s Jk, discard pile 8s, stock 50, 0 melds]
     """
 
     default_reason = "the player does not hold a card the action names"
@@ -394,10 +432,10 @@ class InvalidMeldError(IllegalActionError):
 
     >>> from persian_rummy import GameState, play
     >>> state = play(GameState.from_position(["", "4s 5s 7s 9d", "", ""], "2c"), "draw")
-    >>> play(state, "meld 4s 5s 7s")  # doctest: +ELLIPSIS
+    >>> play(state, "meld 4s 5s 7s")
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.InvalidMeldError: R9: 4s 5s 7s is not a valid meld: a run's ranks must be consecutive [deal 1 of 2, ...]
+    persian_rummy.errors.InvalidMeldError: R9: 4s 5s 7s is not a valid meld: a run's ranks must be consecutive [deal 1 of 2, seat 1 to act, phase MELD, hand 4s 5s 7s 9d Jk, discard pile 2c, stock 50, 0 melds]
     """
 
     default_reason = "the cards do not form a valid meld"
@@ -408,11 +446,11 @@ class InvalidLayOffError(IllegalActionError):
     (:meth:`Meld.lay_off <persian_rummy.Meld.lay_off>` itself raises :class:`MeldValueError`.)
 
     >>> from persian_rummy import GameState, play
-    >>> state = play(GameState.from_position(["", "9s 9d", "", ""], "2c", melds=["4s 5s 6s"]), "draw")
-    >>> play(state, "layoff 9s 0")  # doctest: +ELLIPSIS
+    >>> state = play(GameState.from_position(["", "9s 9d", "", ""], "2c", melds=["4s@0 5s@0 6s@0"]), "draw")
+    >>> play(state, "layoff 9s 0")
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.InvalidLayOffError: R16: 9s does not extend the meld 4s 5s 6s [deal 1 of 2, ...]
+    persian_rummy.errors.InvalidLayOffError: R16: 9s does not extend the meld 4s 5s 6s [deal 1 of 2, seat 1 to act, phase MELD, hand 9s 9d Jk, discard pile 2c, stock 49, 1 melds]
     """
 
     default_reason = "the card does not extend that meld"
@@ -423,10 +461,10 @@ class NoSuchMeldError(IllegalActionError):
 
     >>> from persian_rummy import LayOff, GameState, draw_stock, play
     >>> state = draw_stock(GameState.from_position(["4s", "5s", "6s", "7s"], ["8s"]))
-    >>> play(state, LayOff("4s", 0))  # doctest: +ELLIPSIS
+    >>> play(state, LayOff("4s", 0))
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.NoSuchMeldError: R16: there is no meld 0 on the table (0 melds) [...]
+    persian_rummy.errors.NoSuchMeldError: R16: there is no meld 0 on the table (0 melds) [deal 1 of 2, seat 1 to act, phase MELD, hand 5s Jk, discard pile 8s, stock 50, 0 melds]
     """
 
     message_is_public = True
@@ -438,10 +476,10 @@ class TargetNotUsedError(IllegalActionError):
     >>> from persian_rummy import Discard, GameState, draw_discard, play
     >>> state = GameState.from_position(["", "4s 5s Kd", "", ""], ["6s"])
     >>> state = draw_discard(state, 0)
-    >>> play(state, Discard("Kd"))  # doctest: +ELLIPSIS
+    >>> play(state, Discard("Kd"))
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.TargetNotUsedError: R14: the next action must meld or lay off 6s, taken from the discard pile [...]
+    persian_rummy.errors.TargetNotUsedError: R14: the next action must meld or lay off 6s, taken from the discard pile [deal 1 of 2, seat 1 to act, phase MELD, hand 4s 5s 6s Kd, must meld 6s, discard pile (empty), stock 52, 0 melds]
     """
 
     message_is_public = True
@@ -451,10 +489,10 @@ class InvalidDrawError(IllegalActionError):
     """A discard-pile draw that is not allowed: no such card, or its target cannot be melded (R13-R14).
 
     >>> from persian_rummy import GameState, draw_discard
-    >>> draw_discard(GameState.from_position(["", "4s 9d Kd", "", ""], ["6s"]), 0)  # doctest: +ELLIPSIS
+    >>> draw_discard(GameState.from_position(["", "4s 9d Kd", "", ""], ["6s"]), 0)
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.InvalidDrawError: R14: 6s cannot be melded or laid off at once, so it may not be taken [...]
+    persian_rummy.errors.InvalidDrawError: R14: 6s cannot be melded or laid off at once, so it may not be taken [deal 1 of 2, seat 1 to act, phase DRAW, hand 4s 9d Kd, discard pile 6s, stock 52, 0 melds]
     """
 
     message_is_public = True
@@ -465,10 +503,10 @@ class EmptyStockError(IllegalActionError):
 
     >>> from persian_rummy import DECK, GameState, draw_stock
     >>> state = GameState.from_position([DECK[:14], DECK[14:28], DECK[28:42], DECK[42:]], [], stock=())
-    >>> draw_stock(state)  # doctest: +ELLIPSIS
+    >>> draw_stock(state)
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.EmptyStockError: R20: the stock is empty: take from the discard pile or pass [...]
+    persian_rummy.errors.EmptyStockError: R20: the stock is empty: take from the discard pile or pass [deal 1 of 2, seat 1 to act, phase DRAW, hand 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah 2d 3d, discard pile (empty), stock 0, 0 melds]
     """
 
     message_is_public = True
@@ -478,10 +516,10 @@ class PassNotAllowedError(IllegalActionError):
     """A pass while the stock still has cards (R20).
 
     >>> from persian_rummy import new_game, pass_turn
-    >>> pass_turn(new_game(1))  # doctest: +ELLIPSIS
+    >>> pass_turn(new_game(1))
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.PassNotAllowedError: R20: seat 1 may pass only when the stock is empty (27 cards left) [...]
+    persian_rummy.errors.PassNotAllowedError: R20: seat 1 may pass only when the stock is empty (27 cards left) [deal 1 of 2, seat 1 to act, phase DRAW, hand Js 2d Jd Qd Tc Jk Jk, discard pile 2s, stock 27, 0 melds]
     """
 
     message_is_public = True
@@ -495,10 +533,10 @@ class LastCardError(IllegalActionError):
     >>> rules = Rules(last_card_discard="forbidden")
     >>> state = GameState.from_position(["2c", "5s 6s 7s", "2d", "2h"], "8s", rules=rules)
     >>> state = draw_stock(state)  # the top of the stock is a joker: 5s 6s 7s Jk
-    >>> play(state, "meld 5s 6s 7s")  # doctest: +ELLIPSIS
+    >>> play(state, "meld 5s 6s 7s")
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.LastCardError: R19: this would leave seat 1 holding only Jk, which cannot be laid off, ...
+    persian_rummy.errors.LastCardError: R19: this would leave seat 1 holding only Jk, which cannot be laid off, and last_card_discard='forbidden' forbids discarding it [deal 1 of 2, seat 1 to act, phase MELD, hand 5s 6s 7s Jk, discard pile 8s, stock 48, 0 melds]
     """
 
     default_reason = "the player would be left with a last card they may not discard"

@@ -3,6 +3,8 @@
 
 A meld's text lists its cards in canonical order, each with the seat that played it:
 ``card@seat`` for a card of the original meld and ``card+seat`` for a card laid off later.
+The seat decides which team scores each card (R16, R23), so text never leaves it out:
+:meth:`Meld.parse` reads unmarked cards only when told whose they are (``seat=``).
 
 >>> meld = Meld.parse("7s 7h 7d", seat=0).lay_off(Card.parse("7c"), seat=1)
 >>> meld
@@ -214,15 +216,21 @@ class Meld:
         )
 
     @classmethod
-    def parse(cls, text: str, *, seat: int = 0) -> Meld:
-        """Parse a meld: cards separated by spaces (or commas, or hyphens), each optionally
-        marked ``@seat`` (part of the original meld) or ``+seat`` (laid off later by that
-        seat). Unmarked cards belong to the original meld, played by ``seat``.
+    def parse(cls, text: str, *, seat: int | None = None) -> Meld:
+        """Parse a meld: cards separated by spaces (or commas, or hyphens), each marked
+        ``@seat`` (part of the original meld, melded by that seat) or ``+seat`` (laid off
+        later by that seat, R16). Cards written without a mark were melded by ``seat``, which
+        must then be given: the text alone does not say whose meld it is, and the seat decides
+        which team scores it (R23).
 
         >>> Meld.parse("3c+0 4c@3 5c@3 6c@3")
         Meld.parse('3c+0 4c@3 5c@3 6c@3')
         >>> Meld.parse("8♥-9♥-10♥", seat=2)
         Meld.parse('8h@2 9h@2 Th@2')
+        >>> Meld.parse("7s 8s 9s")
+        Traceback (most recent call last):
+        ...
+        persian_rummy.errors.NotationError: R16: '7s 8s 9s' does not say who melded it: mark every card (7s@0 for North's) or give seat=
         """
         if not isinstance(text, str):
             raise NotationError(f"R8: expected the text of a meld, not {excerpt(text)}")
@@ -234,10 +242,17 @@ class Meld:
                 continue
             match = _TOKEN.fullmatch(token)
             if match is None:
-                for card in parse_cards(token):
-                    cards.append(card)
-                    seats.append(seat)
-                    flags.append(False)
+                unmarked = parse_cards(token)
+                if not unmarked:
+                    continue
+                if seat is None:
+                    raise NotationError(
+                        f"R16: {excerpt(text.strip())} does not say who melded it: mark every card "
+                        f"({unmarked[0]}@0 for North's) or give seat="
+                    )
+                cards.extend(unmarked)
+                seats.extend([seat] * len(unmarked))
+                flags.extend([False] * len(unmarked))
                 if len(cards) > _LONGEST_MELD:
                     raise MeldValueError("R9", f"a meld has at most {_LONGEST_MELD} cards (a run 2-A)")
                 continue
@@ -256,7 +271,7 @@ class Meld:
     def kind(self) -> MeldKind:
         """:attr:`MeldKind.SET` or :attr:`MeldKind.RUN`.
 
-        >>> Meld.parse("Qs Ks As").kind
+        >>> Meld.parse("Qs Ks As", seat=0).kind
         <MeldKind.RUN: 'run'>
         """
         return self.shape.kind
@@ -265,7 +280,7 @@ class Meld:
     def is_joker_set(self) -> bool:
         """Whether this is a set of jokers (R11).
 
-        >>> Meld.parse("Jk Jk Jk").is_joker_set
+        >>> Meld.parse("Jk Jk Jk", seat=0).is_joker_set
         True
         """
         return self._jokers > 0
@@ -275,7 +290,7 @@ class Meld:
         """Whether this is a run with the ace played low (A-2-3…), allowed only under
         ``ace_in_runs="high_or_low"`` (R10).
 
-        >>> Meld.parse("As 2s 3s").ace_low, Meld.parse("Qs Ks As").ace_low
+        >>> Meld.parse("As 2s 3s", seat=0).ace_low, Meld.parse("Qs Ks As", seat=0).ace_low
         (True, False)
         """
         return self.shape.ace_low
@@ -288,7 +303,7 @@ class Meld:
 
         >>> Meld.parse("As@1 2s@1 3s@1 4s+1 5s+1 6s+1 7s+1 8s+1 9s+1 Ts+1 Js+1 Qs+1 Ks+1").melded_ace_low
         True
-        >>> Meld.parse("As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks").melded_ace_low
+        >>> Meld.parse("As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks", seat=0).melded_ace_low
         False
         """
         if not self.ace_low and len(self.cards) < 13:
@@ -312,9 +327,9 @@ class Meld:
     def four_at_once(self) -> bool:
         """Whether this is a set of four melded in a single action, which scores double (R24).
 
-        >>> Meld.parse("Js Jh Jd Jc").four_at_once
+        >>> Meld.parse("Js Jh Jd Jc", seat=0).four_at_once
         True
-        >>> Meld.parse("Js Jh Jd Jc+2").four_at_once
+        >>> Meld.parse("Js Jh Jd Jc+2", seat=0).four_at_once
         False
         """
         return self.shape.kind is MeldKind.SET and len(self.cards) == 4 and not any(self.laid_off)
@@ -323,9 +338,9 @@ class Meld:
         """Whether the meld scores double (R24): a set of four melded in a single action,
         except four jokers when the rules' ``double_four_jokers`` is False.
 
-        >>> Meld.parse("Jk Jk Jk Jk").scores_double(), Meld.parse("Jk Jk Jk Jk").scores_double(False)
+        >>> Meld.parse("Jk Jk Jk Jk", seat=0).scores_double(), Meld.parse("Jk Jk Jk Jk", seat=0).scores_double(False)
         (True, False)
-        >>> Meld.parse("Js Jh Jd Jc").scores_double(False), Meld.parse("Js Jh Jd Jc+2").scores_double()
+        >>> Meld.parse("Js Jh Jd Jc", seat=0).scores_double(False), Meld.parse("Js Jh Jd Jc+2", seat=0).scores_double()
         (True, False)
         """
         return self.four_at_once and (double_four_jokers or not self.is_joker_set)
@@ -334,7 +349,7 @@ class Meld:
     def points(self) -> int:
         """The value of the meld's cards, not doubled (R22).
 
-        >>> Meld.parse("8h 9h Th").points
+        >>> Meld.parse("8h 9h Th", seat=0).points
         27
         """
         return sum(card.points for card in self.cards)
@@ -343,7 +358,7 @@ class Meld:
     def mask(self) -> int:
         """The natural cards of the meld as a bit mask (see :attr:`Hand.mask`).
 
-        >>> Meld.parse("2s 3s 4s").mask
+        >>> Meld.parse("2s 3s 4s", seat=0).mask
         7
         """
         return self._mask
@@ -351,9 +366,9 @@ class Meld:
     def lay_off_cards(self, ace_in_runs: AceInRuns = "high") -> tuple[Card, ...]:
         """The cards that could be laid off on this meld (at most two: R8-R11, R16).
 
-        >>> Meld.parse("2s 3s 4s").lay_off_cards(), Meld.parse("2s 3s 4s").lay_off_cards("high_or_low")
+        >>> Meld.parse("2s 3s 4s", seat=0).lay_off_cards(), Meld.parse("2s 3s 4s", seat=0).lay_off_cards("high_or_low")
         ((Card.parse('5s'),), (Card.parse('As'), Card.parse('5s')))
-        >>> Meld.parse("Jk Jk Jk").lay_off_cards()
+        >>> Meld.parse("Jk Jk Jk", seat=0).lay_off_cards()
         (Card.parse('Jk'),)
         """
         return extensions(self, ace_in_runs == "high_or_low")
@@ -361,7 +376,7 @@ class Meld:
     def accepts(self, card: Card | str, ace_in_runs: AceInRuns = "high") -> bool:
         """Whether ``card`` can be laid off on this meld.
 
-        >>> Meld.parse("7s 7h 7d").accepts("7c"), Meld.parse("7s 7h 7d").accepts("Jk")
+        >>> Meld.parse("7s 7h 7d", seat=0).accepts("7c"), Meld.parse("7s 7h 7d", seat=0).accepts("Jk")
         (True, False)
         """
         return Card.parse(card) in self.lay_off_cards(ace_in_runs)

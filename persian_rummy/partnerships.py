@@ -41,9 +41,9 @@ def draw_value(card: Card) -> int:
     >>> [draw_value(Card.parse(text)) for text in ("As", "Kd", "Jk")]
     [1, 13, 14]
     """
-    if card.rank is None:
+    if card.is_joker:
         return 14
-    return 1 if card.rank is Rank.ACE else int(card.rank)
+    return 1 if card.natural_rank is Rank.ACE else int(card.natural_rank)
 
 
 @attrs.frozen

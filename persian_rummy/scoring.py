@@ -1,7 +1,7 @@
 """Scoring a finished round and the winner of the game (R22-R26).
 
 >>> from persian_rummy import GameState, Meld
->>> state = GameState.from_position(["", "", "", ""], [], melds=["Js Jh Jd Jc"])
+>>> state = GameState.from_position(["", "", "", ""], [], melds=["Js@0 Jh@0 Jd@0 Jc@0"])
 >>> tally(state.melds, state.hands, went_out=None, rules=state.rules)[0].total
 80
 """

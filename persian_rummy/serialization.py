@@ -31,10 +31,10 @@ the path of every bad field, like ``$.hands[2]``) or :class:`~persian_rummy.Inva
 Traceback (most recent call last):
 ...
 persian_rummy.errors.NotationError: not JSON text: 'utf-8' codec can't decode byte 0xff in position 0: invalid start byte
->>> GameState.from_json('{"format": "persian-rummy state", "version": 1, "current_player": "1"}')  # doctest: +ELLIPSIS
+>>> GameState.from_json('{"format": "persian-rummy state", "version": 1, "current_player": "1"}')
 Traceback (most recent call last):
 ...
-persian_rummy.errors.NotationError: the JSON does not describe a state: ... expected a whole number, not str @ $.current_player; ...
+persian_rummy.errors.NotationError: the JSON does not describe a state: required field missing @ $.hands; required field missing @ $.stock; required field missing @ $.discard_pile; required field missing @ $.melds; expected a whole number, not str @ $.current_player; and 6 more
 """
 
 from __future__ import annotations
@@ -258,8 +258,8 @@ def to_json(value: object) -> str:
     """The JSON text of a state, a view or rules (see the module documentation).
 
     >>> from persian_rummy import Rules
-    >>> to_json(Rules())  # doctest: +ELLIPSIS
-    '{"format": "persian-rummy rules", "version": 1, "deals": 2, "ace_in_runs": "high", ...}'
+    >>> to_json(Rules())
+    '{"format": "persian-rummy rules", "version": 1, "deals": 2, "ace_in_runs": "high", "top_card_must_meld": true, "pickup_use": "meld_or_lay_off", "last_card_discard": "stays_in", "stock_out_end": "all_pass", "double_four_jokers": true, "going_out_bonus": 25}'
     """
     kind = type(value)
     if kind not in _FORMATS:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Final
 
 import attrs
@@ -22,6 +22,7 @@ from persian_rummy._bits import is_seat
 from persian_rummy._bits import team_of as team_of  # re-exported: the teams are the state's (R3)
 from persian_rummy._moves import meld_phase_actions, tally
 from persian_rummy._notation import format_fields, parse_state_fields, parse_view_fields
+from persian_rummy._table import table_text
 from persian_rummy.actions import Action
 from persian_rummy.cards import DECK, DECK_COUNTS, Card, parse_cards
 from persian_rummy.errors import InvalidArgumentError, InvalidStateError, NotationError, excerpt
@@ -194,7 +195,7 @@ class GameState:
         :class:`~persian_rummy.Meld`\\ s or their text. The cards named must make up exactly
         the 56-card deck, else :class:`~persian_rummy.InvalidStateError`.
 
-        >>> state = GameState.from_position(["4s 4d", "Qs Ks As", "", "Jk"], "2c 9h", melds=["7s 7h 7d"])
+        >>> state = GameState.from_position(["4s 4d", "Qs Ks As", "", "Jk"], "2c 9h", melds=["7s@0 7h@0 7d@0"])
         >>> state.current_player, len(state.stock), state.discard_pile[-1]
         (1, 45, Card.parse('9h'))
         """
@@ -387,15 +388,58 @@ class GameState:
         :class:`~persian_rummy.NotationError` or :class:`~persian_rummy.InvalidStateError`,
         saying where, whatever it is given.
 
-        >>> GameState.from_json('{"format": "persian-rummy state", "version": 1, "hands": 7}')  # doctest: +ELLIPSIS
+        >>> GameState.from_json('{"format": "persian-rummy state", "version": 1, "hands": 7}')
         Traceback (most recent call last):
         ...
-        persian_rummy.errors.NotationError: the JSON does not describe a state: expected a list, not int @ $.hands; ...
+        persian_rummy.errors.NotationError: the JSON does not describe a state: expected a list, not int @ $.hands; required field missing @ $.stock; required field missing @ $.discard_pile; required field missing @ $.melds; required field missing @ $.current_player; and 6 more
         """
         return from_json(text, cls)
 
     def __repr__(self) -> str:
         return f"GameState.parse({self.position()!r})"
+
+    def __str__(self) -> str:
+        """The table as text, every hand face up (``repr`` is the pasteable form).
+
+        >>> from persian_rummy import new_game, play
+        >>> print(play(new_game(1), "draw"))
+        Deal 1 of 2 · North dealt · North-South 0, East-West 0 · stock 26
+          North  7 cards  3s 6s Ts Qs 3h 8h 8c
+          East   8 cards  Js 2d Jd Qd Ad Tc Jk Jk   <- to meld, lay off or discard
+          South  7 cards  9s Ks Jh 4d 9d 7c Kc
+          West   7 cards  As 4h 6h Ah 5d Td 3c
+          Discard pile (index: card, bottom to top): 0:2s
+          Melds: none
+        """
+        return self.text()
+
+    def text(self, *, card: Callable[[Card], str] = str, bold: Callable[[str], str] = str) -> str:
+        """The table as text, as ``print`` shows it, with each card written by ``card``
+        (its notation by default) and the header passed through ``bold``.
+
+        >>> from persian_rummy import GameState
+        >>> state = GameState.from_position(["4s", "Kd", "", "2c"], "9h", melds=["7s@0 7h@0 7d@0 7c+1"])
+        >>> print(state.text(card=lambda card: card.symbol))
+        Deal 1 of 2 · North dealt · North-South 0, East-West 0 · stock 48
+          North  1 card   4♠
+          East   1 card   K♦   <- to draw
+          South  0 cards  -
+          West   1 card   2♣
+          Discard pile (index: card, bottom to top): 0:9♥
+          Melds:
+            #0 7♠ 7♥ 7♦ (North) + laid off 7♣ by East
+        """
+        return table_text(
+            self,
+            hands=self.hands,
+            sizes=[len(hand) for hand in self.hands],
+            stock=len(self.stock),
+            viewer=None,
+            seat_names=SEAT_NAMES,
+            team_names=TEAM_NAMES,
+            card=card,
+            bold=bold,
+        )
 
     def summary(self) -> str:
         """A one-line description of the position, used in error messages.
@@ -692,8 +736,8 @@ class PlayerView:
     >>> view = observe(new_game(1), 3)
     >>> view.seat, view.current_player, len(view.hand), view.revealed_hands
     (3, 1, 7, None)
-    >>> view  # doctest: +ELLIPSIS
-    PlayerView.parse('?7/?7/?7/As4h6hAh5dTd3c ?27 2s - seat=3 turn=1 phase=draw must=- dealer=0 deal=1 ...')
+    >>> view
+    PlayerView.parse('?7/?7/?7/As4h6hAh5dTd3c ?27 2s - seat=3 turn=1 phase=draw must=- dealer=0 deal=1 scores=0,0 passes=0 idle=0 progress=0 out=- rules=default')
     """
 
     seat: int
@@ -753,10 +797,10 @@ class PlayerView:
         :class:`~persian_rummy.NotationError` or :class:`~persian_rummy.InvalidStateError`
         (saying where), whatever it is given.
 
-        >>> PlayerView.from_json('{"format": "persian-rummy view", "version": 1}')  # doctest: +ELLIPSIS
+        >>> PlayerView.from_json('{"format": "persian-rummy view", "version": 1}')
         Traceback (most recent call last):
         ...
-        persian_rummy.errors.NotationError: the JSON does not describe a view: required field missing @ $.seat; ...
+        persian_rummy.errors.NotationError: the JSON does not describe a view: required field missing @ $.seat; required field missing @ $.hand; required field missing @ $.hand_sizes; required field missing @ $.stock_size; required field missing @ $.discard_pile; and 8 more
         """
         return from_json(text, cls)
 
@@ -785,7 +829,45 @@ class PlayerView:
         return f"PlayerView.parse({self.position()!r})"
 
     def __str__(self) -> str:
-        return self.position()
+        """The table as this seat sees it, as text: the other hands as counts until the
+        round is over (R23, R27); ``repr`` is the pasteable form, :meth:`position` the
+        one-line string.
+
+        >>> from persian_rummy import new_game
+        >>> print(new_game(1).view(2))
+        Deal 1 of 2 · North dealt · North-South 0, East-West 0 · stock 27
+          North  7 cards
+          East   7 cards   <- to draw
+          South  7 cards   (you)
+          West   7 cards
+          Discard pile (index: card, bottom to top): 0:2s
+          Melds: none
+          Your hand: 9s Ks Jh 4d 9d 7c Kc
+        """
+        return self.text()
+
+    def text(self, *, card: Callable[[Card], str] = str, bold: Callable[[str], str] = str) -> str:
+        """The table as text, as ``print`` shows it, with each card written by ``card``
+        (its notation by default) and the header passed through ``bold``.
+
+        >>> from persian_rummy import new_game
+        >>> print(new_game(1).view(1).text(card=lambda card: card.symbol).splitlines()[-1])
+          Your hand: J♠ 2♦ J♦ Q♦ T♣ 🃏 🃏
+        """
+        revealed = self.revealed_hands
+        return table_text(
+            self,
+            hands=[
+                self.hand if seat == self.seat else (revealed[seat] if revealed else None) for seat in range(PLAYERS)
+            ],
+            sizes=self.hand_sizes,
+            stock=self.stock_size,
+            viewer=self.seat,
+            seat_names=SEAT_NAMES,
+            team_names=TEAM_NAMES,
+            card=card,
+            bold=bold,
+        )
 
     @property
     def is_to_move(self) -> bool:

@@ -23,16 +23,19 @@ symbols are drawn as paths.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from html import escape
 from typing import Final
 
-from persian_rummy.cards import Card
-from persian_rummy.errors import InvalidStateError, excerpt
+from persian_rummy.actions import Discard, DrawDiscard, DrawStock, LayOff, MeldCards
+from persian_rummy.cards import Card, Suit
+from persian_rummy.errors import ArgumentTypeError, InvalidStateError, excerpt
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
+from persian_rummy.scoring import score_round, winner
 from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, GameState, Phase, team_of
-from persian_rummy.view import PlayerView
+from persian_rummy.view import Observation, PlayerView
 
 __all__ = ["SEAT_NAMES", "TEAM_NAMES", "card", "cards_in", "table"]
 
@@ -47,6 +50,7 @@ _TEAM_LIGHT: Final = ("#e3f2fd", "#fff3e0")
 _FELT: Final = "#2e7d4f"
 _RED: Final = "#c62828"
 _BLACK: Final = "#1b1b1b"
+_MARK: Final = "#00e5ff"  # the cards of the last action
 _FONT: Final = "DejaVu Sans, Verdana, Helvetica, Arial, sans-serif"
 
 # Suit symbols drawn on a 10 x 10 box, so the picture needs no font with suit glyphs.
@@ -96,6 +100,7 @@ def card(
     credit: int | None = None,
     laid_off: bool = False,
     highlight: bool = False,
+    marked: bool = False,
 ) -> str:
     """One face-up card as an SVG ``<g class="card" data-card="...">`` element, its top-left
     corner at ``(x, y)``.
@@ -104,7 +109,7 @@ def card(
     readable. ``credit`` draws a badge with the initial of the seat credited with the card,
     in its team's colour (R16); ``laid_off`` marks a card laid off after the meld was made
     with a dashed border; ``highlight`` outlines the card in gold (the card that must be
-    melded, R14).
+    melded, R14); ``marked`` outlines it in cyan (a card the last action moved).
 
     >>> card("Qs").startswith('<g class="card" data-card="Qs"')
     True
@@ -115,13 +120,14 @@ def card(
     if credit is not None and credit not in range(4):
         raise InvalidStateError(f"R3: a card is credited to a seat 0-3, not {excerpt(credit)}")
     width, height = (_SMALL_W, _SMALL_H) if small else (_CARD_W, _CARD_H)
-    classes = "card must-meld" if highlight else "card"
-    if value.rank is None or value.suit is None:
+    classes = "card" + (" must-meld" if highlight else "") + (" marked" if marked else "")
+    if value.is_joker:
         colour, rank, symbol = "#6a1b9a", "JK", "pr-star"
         title = "joker"
     else:
-        colour = _RED if value.suit in (1, 2) else _BLACK
-        rank, symbol = ("10" if value.rank == 10 else value.rank.letter), f"pr-suit-{value.suit.letter}"
+        suit = value.natural_suit
+        colour = _RED if suit in (Suit.HEARTS, Suit.DIAMONDS) else _BLACK
+        rank, symbol = ("10" if value.natural_rank == 10 else value.natural_rank.letter), f"pr-suit-{suit.letter}"
         title = value.symbol
     if credit is not None:
         title += f", credited to {SEAT_NAMES[credit]}" + (" (laid off)" if laid_off else "")
@@ -150,6 +156,11 @@ def card(
             f'<rect x="-3" y="-3" width="{width + 6}" height="{height + 6}" rx="6" fill="none" '
             f'stroke="#ffb300" stroke-width="3"/>'
         )
+    if marked:
+        parts.append(
+            f'<rect x="-2.5" y="-2.5" width="{width + 5}" height="{height + 5}" rx="5" fill="none" '
+            f'stroke="{_MARK}" stroke-width="2.5"/>'
+        )
     parts.append("</g>")
     return "".join(parts)
 
@@ -173,28 +184,60 @@ def _hand_cards(hand: Hand | None, size: int) -> list[Card | None]:
     return list(hand) if hand is not None else [None] * size
 
 
-def _fan(cards: Sequence[Card | None], x: float, y: float, dx: float, dy: float, must: Card | None) -> str:
-    # Cards (None: a face-down back) each (dx, dy) from the last; the first copy of the card
-    # to meld is highlighted (R14).
-    out = []
-    marked = False
-    for position, value in enumerate(cards):
-        left, top = x + position * dx, y + position * dy
-        if value is None:
-            out.append(_back(left, top))
-        else:
-            mark = not marked and must is not None and value == must
-            marked = marked or mark
-            out.append(card(value, left, top, highlight=mark))
-    return "".join(out)
+def _face_or_back(value: Card | None, x: float, y: float, must: Card | None, marks: Counter[Card], state: list[bool]) -> str:  # fmt: skip
+    """One card of a hand; ``state`` remembers whether the card to meld is outlined yet."""
+    if value is None:
+        return _back(x, y)
+    mark = not state[0] and must is not None and value == must
+    state[0] = state[0] or mark
+    last = marks[value] > 0
+    if last:
+        marks[value] -= 1
+    return card(value, x, y, highlight=mark, marked=last)
 
 
-def _row(cards: Sequence[Card | None], x: float, y: float, step: float, must: Card | None) -> str:
-    return _fan(cards, x, y, step, 0.0, must)
+def _row(cards: Sequence[Card | None], x: float, y: float, step: float, must: Card | None, marks: Counter[Card]) -> str:  # fmt: skip
+    outlined = [False]
+    return "".join(
+        _face_or_back(value, x + position * step, y, must, marks, outlined) for position, value in enumerate(cards)
+    )
 
 
-def _column(cards: Sequence[Card | None], x: float, y: float, step: float, must: Card | None) -> str:
-    return _fan(cards, x, y, 0.0, step, must)
+# East's and West's hands: columns of at most _SIDE_ROWS cards, each card showing its rank and
+# suit above the next (_SIDE_STEP_Y) and beside the next column (_SIDE_STEP_X), so a long hand
+# grows sideways into a grid instead of squeezing its cards together or down into South's.
+_SIDE_ROWS: Final = 9
+_SIDE_STEP_X: Final = 26
+_SIDE_STEP_Y: Final = 32
+
+
+def _side_shape(count: int) -> tuple[int, int]:
+    """The columns and rows of a side hand of ``count`` cards, the columns as even as can be."""
+    if count == 0:
+        return 0, 0
+    columns = -(-count // _SIDE_ROWS)
+    return columns, -(-count // columns)
+
+
+def _side_width(count: int) -> float:
+    columns, _ = _side_shape(count)
+    return 0 if columns == 0 else _CARD_W + (columns - 1) * _SIDE_STEP_X
+
+
+def _side_height(count: int) -> float:
+    _, rows = _side_shape(count)
+    return 0 if rows == 0 else _CARD_H + (rows - 1) * _SIDE_STEP_Y
+
+
+def _grid(cards: Sequence[Card | None], x: float, y: float, must: Card | None, marks: Counter[Card]) -> str:
+    _, rows = _side_shape(len(cards))
+    outlined = [False]
+    return "".join(
+        _face_or_back(
+            value, x + position // rows * _SIDE_STEP_X, y + position % rows * _SIDE_STEP_Y, must, marks, outlined
+        )
+        for position, value in enumerate(cards)
+    )
 
 
 def _seat_label(seat: int, x: float, y: float, count: int, *, to_move: bool, status: str, anchor: str) -> str:
@@ -226,12 +269,14 @@ def _seat_label(seat: int, x: float, y: float, count: int, *, to_move: bool, sta
     return "".join(out)
 
 
-def _meld(meld: Meld, number: int, x: float, y: float, step: float, doubled: bool) -> tuple[str, float]:
-    """A meld's cards, each with its credit badge, and its number (the ``MELD`` of a lay-off)."""
+def _meld(meld: Meld, number: int, x: float, y: float, step: float, doubled: bool, marked: int | None) -> tuple[str, float]:  # fmt: skip
+    """A meld's cards, each with its credit badge, and its number (the ``MELD`` of a lay-off).
+    ``marked`` is the position of a card the last action put there (every card for -1)."""
     parts = [f'<g class="meld" data-meld="{number}">', _text(x, y + 12, f"#{number}", size=11, fill="#e8f5e9")]
     left = x + 22
     for position, (value, seat, flag) in enumerate(zip(meld.cards, meld.seats, meld.laid_off, strict=True)):
-        parts.append(card(value, left + position * step, y, small=True, credit=seat, laid_off=flag))
+        mark = marked == -1 or marked == position
+        parts.append(card(value, left + position * step, y, small=True, credit=seat, laid_off=flag, marked=mark))
     right = left + (len(meld.cards) - 1) * step + _SMALL_W
     if doubled:
         parts.append(_text(right + 3, y + 12, "×2", size=11, fill="#fff59d", weight="bold"))
@@ -250,21 +295,104 @@ def _status(phase: Phase, seat: int, went_out: int | None, current: int) -> str:
     return ""
 
 
-def table(position: GameState | PlayerView, *, title: str | None = None) -> str:
+def _symbols(cards: Sequence[Card]) -> str:
+    return " ".join("joker" if value.is_joker else value.symbol for value in cards)
+
+
+def _last_text(last: Observation) -> str:
+    """What the last action did, in words: ``West took T♣ 7♣ from the discard pile``."""
+    action, who = last.action, SEAT_NAMES[last.seat]
+    if isinstance(action, DrawStock):
+        return f"{who} drew {_symbols(last.cards)} from the stock" if last.cards else f"{who} drew from the stock"
+    if isinstance(action, DrawDiscard):
+        taken = _symbols(last.cards) if last.cards else f"the card at index {action.index} and all above it"
+        return f"{who} took {taken} from the discard pile"
+    if isinstance(action, MeldCards):
+        return f"{who} melded {_symbols(action.cards)}"
+    if isinstance(action, LayOff):
+        return f"{who} laid off {_symbols([action.card])} on meld #{action.meld}"
+    if isinstance(action, Discard):
+        return f"{who} discarded {_symbols([action.card])}"
+    return f"{who} passed"
+
+
+def _meld_mark(last: Observation | None, melds: Sequence[Meld], number: int) -> int | None:
+    """Which card of meld ``number`` the last action put on the table (-1: the whole meld)."""
+    if last is None:
+        return None
+    action = last.action
+    if isinstance(action, MeldCards) and number == len(melds) - 1 and sorted(action.cards) == sorted(melds[-1].cards):
+        return -1
+    if isinstance(action, LayOff) and number == action.meld:
+        meld = melds[number]
+        for position in reversed(range(len(meld))):
+            if meld.laid_off[position] and meld.seats[position] == last.seat and meld.cards[position] == action.card:
+                return position
+    return None
+
+
+def _score_sheet(state: GameState | PlayerView, x: float, y: float) -> tuple[str, float]:
+    """The itemised score of a finished deal (R22-R25) and the running totals, with the
+    result after the last deal (R26); returns the SVG and the y below it."""
+    columns = ("melded", "laid off", "doubles", "in hand", "going out", "deal", "total")
+    first, step = 110.0, 64.0
+    width = first + step * len(columns) + 12
+    over = state.phase is Phase.GAME_OVER
+    bottom = y + (104 if over else 82)
+    parts = [
+        '<g class="score-sheet">',
+        f'<rect x="{x:g}" y="{y:g}" width="{width:g}" height="{bottom - y:g}" rx="6" fill="#fffdf7" stroke="#9e9e9e"/>',
+        _text(x + 10, y + 18, f"Score sheet, deal {state.deal_number}", size=12.5, weight="bold"),
+    ]
+    for column, name in enumerate(columns):
+        parts.append(_text(x + first + step * (column + 1), y + 36, name, size=11, anchor="end", fill="#555"))
+    for row, score in enumerate(score_round(state)):
+        line_y = y + 54 + 18 * row
+        values = (score.melded, score.laid_off, score.doubles, -score.in_hand, score.going_out, score.total)
+        parts.append(
+            f'<g class="score-row" data-team="{score.team}">'
+            + _text(x + 10, line_y, TEAM_NAMES[score.team], size=12, weight="bold", fill=_TEAM_COLOURS[score.team])
+            + "".join(
+                _text(x + first + step * (column + 1), line_y, str(value), size=12, anchor="end")
+                for column, value in enumerate((*values, state.scores[score.team]))
+            )
+            + "</g>"
+        )
+    if over:
+        team = winner(state)
+        result = (
+            f"The game is a draw, {state.scores[0]} all (R26)"
+            if team is None
+            else f"{TEAM_NAMES[team]} win, {state.scores[team]} to {state.scores[1 - team]} (R26)"
+        )
+        parts.append(_text(x + 10, y + 96, result, size=12.5, weight="bold", extra=' class="result"'))
+    parts.append("</g>")
+    return "".join(parts), bottom
+
+
+def table(position: GameState | PlayerView, *, title: str | None = None, last: Observation | None = None) -> str:
     """The table as an SVG document (a string), for a state or for one player's view.
 
     A :class:`~persian_rummy.GameState` shows every hand; a
     :class:`~persian_rummy.PlayerView` shows the viewer's hand and card backs for the other
     hands (every hand once the round is over, R23: ``revealed_hands``). ``title``
-    replaces the first line of the header.
+    replaces the first line of the header. ``last``, the action that led to ``position``
+    as an :class:`~persian_rummy.Observation` (who played it, and the cards a draw took),
+    is said in the header and its cards are outlined in cyan (the card
+    discarded, the meld made, the card laid off, the cards drawn when they are face up).
+    At the end of a deal the score sheet is shown below the melds.
 
-    >>> from persian_rummy import GameState
+    >>> from persian_rummy import GameState, Observation, play
     >>> state = GameState.from_position(["4s 9d", "5s 6s Kd", "Qh Qd", "2c 2d"], "4c 7s 9c 2h")
     >>> picture = table(state)
     >>> picture.count('class="card"'), picture.count('data-card="7s"')
     (13, 1)
     >>> 'data-card="Kd"' in table(state.view(0))
     False
+    >>> after = play(state, "take 1")
+    >>> picture = table(after, last=Observation.parse("E take 1 = 7s 9c 2h"))
+    >>> 'East took 7♠ 9♣ 2♥ from the discard pile' in picture, picture.count('marked"')
+    (True, 3)
     """
     is_view = isinstance(position, PlayerView)
     if is_view:
@@ -281,22 +409,38 @@ def table(position: GameState | PlayerView, *, title: str | None = None) -> str:
         sizes = [len(hand) for hand in position.hands]
         stock_size = len(position.stock)
     else:
-        raise TypeError(f"table() draws a GameState or a PlayerView, not {type(position).__name__}")
+        raise ArgumentTypeError(f"table() draws a GameState or a PlayerView, not {type(position).__name__}")
+    if last is not None and not isinstance(last, Observation):
+        raise ArgumentTypeError(f"table(last=...) takes an Observation, not {type(last).__name__}")
     state = position
     phase = state.phase
     current = state.current_player
     must = state.must_meld
     live = phase.is_live
+    hand_cards = [_hand_cards(hands[seat], sizes[seat]) for seat in range(4)]
+    north_cards, east_cards, south_cards, west_cards = hand_cards
+    # The cards the last action put in its player's hand (a draw), outlined where face up.
+    marks: list[Counter[Card]] = [Counter() for _ in range(4)]
+    if last is not None and isinstance(last.action, (DrawStock, DrawDiscard)):
+        marks[last.seat].update(last.cards)
+
+    # --- Vertically: the header, North's label and hand (no band for an empty hand), the side
+    # labels level with North's cards' bottom, then the centre and the side hands, then South.
+    header_height = 58 if last is not None else 40
+    north_label_y = header_height + 24
+    north_y = north_label_y + 12
+    below_north = north_y + (_CARD_H if north_cards else 0)
+    side_label_y = below_north - 6 if north_cards else below_north + 22
+    side_y = side_label_y + 14
+
+    # --- Horizontally: West's and East's hands at the edges, the centre between them.
+    west_width, east_width = _side_width(len(west_cards)), _side_width(len(east_cards))
+    centre_left = max(100.0, 22 + west_width + 32)
+    centre_right = min(_WIDTH - 100.0, _WIDTH - 22 - east_width - 32)
 
     body: list[str] = []
-    # --- The hands: North at the top, South at the bottom, West left and East right.
-    row_room = _WIDTH - 2 * 120
-    north_cards = _hand_cards(hands[0], sizes[0])
-    south_cards = _hand_cards(hands[2], sizes[2])
-
     # --- The centre: stock and discard pile, then the melds, laid out first to know the height.
-    centre_left, centre_right = 100, _WIDTH - 100
-    y: float = 170
+    y: float = side_y + 20
     centre: list[str] = []
     centre.append(_text(centre_left, y, "Stock", size=12, fill="#e8f5e9", weight="bold"))
     if stock_size:
@@ -309,7 +453,7 @@ def table(position: GameState | PlayerView, *, title: str | None = None) -> str:
         )
     else:
         centre.append(
-            f'<g class="stock" data-count="0"><rect x="{centre_left}" y="{y + 12}" width="{_CARD_W}" '
+            f'<g class="stock" data-count="0"><rect x="{centre_left:g}" y="{y + 12:g}" width="{_CARD_W}" '
             f'height="{_CARD_H}" rx="4" fill="none" stroke="#a5d6a7" stroke-dasharray="4 3"/></g>'
         )
     centre.append(
@@ -328,7 +472,7 @@ def table(position: GameState | PlayerView, *, title: str | None = None) -> str:
         _text(
             pile_left,
             y,
-            f"Discard pile, bottom to top ({len(pile)} card{'s' if len(pile) != 1 else ''}; take INDEX takes that card and all above it)",
+            f"Discard pile ({len(pile)}), bottom to top · take INDEX takes a card and all above it",
             size=12,
             fill="#e8f5e9",
             weight="bold",
@@ -336,13 +480,14 @@ def table(position: GameState | PlayerView, *, title: str | None = None) -> str:
     )
     pile_step = 30.0
     per_row = max(1, int((centre_right - pile_left - _CARD_W) // pile_step) + 1)
+    discarded = last is not None and isinstance(last.action, Discard) and pile[-1:] == (last.action.card,)
     centre.append('<g class="discard-pile">')
     for index, value in enumerate(pile):
         row, column = divmod(index, per_row)
         left = pile_left + column * pile_step
         top = y + 26 + row * (_CARD_H + 24)
         centre.append(_text(left + 4, top - 4, str(index), size=10.5, fill="#fff59d", extra=' class="pile-index"'))
-        centre.append(card(value, left, top))
+        centre.append(card(value, left, top, marked=discarded and index == len(pile) - 1))
     centre.append("</g>")
     pile_rows = max(1, -(-len(pile) // per_row))
     y = y + 26 + pile_rows * (_CARD_H + 24) + 14
@@ -352,13 +497,13 @@ def table(position: GameState | PlayerView, *, title: str | None = None) -> str:
     legend_x = centre_left + 80
     for team in (0, 1):
         centre.append(
-            f'<circle cx="{legend_x + 6}" cy="{y - 4}" r="6" fill="{_TEAM_COLOURS[team]}"/>'
+            f'<circle cx="{legend_x + 6:g}" cy="{y - 4:g}" r="6" fill="{_TEAM_COLOURS[team]}"/>'
             + _text(legend_x + 16, y, f"credited to {TEAM_NAMES[team]}", size=11, fill="#e8f5e9")
         )
         legend_x += 170
     centre.append(_text(legend_x, y, "dashed border: laid off", size=11, fill="#e8f5e9"))
     y += 12
-    left = float(centre_left)
+    left = centre_left
     meld_step = 22.0
     for number, meld in enumerate(melds):
         width = 22 + (len(meld) - 1) * meld_step + _SMALL_W + (20 if meld.four_at_once else 0)
@@ -366,36 +511,33 @@ def table(position: GameState | PlayerView, *, title: str | None = None) -> str:
             left = centre_left
             y += _SMALL_H + 12
         doubled = meld.scores_double(state.rules.double_four_jokers)
-        svg, right = _meld(meld, number, left, y, meld_step, doubled)
+        svg, right = _meld(meld, number, left, y, meld_step, doubled, _meld_mark(last, melds, number))
         centre.append(svg)
         left = right + 18
     y += (_SMALL_H if melds else 0) + 20
+    if not live:
+        sheet, y = _score_sheet(state, centre_left, y)
+        centre.append(sheet)
+        y += 20
 
-    side_room = max(y, 520) - 150
-    west_cards = _hand_cards(hands[3], sizes[3])
-    east_cards = _hand_cards(hands[1], sizes[1])
-    west_step = _spacing(len(west_cards), side_room, _CARD_H, 32)
-    east_step = _spacing(len(east_cards), side_room, _CARD_H, 32)
-    south_y = max(
-        y,
-        150 + (len(west_cards) - 1) * west_step + _CARD_H + 20,
-        150 + (len(east_cards) - 1) * east_step + _CARD_H + 20,
-        520,
-    )
-    height = south_y + _CARD_H + 50
+    # --- South below the centre and both side hands.
+    south_y = max(y, side_y + _side_height(len(west_cards)) + 20, side_y + _side_height(len(east_cards)) + 20)
+    south_label_y = south_y + (_CARD_H + 26 if south_cards else 16)
+    height = south_label_y + 24
 
     must_of = [must if seat == current else None for seat in range(4)]
+    row_room = _WIDTH - 2 * 120
     north_step = _spacing(len(north_cards), row_room, _CARD_W, 24)
     north_x = _WIDTH / 2 - ((len(north_cards) - 1) * north_step + _CARD_W) / 2
     south_step = _spacing(len(south_cards), row_room, _CARD_W, 24)
     south_x = _WIDTH / 2 - ((len(south_cards) - 1) * south_step + _CARD_W) / 2
     seats_svg = [
-        f'<g class="hand" data-seat="0">{_row(north_cards, north_x, 76, north_step, must_of[0])}</g>',
-        f'<g class="hand" data-seat="2">{_row(south_cards, south_x, south_y, south_step, must_of[2])}</g>',
-        f'<g class="hand" data-seat="3">{_column(west_cards, 22, 150, west_step, must_of[3])}</g>',
-        f'<g class="hand" data-seat="1">{_column(east_cards, _WIDTH - 22 - _CARD_W, 150, east_step, must_of[1])}</g>',
+        f'<g class="hand" data-seat="0">{_row(north_cards, north_x, north_y, north_step, must_of[0], marks[0])}</g>',
+        f'<g class="hand" data-seat="2">{_row(south_cards, south_x, south_y, south_step, must_of[2], marks[2])}</g>',
+        f'<g class="hand" data-seat="3">{_grid(west_cards, 22, side_y, must_of[3], marks[3])}</g>',
+        f'<g class="hand" data-seat="1">{_grid(east_cards, _WIDTH - 22 - east_width, side_y, must_of[1], marks[1])}</g>',
     ]
-    label_places = ((0, _WIDTH / 2, 64, "middle"), (1, _WIDTH - 14, 136, "end"), (2, _WIDTH / 2, south_y + _CARD_H + 26, "middle"), (3, 14, 136, "start"))  # fmt: skip
+    label_places = ((0, _WIDTH / 2, north_label_y, "middle"), (1, _WIDTH - 14, side_label_y, "end"), (2, _WIDTH / 2, south_label_y, "middle"), (3, 14, side_label_y, "start"))  # fmt: skip
     labels = [
         _seat_label(
             seat,
@@ -412,7 +554,7 @@ def table(position: GameState | PlayerView, *, title: str | None = None) -> str:
     body.extend(labels)
     body.extend(centre)
 
-    # --- The header: deal, scores, whose turn, the card to meld, whose view.
+    # --- The header: deal, scores, whose turn, the card to meld, whose view, the last action.
     if title is None:
         title = f"Persian Rummy · deal {state.deal_number} of {state.rules.deals} · {SEAT_NAMES[state.dealer]} dealt"
         if is_view:
@@ -429,10 +571,12 @@ def table(position: GameState | PlayerView, *, title: str | None = None) -> str:
     else:
         turn = f"{'Game' if phase is Phase.GAME_OVER else 'Deal'} over: nobody went out"
     header = [
-        f'<rect width="{_WIDTH}" height="40" fill="#1b3d2a"/>',
+        f'<rect width="{_WIDTH}" height="{header_height}" fill="#1b3d2a"/>',
         _text(14, 17, title, size=13, fill="#fff", weight="bold"),
         _text(14, 34, turn, size=12.5, fill="#fff59d", extra=' class="turn"'),
     ]
+    if last is not None:
+        header.append(_text(14, 51, "Last: " + _last_text(last), size=12.5, fill="#fff", extra=' class="last-action"'))
     score_x: float = _WIDTH - 14
     for team in (1, 0):
         label = f"{TEAM_NAMES[team]} {state.scores[team]}"

@@ -106,8 +106,8 @@ class InfoState:
 
     >>> from persian_rummy import new_game
     >>> info = InfoState.from_history(new_game(1), ["draw", "discard Jk"], seat=3)
-    >>> print(info)  # doctest: +ELLIPSIS
-    ?7/?7/?7/As4h6hAh5dTd3c ?26 2sJk - seat=3 turn=2 phase=draw ...
+    >>> print(info)
+    ?7/?7/?7/As4h6hAh5dTd3c ?26 2sJk - seat=3 turn=2 phase=draw must=- dealer=0 deal=1 scores=0,0 passes=0 idle=0 progress=0 out=- rules=default
     E draw
     E discard Jk
     """

@@ -183,7 +183,7 @@ def test_r27_determinize_is_consistent_with_the_view(seed: int, rules: Rules, st
 
 
 def test_r27_determinize_deals_only_unseen_cards() -> None:
-    state = GameState.from_position(["4s 5s", "Qs Ks As 2h", "Jk 3c", "7h 8h 9h"], "2c 9c", melds=["7s 7d 7c"])
+    state = GameState.from_position(["4s 5s", "Qs Ks As 2h", "Jk 3c", "7h 8h 9h"], "2c 9c", melds=["7s@0 7d@0 7c@0"])
     view = state.view(0)
     seen_elsewhere = {Card.parse(text) for text in ("4s", "5s", "2c", "9c", "7s", "7d", "7c")}
     for sample in range(20):
@@ -236,7 +236,7 @@ def test_r24_greedy_melds_a_set_of_four_at_once() -> None:
 
 
 def test_r14_greedy_uses_the_target_after_a_pile_draw() -> None:
-    state = GameState.from_position(["", "5h 6h 7h Qs Qd", "", ""], "Qc 2s", melds=["8d 9d Td"])
+    state = GameState.from_position(["", "5h 6h 7h Qs Qd", "", ""], "Qc 2s", melds=["8d@0 9d@0 Td@0"])
     state = play(state, DrawDiscard(0))
     assert state.must_meld == Card.parse("Qc")
     action = GreedyBot()(state.view(1))
@@ -245,7 +245,7 @@ def test_r14_greedy_uses_the_target_after_a_pile_draw() -> None:
 
 def test_r18_greedy_goes_out_when_it_can() -> None:
     # Laying off the 4s and then melding the three kings empties the hand: out, +25.
-    state = at_meld_phase(["", "4s Kh Kd Kc", "", ""], "2c", melds=["5s 6s 7s"])
+    state = at_meld_phase(["", "4s Kh Kd Kc", "", ""], "2c", melds=["5s@0 6s@0 7s@0"])
     bot = GreedyBot()
     while state.phase.is_live and state.current_player == 1:
         state = play(state, bot(state.view(1)))
@@ -260,7 +260,7 @@ def test_r17_r22_greedy_discards_its_costliest_loose_card() -> None:
 
 def test_r22_greedy_keeps_a_pair_whose_other_cards_are_live_over_a_dead_pair() -> None:
     # The other two queens are on the table, so the queens cannot become a set: throw one.
-    state = at_meld_phase(["", "Qs Qh 4d 4c 2s", "", ""], "3c", melds=["Jd Qd Kd", "Jc Qc Kc"])
+    state = at_meld_phase(["", "Qs Qh 4d 4c 2s", "", ""], "3c", melds=["Jd@0 Qd@0 Kd@0", "Jc@0 Qc@0 Kc@0"])
     assert GreedyBot()(state.view(1)) in (Discard("Qs"), Discard("Qh"))
 
 

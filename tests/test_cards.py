@@ -172,3 +172,17 @@ def test_cards_are_frozen() -> None:
     card = Card.parse("4s")
     with pytest.raises(AttributeError):
         card.rank = Rank.FIVE  # type: ignore[misc]
+
+
+def test_r2_natural_rank_and_suit_are_typed_and_refuse_a_joker() -> None:
+    from persian_rummy import JokerError
+
+    naturals = [card for card in DECK if not card.is_joker]
+    assert all(card.natural_rank is card.rank and card.natural_suit is card.suit for card in naturals)
+    assert {card.natural_rank for card in naturals} == set(Rank) and {card.natural_suit for card in naturals} == set(
+        Suit
+    )
+    for question in ("natural_rank", "natural_suit"):
+        with pytest.raises(JokerError, match=f"R2: a joker has no {question.split('_')[1]}"):
+            getattr(JOKER, question)
+    assert issubclass(JokerError, ValueError)

@@ -33,8 +33,7 @@ def test_r7_simulate_prints_both_deals_and_the_engines_result(capsys: pytest.Cap
     assert "== Deal 1 of 2: North deals, East plays first ==" in out
     assert "== Deal 2 of 2: East deals, South plays first ==" in out
     assert out.count("Score sheet, deal") == 2
-    final, _ = play_game([GreedyBot()] * 4, 1)
-    first, second = final.scores
+    first, second = play_game([GreedyBot()] * 4, 1).final.scores
     names = ("North-South", "East-West")
     best = 0 if first > second else 1
     assert out.rstrip().endswith(f"{names[best]} win, {max(first, second)} to {min(first, second)}.")
@@ -379,3 +378,47 @@ def test_play_rejects_an_option_number_in_non_decimal_digits(
     assert "I do not understand '²'" in out and out.rstrip().endswith("Goodbye.")
     # Past int()'s limit on digits: once a bare ValueError.
     assert f"There is no option {'9' * 20}...: choose 1 to" in out
+
+
+def test_play_deals_a_random_seed_and_prints_it_so_the_game_can_be_replayed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _scripted(monkeypatch, "")
+    _, first, _ = _run(capsys, "play")
+    _scripted(monkeypatch, "")
+    _, second, _ = _run(capsys, "play")
+    seeds = [int(re.search(r"^Seed (\d+): persian-rummy play --seed \1 deals this game again\.$", out, re.MULTILINE)[1]) for out in (first, second)]  # type: ignore[index]  # fmt: skip
+    # Two games in a row are two deals (a collision has odds of one in a million).
+    assert seeds[0] != seeds[1]
+    _scripted(monkeypatch, "")
+    _, again, _ = _run(capsys, "play", "--seed", str(seeds[0]))
+    assert again == first
+
+
+def test_play_seed_deals_as_simulate_seed(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # South's hand on the first prompt is South's hand of the same seed's simulated game.
+    _scripted(monkeypatch, "")
+    _, played, _ = _run(capsys, "play", "--seed", "1")
+    _, simulated, _ = _run(capsys, "simulate", "--seed", "1")
+    south = re.search(r"^  South  (.+)$", simulated, re.MULTILINE)[1]  # type: ignore[index]
+    assert f"Your hand: {south}" in played
+
+
+def test_r19_simulate_ends_each_turn_with_the_players_hand_size(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = _run(capsys, "simulate", "--seed", "1")
+    turns = re.findall(r"^ +\d+\. (\w+): (.*?) \[(\d+) cards?\]$", out.replace("\n        ", " "), re.MULTILINE)
+    assert len(turns) == len(re.findall(r"^ +\d+\. ", out, re.MULTILINE))
+    assert turns[0] == ("East", "draws A♦ from the stock; discards T♣", "7")
+    # North discards its last card on turn 8 and stays in with none (R19).
+    assert ("North", "0") in {(seat, held) for seat, _, held in turns}
+
+
+def test_r14_simulate_says_whether_the_card_taken_was_melded_or_laid_off(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = _run(capsys, "simulate", "--seed", "1")
+    out = out.replace("\n        ", " ")
+    laid = re.search(
+        r"takes (\S+) .*?from the discard pile \(the \1 to be laid off at once, R14\); lays off \1 on", out
+    )
+    melded = re.search(r"takes (\S+) .*?from the discard pile \(the \1 to be melded at once, R14\); melds ", out)
+    assert laid and melded
+    assert "must be melded now" not in out

@@ -37,10 +37,17 @@ def test_r24_r25_worked_example_picture_is_the_rules_example() -> None:
 
 
 def test_state_picture_shows_a_deep_take() -> None:
-    state = _make_pictures().deep_take()  # type: ignore[attr-defined]
-    assert state.must_meld is not None
+    state, take = _make_pictures().deep_take()  # type: ignore[attr-defined]
+    assert state.must_meld is not None and take.cards[0] == state.must_meld
     svg = (DOCS / "_static" / "table-state.svg").read_text(encoding="utf-8")
-    assert f'class="card must-meld" data-card="{state.must_meld}"' in svg
+    # Outlined in gold as the card to meld, and marked as taken by the last action.
+    assert f'class="card must-meld marked" data-card="{state.must_meld}"' in svg
+    assert f"{['North', 'East', 'South', 'West'][take.seat]} took " in svg
+
+
+def test_game_over_picture_shows_the_score_sheet_and_the_result() -> None:
+    svg = (DOCS / "_static" / "game-over.svg").read_text(encoding="utf-8")
+    assert 'class="score-sheet"' in svg and "win, " in svg and 'class="last-action"' in svg
 
 
 def test_every_page_is_in_the_table_of_contents() -> None:
@@ -59,3 +66,15 @@ def test_every_page_is_in_the_table_of_contents() -> None:
                         base = path.parent.relative_to(DOCS).as_posix()
                         listed.add(entry if base == "." else f"{base}/{entry}")
     assert pages == listed
+
+
+def test_the_action_grammar_is_in_the_api_reference() -> None:
+    # The text a server reads is specified where users look it up: the actions module's
+    # grammar is pulled into the API reference.
+    import persian_rummy.actions
+
+    api = (DOCS / "api.rst").read_text(encoding="utf-8")
+    assert ".. automodule:: persian_rummy.actions" in api.split("Actions\n-------")[1].split("\n--")[0]
+    grammar = persian_rummy.actions.__doc__ or ""
+    for rule in ('action  = "draw" | "take" index', "index   = digit { digit }", "card    = rank suit"):
+        assert rule in grammar

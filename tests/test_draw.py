@@ -125,7 +125,7 @@ def test_r14_unusable_cards_are_not_offered_and_raise() -> None:
 
 
 def test_r14_only_actions_using_the_target_are_legal_after_a_pile_draw() -> None:
-    start = GameState.from_position(["", "5s 6s 7s 8s", "", ""], "2c 8c 8h", melds=["Kd Qd Jd"])
+    start = GameState.from_position(["", "5s 6s 7s 8s", "", ""], "2c 8c 8h", melds=["Kd@0 Qd@0 Jd@0"])
     state = draw_discard(start, 1)
     assert state.must_meld == Card.parse("8c")
     assert [str(action) for action in legal_actions(state)] == ["meld 8s 8h 8c"]

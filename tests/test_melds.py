@@ -6,7 +6,9 @@ import pytest
 
 from persian_rummy import (
     Card,
+    GameState,
     InvalidArgumentError,
+    InvalidStateError,
     Meld,
     MeldKind,
     MeldValueError,
@@ -21,7 +23,7 @@ def cards(text: str) -> tuple[Card, ...]:
 
 @pytest.mark.parametrize("text", ["4s 4d 4h", "4s 4d 4h 4c", "As Ad Ac", "Ts Th Tc"])
 def test_r8_sets_of_three_or_four_of_a_rank(text: str) -> None:
-    meld = Meld.parse(text)
+    meld = Meld.parse(text, seat=0)
     assert meld.kind is MeldKind.SET
     assert len(meld) == len(cards(text))
 
@@ -29,14 +31,14 @@ def test_r8_sets_of_three_or_four_of_a_rank(text: str) -> None:
 @pytest.mark.parametrize("text", ["4s 4d", "4s", "4s 4d 5h", "4s 4d 4h 5c"])
 def test_r8_not_a_set(text: str) -> None:
     with pytest.raises(MeldValueError):
-        Meld.parse(text)
+        Meld.parse(text, seat=0)
 
 
 @pytest.mark.parametrize(
     "text", ["Js Qs Ks As", "2s 3s 4s", "8h 9h Th", "9c Tc Jc Qc Kc", "2d 3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd Ad"]
 )
 def test_r9_runs_of_three_or_more_in_suit_order(text: str) -> None:
-    meld = Meld.parse(text)
+    meld = Meld.parse(text, seat=0)
     assert meld.kind is MeldKind.RUN
     assert list(meld.cards) == sorted(cards(text))
 
@@ -54,13 +56,13 @@ def test_r9_runs_of_three_or_more_in_suit_order(text: str) -> None:
 )
 def test_r9_not_a_run_and_runs_never_wrap(text: str, rule: str) -> None:
     with pytest.raises(MeldValueError) as caught:
-        Meld.parse(text)
+        Meld.parse(text, seat=0)
     assert caught.value.rule == rule
     assert str(caught.value).startswith(rule)
 
 
 def test_r9_a_run_holds_at_most_13_cards_and_the_whole_suit_takes_no_lay_off() -> None:
-    suit = Meld.parse("2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah")
+    suit = Meld.parse("2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah", seat=0)
     assert len(suit) == 13
     assert suit.lay_off_cards("high") == () == suit.lay_off_cards("high_or_low")
     with pytest.raises(MeldValueError):
@@ -69,16 +71,16 @@ def test_r9_a_run_holds_at_most_13_cards_and_the_whole_suit_takes_no_lay_off() -
 
 def test_r9_runs_are_kept_ascending_whatever_the_input_order() -> None:
     assert Meld(["Ks", "As", "Qs"], seats=3) == Meld.parse("Qs Ks As", seat=3)
-    assert [str(card) for card in Meld.parse("As Qs Ks").cards] == ["Qs", "Ks", "As"]
+    assert [str(card) for card in Meld.parse("As Qs Ks", seat=0).cards] == ["Qs", "Ks", "As"]
 
 
 def test_r10_ace_is_high_q_k_a_is_a_run_without_ace_low() -> None:
-    meld = Meld.parse("Qs Ks As")
+    meld = Meld.parse("Qs Ks As", seat=0)
     assert meld.kind is MeldKind.RUN and not meld.ace_low
 
 
 def test_r10_ace_low_run_is_a_meld_value_flagged_ace_low_in_order() -> None:
-    meld = Meld.parse("3s 2s As")
+    meld = Meld.parse("3s 2s As", seat=0)
     assert meld.ace_low
     assert [str(card) for card in meld.cards] == ["As", "2s", "3s"]
     assert str(meld) == "As@0 2s@0 3s@0"
@@ -86,7 +88,7 @@ def test_r10_ace_low_run_is_a_meld_value_flagged_ace_low_in_order() -> None:
 
 
 def test_r10_ace_in_runs_high_offers_no_ace_below_a_two() -> None:
-    run = Meld.parse("2s 3s 4s")
+    run = Meld.parse("2s 3s 4s", seat=0)
     assert run.lay_off_cards("high") == cards("5s")
     assert not run.accepts("As") and not run.accepts("As", "high")
     with pytest.raises(MeldValueError, match="R16"):
@@ -94,7 +96,7 @@ def test_r10_ace_in_runs_high_offers_no_ace_below_a_two() -> None:
 
 
 def test_r10_ace_in_runs_high_or_low_offers_the_ace_below_a_two() -> None:
-    run = Meld.parse("2s 3s 4s")
+    run = Meld.parse("2s 3s 4s", seat=0)
     assert run.lay_off_cards("high_or_low") == cards("As 5s")
     extended = run.lay_off("As", seat=1, ace_in_runs="high_or_low")
     assert extended.ace_low
@@ -104,13 +106,13 @@ def test_r10_ace_in_runs_high_or_low_offers_the_ace_below_a_two() -> None:
 
 
 def test_r10_ace_high_run_never_extends_past_the_ace_to_a_two() -> None:
-    run = Meld.parse("Qs Ks As")
+    run = Meld.parse("Qs Ks As", seat=0)
     assert run.lay_off_cards("high") == cards("Js") == run.lay_off_cards("high_or_low")
     assert not run.accepts("2s", "high_or_low")
 
 
 def test_r10_two_to_king_takes_the_ace_once_as_the_top_card() -> None:
-    run = Meld.parse("2d 3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd")
+    run = Meld.parse("2d 3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd", seat=0)
     assert run.lay_off_cards("high") == cards("Ad") == run.lay_off_cards("high_or_low")
     whole = run.lay_off("Ad", seat=2, ace_in_runs="high_or_low")
     assert len(whole) == 13 and not whole.ace_low and str(whole.cards[-1]) == "Ad"
@@ -118,7 +120,7 @@ def test_r10_two_to_king_takes_the_ace_once_as_the_top_card() -> None:
 
 
 def test_r10_ace_low_run_up_to_queen_takes_the_king_and_then_nothing() -> None:
-    run = Meld.parse("As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs")
+    run = Meld.parse("As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs", seat=0)
     assert run.lay_off_cards("high_or_low") == cards("Ks")
     whole = run.lay_off("Ks", seat=1, ace_in_runs="high_or_low")
     assert len(whole) == 13 and whole.lay_off_cards("high_or_low") == ()
@@ -127,7 +129,7 @@ def test_r10_ace_low_run_up_to_queen_takes_the_king_and_then_nothing() -> None:
 
 @pytest.mark.parametrize("text", ["Jk Jk Jk", "Jk Jk Jk Jk"])
 def test_r11_joker_sets_of_three_or_four(text: str) -> None:
-    meld = Meld.parse(text)
+    meld = Meld.parse(text, seat=0)
     assert meld.kind is MeldKind.SET and meld.is_joker_set
     assert meld.points == 20 * len(meld)
 
@@ -135,32 +137,32 @@ def test_r11_joker_sets_of_three_or_four(text: str) -> None:
 @pytest.mark.parametrize("text", ["Jk Jk", "Jk Jk 4s", "Jk 4s 4d 4h", "Jk Jk Jk 4s", "Jk 4s 5s", "Qs Ks Jk"])
 def test_r11_jokers_never_join_natural_cards_and_need_three(text: str) -> None:
     with pytest.raises(MeldValueError, match="R11") as caught:
-        Meld.parse(text)
+        Meld.parse(text, seat=0)
     assert caught.value.rule == "R11"
 
 
 def test_r11_five_jokers_do_not_exist() -> None:
     with pytest.raises(MeldValueError, match="R11"):
-        Meld.parse("Jk Jk Jk Jk Jk")
+        Meld.parse("Jk Jk Jk Jk Jk", seat=0)
 
 
 def test_r11_a_joker_is_never_laid_off_on_natural_melds_and_only_jokers_on_joker_sets() -> None:
-    assert not Meld.parse("7s 7h 7d").accepts("Jk")
-    assert not Meld.parse("4s 5s 6s").accepts("Jk")
-    jokers = Meld.parse("Jk Jk Jk")
+    assert not Meld.parse("7s 7h 7d", seat=0).accepts("Jk")
+    assert not Meld.parse("4s 5s 6s", seat=0).accepts("Jk")
+    jokers = Meld.parse("Jk Jk Jk", seat=0)
     assert jokers.lay_off_cards() == (Card.parse("Jk"),)
     assert not jokers.accepts("As")
-    assert Meld.parse("Jk Jk Jk Jk").lay_off_cards() == ()
+    assert Meld.parse("Jk Jk Jk Jk", seat=0).lay_off_cards() == ()
 
 
 def test_r16_a_set_of_three_takes_exactly_the_missing_suit() -> None:
-    assert Meld.parse("7s 7h 7d").lay_off_cards() == cards("7c")
-    assert Meld.parse("7s 7h 7c").lay_off_cards() == cards("7d")
-    assert Meld.parse("7s 7h 7d 7c").lay_off_cards() == ()
+    assert Meld.parse("7s 7h 7d", seat=0).lay_off_cards() == cards("7c")
+    assert Meld.parse("7s 7h 7c", seat=0).lay_off_cards() == cards("7d")
+    assert Meld.parse("7s 7h 7d 7c", seat=0).lay_off_cards() == ()
 
 
 def test_r16_a_run_takes_the_card_below_and_the_card_above() -> None:
-    assert Meld.parse("5c 6c 7c").lay_off_cards() == cards("4c 8c")
+    assert Meld.parse("5c 6c 7c", seat=0).lay_off_cards() == cards("4c 8c")
 
 
 def test_r16_lay_off_is_credited_to_the_layer_and_marked_laid_off() -> None:
@@ -186,11 +188,11 @@ def test_r16_lay_off_returns_a_new_meld_and_leaves_the_old_one() -> None:
 
 
 def test_r24_four_at_once_only_without_lay_offs() -> None:
-    assert Meld.parse("Js Jh Jd Jc").four_at_once
-    assert Meld.parse("Jk Jk Jk Jk").four_at_once
-    assert not Meld.parse("Js Jh Jd").lay_off("Jc", seat=0).four_at_once
-    assert not Meld.parse("Jk Jk Jk").lay_off("Jk", seat=1).four_at_once
-    assert not Meld.parse("Js Qs Ks As").four_at_once  # runs never double
+    assert Meld.parse("Js Jh Jd Jc", seat=0).four_at_once
+    assert Meld.parse("Jk Jk Jk Jk", seat=0).four_at_once
+    assert not Meld.parse("Js Jh Jd", seat=0).lay_off("Jc", seat=0).four_at_once
+    assert not Meld.parse("Jk Jk Jk", seat=0).lay_off("Jk", seat=1).four_at_once
+    assert not Meld.parse("Js Qs Ks As", seat=0).four_at_once  # runs never double
 
 
 @pytest.mark.parametrize(
@@ -206,7 +208,7 @@ def test_r24_four_at_once_only_without_lay_offs() -> None:
     ],
 )
 def test_r16_meld_text_round_trips_and_repr_pastes_back(text: str) -> None:
-    meld = Meld.parse(text)
+    meld = Meld.parse(text, seat=0)
     assert str(meld) == text
     assert Meld.parse(str(meld)) == meld
     assert eval(repr(meld), {"Meld": Meld}) == meld
@@ -230,7 +232,7 @@ def test_r8_meld_text_accepts_symbols_separators_and_a_default_seat() -> None:
 )
 def test_r16_bad_meld_text_raises(text: str, error: type[Exception]) -> None:
     with pytest.raises(error):
-        Meld.parse(text)
+        Meld.parse(text, seat=0)
 
 
 def test_r16_meld_constructor_checks_seats_and_flags_per_card() -> None:
@@ -241,10 +243,24 @@ def test_r16_meld_constructor_checks_seats_and_flags_per_card() -> None:
     with pytest.raises(NotationError):
         Meld.parse(7)  # type: ignore[arg-type]
     with pytest.raises(InvalidArgumentError):
-        Meld.parse("7s 7h 7d").lay_off("7c", seat=5)
+        Meld.parse("7s 7h 7d", seat=0).lay_off("7c", seat=5)
 
 
 def test_r22_meld_points_are_not_doubled_on_the_value() -> None:
-    assert Meld.parse("8h 9h Th").points == 27
-    assert Meld.parse("Js Jh Jd Jc").points == 40
-    assert Meld.parse("Qs Ks As").points == 35
+    assert Meld.parse("8h 9h Th", seat=0).points == 27
+    assert Meld.parse("Js Jh Jd Jc", seat=0).points == 40
+    assert Meld.parse("Qs Ks As", seat=0).points == 35
+
+
+def test_r16_r23_meld_text_must_say_who_melded_it() -> None:
+    # The seat decides which team scores the meld, so the text never defaults to North.
+    with pytest.raises(NotationError, match=r"R16: '7s 8s 9s' does not say who melded it"):
+        Meld.parse("7s 8s 9s")
+    with pytest.raises(NotationError, match="does not say who melded it"):
+        Meld.parse("7s@1 8s 9s@1")  # one card unmarked
+    with pytest.raises(InvalidStateError, match="R16: 'Js Jh Jd' does not say who melded it"):
+        GameState.from_position(["", "", "", ""], [], melds=["Js Jh Jd"])
+    assert Meld.parse("7s 8s 9s", seat=3) == Meld.parse("7s@3 8s@3 9s@3")
+    assert Meld.parse("7s 8s 9s", seat=3).owner == 3
+    # The seat marks round-trip: str() always writes them.
+    assert str(Meld.parse("7s 8s 9s", seat=1)) == "7s@1 8s@1 9s@1"

@@ -383,3 +383,70 @@ def test_a_comment_cannot_inject_an_action_line() -> None:
     assert recorder.state.phase is Phase.DRAW  # nothing was played or recorded
     assert recorder.record().deals[0].actions == ()
     assert RecordedAction.parse("E draw ;  spaced  ").comment == "spaced"
+
+
+def test_r7_recorder_derives_later_deal_seeds_from_the_first() -> None:
+    from persian_rummy import ReplayError, deal_seed, shuffled_deck
+    from persian_rummy.arena import play_game
+    from persian_rummy.bots import GreedyBot
+    from persian_rummy.record import Recorder
+
+    # The recorder deals a game as play_game does: deal n from deal_seed(seed, n).
+    game = play_game([GreedyBot()] * 4, 7)
+    recorder = Recorder()
+    state = recorder.deal(seed=7)
+    for number, actions in enumerate(game.deals, 1):
+        if number > 1:
+            state = recorder.deal()
+        for action in actions:
+            state = recorder.play(action)
+    assert state == game.final
+    assert [deal.seed for deal in recorder.record().deals] == [7, "7/2"] == [deal_seed(7, n) for n in (1, 2)]
+    with pytest.raises(ReplayError, match="deal 1: the first deal needs a seed or a deck"):
+        Recorder().deal()
+    # A game dealt from a deck has no seed to derive from: it says so.
+    from_deck = Recorder()
+    state = from_deck.deal(deck=shuffled_deck(3))
+    bot = GreedyBot()
+    while state.phase.is_live:
+        state = from_deck.play(bot(state.view(state.current_player)))
+    with pytest.raises(ReplayError, match="deal 2: the first deal was dealt from a deck"):
+        from_deck.deal()
+
+
+def test_replay_errors_of_a_records_text_name_its_line() -> None:
+    import pickle
+
+    from persian_rummy import ReplayError
+    from persian_rummy.record import GameRecord, dumps, loads
+
+    record = GameRecord.from_actions([(1, ["draw", "discard Jk", "draw", "discard 9d"])])
+    text = dumps(record)
+    lines = text.splitlines()
+    # Break the third action (South's draw): South now passes, with 26 cards in the stock (R20).
+    third = lines.index("S draw")
+    lines[third] = "S pass"
+    with pytest.raises(ReplayError) as caught:
+        loads("\n".join(lines) + "\n")
+    error = caught.value
+    assert (error.line, error.deal, error.index) == (third + 1, 1, 2)
+    assert str(error).startswith(f"line {third + 1}, deal 1, action 2: R20: ")
+    again = pickle.loads(pickle.dumps(error))
+    assert (again.line, again.deal, again.index, str(again)) == (error.line, 1, 2, str(error))
+    # A deal-level error names the deal's [Deal] tag: here stored scores that the replay
+    # contradicts (R23).
+    from persian_rummy.arena import play_game
+    from persian_rummy.bots import GreedyBot
+
+    game = play_game([GreedyBot()] * 4, 1)
+    whole = dumps(GameRecord.from_actions(list(zip(game.deal_seeds, game.deals, strict=True)))).splitlines()
+    tag = whole.index("[Deal 2]")
+    scores = next(n for n in range(tag, len(whole)) if whole[n].startswith("[Scores"))
+    whole[scores] = "[Scores [1, 2]]"
+    with pytest.raises(ReplayError) as deal_level:
+        loads("\n".join(whole) + "\n")
+    assert (deal_level.value.line, deal_level.value.deal, deal_level.value.index) == (tag + 1, 2, None)
+    # Without text there is no line: the error says deal and action only.
+    with pytest.raises(ReplayError, match=r"^deal 1, action 2: R20") as direct:
+        loads("\n".join(lines) + "\n", check=False).replay()
+    assert direct.value.line is None

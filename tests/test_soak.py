@@ -5,11 +5,14 @@ random illegal action tried from every state. A bigger soak: ``python benchmarks
 
 from __future__ import annotations
 
+import pytest
 from conformance import KNOB_GRID, MAX_ACTIONS_PER_ROUND, play_game, soak, soak_rules
 
 GAMES = 2_000
 
 
+# About two minutes on two cores: the thorough profile's (CI's), not a contributor's default run.
+@pytest.mark.thorough
 def test_soak_of_random_games_keeps_every_invariant() -> None:
     report = soak(GAMES, workers=2)
     assert report.games == GAMES

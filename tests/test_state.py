@@ -36,7 +36,7 @@ def test_r6_from_position_the_player_left_of_the_dealer_draws_first() -> None:
 
 
 def test_r5_from_position_stock_defaults_to_the_unnamed_cards_in_deck_order() -> None:
-    state = GameState.from_position(["4s 4d", "Qs Ks As", "", "Jk"], "2c 9h", melds=["7s 7h 7d"])
+    state = GameState.from_position(["4s 4d", "Qs Ks As", "", "Jk"], "2c 9h", melds=["7s@0 7h@0 7d@0"])
     named = parse_cards("4s 4d Qs Ks As Jk 2c 9h 7s 7h 7d")
     expected = list(DECK)
     for card in named:
@@ -44,7 +44,7 @@ def test_r5_from_position_stock_defaults_to_the_unnamed_cards_in_deck_order() ->
     assert list(state.stock) == expected
     assert state.stock[-1] == Card.parse("Jk")  # the last of them is on top
     assert state.discard_pile == parse_cards("2c 9h") and state.top_card == Card.parse("9h")
-    assert state.melds == (Meld.parse("7s 7h 7d"),)
+    assert state.melds == (Meld.parse("7s 7h 7d", seat=0),)
     assert state.hands[1] == Hand("Qs Ks As")
 
 
@@ -91,7 +91,7 @@ def test_r1_from_position_needs_exactly_the_deck() -> None:
         ({"deal_number": 3}, "R7: deal_number must be 1-2, not 3"),
         ({"deal_number": 0}, "R7"),
         ({"scores": (0,)}, "R23: scores must be two whole numbers"),
-        ({"melds": ["As 2s 3s"]}, "R10: the run As@0 2s@0 3s@0 plays the ace low"),
+        ({"melds": ["As@0 2s@0 3s@0"]}, "R10: the run As@0 2s@0 3s@0 plays the ace low"),
         ({"rules": Rules(last_card_discard="goes_out")}, "R19: under last_card_discard='goes_out'"),
         ({"rules": Rules(last_card_discard="forbidden")}, "R19: under last_card_discard='forbidden'"),
     ],
@@ -107,7 +107,9 @@ def test_r1_r3_r7_r10_r19_from_position_validation(kwargs: dict[str, Any], messa
 
 
 def test_r10_ace_low_meld_on_the_table_is_fine_under_high_or_low() -> None:
-    state = GameState.from_position(["", "", "", ""], "4s", melds=["As 2s 3s"], rules=Rules(ace_in_runs="high_or_low"))
+    state = GameState.from_position(
+        ["", "", "", ""], "4s", melds=["As@0 2s@0 3s@0"], rules=Rules(ace_in_runs="high_or_low")
+    )
     assert state.melds[0].ace_low
 
 

@@ -15,6 +15,7 @@ derived in ``conformance``).
 from __future__ import annotations
 
 import attrs
+import pytest
 from conformance import (
     MAX_ACTIONS_PER_ROUND,
     check_illegal,
@@ -25,7 +26,7 @@ from conformance import (
 )
 from hypothesis import event, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
 from persian_rummy import Card, GameState, Phase, Rules, legal_actions, next_deal, play, score_round
 from persian_rummy.strategies import decks, illegal_actions_for, rules, seats
@@ -141,8 +142,15 @@ def attrs_values(value: object) -> list[object]:
     return [getattr(value, field.name) for field in attrs.fields(type(value))]
 
 
-TestGameMachine = GameMachine.TestCase
 # A step can play out a whole round (a hundred actions or more, each checked, and every legal
 # action tried from the state after each step), so fewer steps than Hypothesis' default still
-# reach the end of most games; the number of examples is the profile's.
+# reach the end of most games; the number of examples is the profile's. Twenty seconds and
+# more: the thorough profile's (CI's) run.
+TestGameMachine = pytest.mark.thorough(GameMachine.TestCase)
 TestGameMachine.settings = settings(stateful_step_count=40)
+
+
+# The default run's short walk through the same machine: a few games, every rule still
+# exercised once, so a contributor who breaks an invariant hears of it without CI.
+def test_state_machine_briefly() -> None:
+    run_state_machine_as_test(GameMachine, settings=settings(max_examples=3, stateful_step_count=25))

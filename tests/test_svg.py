@@ -11,6 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from persian_rummy import (
+    DECK,
+    ArgumentTypeError,
     GameState,
     InvalidStateError,
     PlayerView,
@@ -21,7 +23,8 @@ from persian_rummy import (
     next_deal,
     play,
 )
-from persian_rummy.state import Phase
+from persian_rummy.scoring import score_round
+from persian_rummy.state import TEAM_NAMES, Phase
 from persian_rummy.strategies import game_states
 from persian_rummy.svg import card, cards_in, table
 
@@ -199,3 +202,132 @@ def test_bad_arguments_raise_specific_errors_not_assertion_or_index_errors() -> 
         card("7c", credit=9)
     with pytest.raises(TypeError, match="GameState or a PlayerView, not int"):
         table(42)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match="takes an Observation, not str"):
+        table(new_game(1), last="E draw")  # type: ignore[arg-type]
+
+
+# --- Layout: where the hands are drawn.
+
+CARD_W, CARD_H = 46, 66
+
+
+def _boxes(picture: str, seat: int) -> list[tuple[float, float]]:
+    """The top-left corners of the cards (faces and backs) of ``seat``'s hand."""
+    (hand,) = [group for group in _groups(picture, "hand") if group.attrib["data-seat"] == str(seat)]
+    corners = []
+    for element in hand.iter(f"{SVG}g"):
+        if "card" in element.attrib.get("class", "").split():
+            x, y = element.attrib["transform"].removeprefix("translate(").removesuffix(")").split(",")
+            corners.append((float(x), float(y)))
+    return corners
+
+
+def _big_hands() -> GameState:
+    # West holds 20 cards, East 14, South 12 and North none, after a long game of takes.
+    deck = [str(card) for card in DECK if not card.is_joker]
+    hands = ["", " ".join(deck[20:34]), " ".join(deck[34:46]), " ".join(deck[:20])]
+    return GameState.from_position(hands, " ".join(deck[46:52]), current_player=3)
+
+
+@pytest.mark.parametrize("seat", [1, 3])
+def test_side_hands_show_every_card_index_and_stay_clear_of_south(seat: int) -> None:
+    for state in (_big_hands(), new_game(1), _playout(3, 120)):
+        picture = table(state)
+        corners = _boxes(picture, seat)
+        south_top = min((y for _, y in _boxes(picture, 2)), default=float("inf"))
+        assert all(y + CARD_H < south_top for _, y in corners)
+        # Each card's corner (rank and suit) is not covered by a later card of the hand.
+        for position, (x, y) in enumerate(corners):
+            for later_x, later_y in corners[position + 1 :]:
+                covers = later_x < x + 24 and later_y < y + 30 and later_x + CARD_W > x and later_y + CARD_H > y
+                assert not covers, (state, position)
+        # And the hand stays at its edge of the table, clear of the centre (which starts at
+        # the "Stock" heading and ends with the right edge of the discard pile's heading row).
+        root = ET.fromstring(picture)
+        (stock_x,) = [float(t.attrib["x"]) for t in root.iter(f"{SVG}text") if t.text == "Stock"]
+        pile_right = max(x for x, _ in _pile_corners(picture)) + CARD_W
+        if seat == 3:
+            assert all(x + CARD_W < stock_x for x, _ in corners)
+        else:
+            assert all(x > pile_right for x, _ in corners)
+
+
+def _pile_corners(picture: str) -> list[tuple[float, float]]:
+    (pile,) = _groups(picture, "discard-pile")
+    return [
+        tuple(map(float, g.attrib["transform"].removeprefix("translate(").removesuffix(")").split(",")))  # type: ignore[misc]
+        for g in pile.iter(f"{SVG}g")
+        if "data-card" in g.attrib
+    ]
+
+
+def test_an_empty_hand_leaves_no_blank_band() -> None:
+    both = GameState.from_position(["4s", "5s 6s", "Qh", "2c 2d"], "4c")
+    no_north = GameState.from_position(["", "5s 6s", "Qh 4s", "2c 2d"], "4c")
+    no_south = GameState.from_position(["4s Qh", "5s 6s", "", "2c 2d"], "4c")
+
+    def height(state: GameState) -> float:
+        return float(ET.fromstring(table(state)).attrib["height"])
+
+    # The band a hand of cards takes is gone (North's label keeps a line of its own above the
+    # side labels).
+    assert height(no_north) <= height(both) - CARD_H + 30
+    assert height(no_south) <= height(both) - CARD_H + 30
+
+    # Without North's cards the side labels move up, next to North's label.
+    def west_label_top(state: GameState) -> float:
+        (label,) = [g for g in _groups(table(state), "seat") if g.attrib["data-seat"] == "3"]
+        return float(label.find(f"{SVG}rect").attrib["y"])  # type: ignore[union-attr]
+
+    assert west_label_top(no_north) <= west_label_top(both) - CARD_H + 30
+
+
+def test_the_last_action_is_said_and_its_cards_marked() -> None:
+    from persian_rummy import Observation
+
+    state = GameState.from_position(["4s 9d", "5s 6s Kd", "Ks Kh", "2c 2d"], "4c 7s 9c 2h")
+    taken = play(state, "take 1")
+    picture = table(taken, last=Observation.parse("E take 1 = 7s 9c 2h"))
+    assert "Last: East took 7♠ 9♣ 2♥ from the discard pile" in picture
+    assert sorted(g.attrib["data-card"] for g in _groups(picture, "marked")) == ["2h", "7s", "9c"]
+    # A view marks only what its seat sees: North sees East's cards as backs.
+    assert _groups(table(taken.view(0), last=Observation.parse("E take 1 = 7s 9c 2h")), "marked") == []
+
+    melded = play(taken, "meld 5s 6s 7s")
+    picture = table(melded, last=Observation.parse("E meld 5s 6s 7s"))
+    assert "Last: East melded 5♠ 6♠ 7♠" in picture
+    assert [g.attrib["data-card"] for g in _groups(picture, "marked")] == ["5s", "6s", "7s"]
+
+    discarded = play(melded, "discard Kd")
+    picture = table(discarded, last=Observation.parse("E discard Kd"))
+    assert "Last: East discarded K♦" in picture
+    assert [g.attrib["data-card"] for g in _groups(picture, "marked")] == ["Kd"]
+    assert "Last: South passed" in table(discarded, last=Observation.parse("S pass"))
+    assert "Last: South drew from the stock" in table(discarded, last=Observation.parse("S draw"))
+
+
+def test_r16_a_lay_off_marks_the_card_laid_off() -> None:
+    from persian_rummy import Observation
+
+    state = GameState.from_position(["4s 8h", "5s", "Ks", "2c"], "4c", melds=["5h@0 6h@0 7h@0"], current_player=0)
+    after = play(play(state, "draw"), "layoff 8h 0")
+    assert "marked" not in table(after)
+    picture = table(after, last=Observation.parse("N layoff 8h 0"))
+    assert "Last: North laid off 8♥ on meld #0" in picture
+    assert [g.attrib["data-card"] for g in _groups(picture, "marked")] == ["8h"]
+
+
+def test_r22_r26_a_finished_deal_shows_its_score_sheet_and_the_game_its_result() -> None:
+    state = GameState.from_position(["9d", "5s 6s", "Qh", "2d"], "2c 7s", melds=["Js@0 Jh@0 Jd@0 Jc@0"])
+    over = play(play(state, "take 1"), "meld 5s 6s 7s")
+    (sheet,) = _groups(table(over), "score-sheet")
+    rows = {g.attrib["data-team"]: [t.text for t in g.iter(f"{SVG}text")] for g in _groups(table(over), "score-row")}
+    assert "Score sheet, deal 1" in "".join(sheet.itertext())
+    for score in score_round(over):
+        items = (score.melded, score.laid_off, score.doubles, -score.in_hand, score.going_out, score.total)
+        assert rows[str(score.team)] == [TEAM_NAMES[score.team], *map(str, items), str(over.scores[score.team])]
+    assert _groups(table(state), "score-sheet") == []
+    assert _groups(table(over.view(2)), "score-sheet")  # a finished deal's view shows every hand (R23)
+    game = _playout(11, 2_000)
+    assert game.phase is Phase.GAME_OVER
+    assert " win, " in table(game) or "The game is a draw" in table(game)

@@ -113,3 +113,25 @@ def test_r27_legal_actions_of_a_view_match_the_state_for_the_mover_and_are_empty
 def test_r3_r27_a_view_is_for_a_seat(seat: object) -> None:
     with pytest.raises(InvalidStateError, match="R3"):
         observe(new_game(1), seat)  # type: ignore[arg-type]
+
+
+def test_r27_print_shows_a_readable_table_and_repr_stays_pasteable() -> None:
+    from persian_rummy import GameState, PlayerView, new_game, play  # noqa: F401 - for eval
+
+    state = play(new_game(1), "draw")
+    text = str(state)
+    # One line per seat, in seat order, every hand face up; the seat to act marked.
+    rows = text.splitlines()[1:5]
+    assert [row.split()[0] for row in rows] == ["North", "East", "South", "West"]
+    for row, hand in zip(rows, state.hands, strict=True):
+        assert row.split()[1] == str(len(hand)) and " ".join(map(str, hand)) in row
+    assert "<- to meld, lay off or discard" in rows[1]
+    assert eval(repr(state)) == state
+    # A view names only its own hand (R27) and still pastes back.
+    view = state.view(2)
+    shown = str(view)
+    assert "Your hand: " + " ".join(map(str, state.hands[2])) in shown
+    for seat in (0, 1, 3):
+        assert not any(str(card) in shown.splitlines()[1 + seat] for card in state.hands[seat])
+    assert eval(repr(view)) == view
+    assert str(view) != view.position()

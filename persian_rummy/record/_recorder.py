@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from persian_rummy.actions import Action
 from persian_rummy.cards import Card
-from persian_rummy.dealing import Seed
+from persian_rummy.dealing import Seed, deal_seed
 from persian_rummy.errors import ReplayError
 from persian_rummy.record._deal import (
     DEFAULT_PLAYERS,
@@ -69,12 +69,41 @@ class Recorder:
         dealer: int | None = None,
     ) -> GameState:
         """Deal the next deal from ``seed`` or from ``deck`` (in dealing order) and return its
-        first state. The first dealer is ``dealer`` (0 by default); later deals pass clockwise
+        first state. The first deal needs one of the two; a later deal given neither is
+        shuffled with :func:`~persian_rummy.dealing.deal_seed` of the first deal's seed
+        (``"7/2"`` for the second deal of a game dealt from 7), as the arena and the command
+        line deal. The first dealer is ``dealer`` (0 by default); later deals pass clockwise
         (R7), so ``dealer`` must then be omitted or match.
 
-        >>> Recorder().deal(seed=1, dealer=3).current_player
+        >>> from persian_rummy import legal_actions
+        >>> recorder = Recorder(rules=Rules(deals=2))
+        >>> recorder.deal(seed=7, dealer=3).current_player
         0
+        >>> while not recorder.state.is_over:
+        ...     _ = recorder.play(legal_actions(recorder.state)[0])
+        >>> second = recorder.deal()
+        >>> second.deal_number, second.dealer, recorder.record().deals[1].seed
+        (2, 0, '7/2')
+        >>> Recorder().deal()
+        Traceback (most recent call last):
+        ...
+        persian_rummy.errors.ReplayError: deal 1: the first deal needs a seed or a deck (later deals derive their seed from the first deal's)
         """
+        if seed is None and deck is None:
+            number = len(self._deals) + 1
+            if not self._deals:
+                raise ReplayError(
+                    "the first deal needs a seed or a deck (later deals derive their seed from the first deal's)",
+                    deal=number,
+                )
+            first = self._deals[0].seed
+            if first is None:
+                raise ReplayError(
+                    "the first deal was dealt from a deck, so there is no seed to derive this one's from: "
+                    "give seed= or deck=",
+                    deal=number,
+                )
+            seed = deal_seed(first, number)
         record, state = start_deal(self._state, self.rules, seed, deck, dealer)
         # Close the current deal only now: a deal that raises above must not drop its actions.
         if self._deals:

@@ -15,6 +15,7 @@ from persian_rummy.errors import (
     InvalidStateError,
     NotationError,
     PersianRummyError,
+    ReplayError,
     excerpt,
 )
 from persian_rummy.hand import Hand
@@ -35,9 +36,10 @@ def _tag(name: str, value: object) -> str:
 def dumps(record: GameRecord) -> str:
     """The ``.prr`` text of a record (see the module documentation for the format).
 
-    >>> print(dumps(GameRecord.from_actions([(5, ["draw", "discard 2c ; why not"])])))  # doctest: +ELLIPSIS
-    [Format "persian-rummy record 1"]
-    ...
+    >>> text = dumps(GameRecord.from_actions([(5, ["draw", "discard 2c ; why not"])]))
+    >>> text.splitlines()[:2]
+    ['[Format "persian-rummy record 1"]', '[Rules "default"]']
+    >>> print(text[text.index("[Deal 1]") :])
     [Deal 1]
     [Dealer 0]
     [Seed 5]
@@ -100,7 +102,7 @@ def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
     for a deck that is not the 56-card deck. With ``check`` (the default) the record is also
     replayed in strict mode (a redacted one as its viewer's views), so a record that loads is
     a legal game with the scores it states, else :class:`~persian_rummy.ReplayError` names the
-    deal and the action; ``check=False`` only parses, for a lenient
+    line, the deal and the action; ``check=False`` only parses, for a lenient
     :meth:`GameRecord.replay` of a damaged record.
 
     >>> record = loads('[Format "persian-rummy record 1"]\\n[Deal 1]\\n[Dealer 0]\\n[Seed 1]\\nE draw ; first!\\n')
@@ -110,10 +112,10 @@ def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
     Traceback (most recent call last):
     ...
     persian_rummy.errors.NotationError: line 1: a record starts with [Format "persian-rummy record 1"]
-    >>> loads('[Format "persian-rummy record 1"]\\n[Deal 1]\\n[Dealer 0]\\n[Seed 1]\\nE pass\\n')  # doctest: +ELLIPSIS
+    >>> loads('[Format "persian-rummy record 1"]\\n[Deal 1]\\n[Dealer 0]\\n[Seed 1]\\nE pass\\n')
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.ReplayError: deal 1, action 0: R20: seat 1 may pass only when the stock is empty ...
+    persian_rummy.errors.ReplayError: line 5, deal 1, action 0: R20: seat 1 may pass only when the stock is empty (27 cards left) [deal 1 of 2, seat 1 to act, phase DRAW, hand Js 2d Jd Qd Tc Jk Jk, discard pile 2s, stock 27, 0 melds]
     >>> len(loads('[Format "persian-rummy record 1"]\\n[Deal 1]\\n[Dealer 0]\\n[Seed 1]\\nE pass\\n', check=False).deals)
     1
     """
@@ -129,6 +131,8 @@ def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
     most_deals = _check_size(text)
     game: dict[str, object] = {}
     deals: list[tuple[dict[str, object], list[RecordedAction]]] = []
+    # Where each deal's [Deal] tag and each of its actions stand, for replay errors.
+    lines: list[tuple[int, list[int]]] = []
     saw_format = False
     # Only "\n" ends a line: names and comments may hold other line separators (like U+2028).
     for number, line in enumerate(_lines(text), start=1):
@@ -149,6 +153,7 @@ def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
                     if len(deals) >= most_deals:
                         raise NotationError(f"R7: a game of these rules has {most_deals} deals, so a record no more")
                     deals.append(({"Deal": value}, []))
+                    lines.append((number, []))
                     continue
                 target = deals[-1][0] if deals else game
                 allowed = _DEAL_TAGS if deals else _GAME_TAGS - {"Format"}
@@ -168,6 +173,7 @@ def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
             if len(deals[-1][1]) >= ACTIONS_PER_DEAL:
                 raise NotationError(f"R21: no deal has more than {ACTIONS_PER_DEAL} actions")
             deals[-1][1].append(RecordedAction.parse(line))
+            lines[-1][1].append(number)
         except (NotationError, InvalidArgumentError) as error:  # e.g. a comment that is not one line
             raise NotationError(f"line {number}: {error}") from None
         except InvalidStateError as error:
@@ -176,11 +182,17 @@ def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
         raise NotationError(f'line 1: a record starts with [Format "{FORMAT}"]')
     record = _build(game, deals)
     if check:
-        if record.viewer is None:
-            record.replay()
-        else:
-            for _ in record.views():
-                pass
+        try:
+            if record.viewer is None:
+                record.replay()
+            else:
+                for _ in record.views():
+                    pass
+        except ReplayError as error:
+            line_number = _line_of(record, lines, error)
+            if line_number is None:
+                raise
+            raise error.at_line(line_number) from error.cause
     return record
 
 
@@ -215,6 +227,16 @@ def _check_size(text: str) -> int:
     if len(text) > record_limit(deals):
         raise NotationError(f"a record of {deals} deals has at most {record_limit(deals)} characters, not {len(text)}")
     return deals
+
+
+def _line_of(record: GameRecord, lines: list[tuple[int, list[int]]], error: ReplayError) -> int | None:
+    """The line a replay error is about: its action's, else its deal's [Deal] tag."""
+    for deal, (tag_line, action_lines) in zip(record.deals, lines, strict=True):
+        if deal.number == error.deal:
+            if error.index is not None and error.index < len(action_lines):
+                return action_lines[error.index]
+            return tag_line
+    return None
 
 
 def _parse_tag(line: str) -> tuple[str, object]:

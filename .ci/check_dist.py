@@ -1,0 +1,69 @@
+"""Check the built distributions hold what they should: ``python .ci/check_dist.py dist``.
+
+The sdist carries what the README names (the tests with the root ``conftest.py``, the
+documentation's sources, the examples, the benchmarks, the CI script), so ``pytest`` and
+``bash .ci/run`` work from it; neither carries build or cache debris; the wheel carries the
+package with its ``py.typed`` marker and the command, and nothing else.
+"""
+
+from __future__ import annotations
+
+import sys
+import tarfile
+import zipfile
+from pathlib import Path
+
+SDIST_MUST_HAVE = (
+    "pyproject.toml",
+    "README.md",
+    "LICENSE",
+    "conftest.py",
+    ".ci/run",
+    ".ci/check_dist.py",
+    ".readthedocs.yaml",
+    ".github/workflows/ci.yml",
+    "persian_rummy/__init__.py",
+    "persian_rummy/py.typed",
+    "tests/conftest.py",
+    "tests/data/perft.json",
+    "docs/conf.py",
+    "docs/index.rst",
+    "docs/_static/table-state.svg",
+    "examples/play_bots.py",
+    "benchmarks/perft.py",
+)
+WHEEL_MUST_HAVE = ("persian_rummy/__init__.py", "persian_rummy/py.typed", "persian_rummy/cli.py")
+NEVER = ("__pycache__", ".pyc", "docs/_build", ".ci-venv", ".hypothesis", ".coverage")
+
+
+def check(names: list[str], must_have: tuple[str, ...], what: str) -> list[str]:
+    problems = [f"{what} lacks {name}" for name in must_have if name not in names]
+    problems += [f"{what} holds {name}" for name in names if any(bad in name for bad in NEVER)]
+    return problems
+
+
+def main(folder: str) -> int:
+    (sdist,) = Path(folder).glob("*.tar.gz")
+    (wheel,) = Path(folder).glob("*.whl")
+    with tarfile.open(sdist) as archive:
+        # Every member sits under one "name-version/" folder.
+        sdist_names = [member.name.partition("/")[2] for member in archive.getmembers() if member.isfile()]
+    with zipfile.ZipFile(wheel) as archive:
+        wheel_names = archive.namelist()
+    problems = check(sdist_names, SDIST_MUST_HAVE, sdist.name)
+    problems += check(wheel_names, WHEEL_MUST_HAVE, wheel.name)
+    problems += [
+        f"{wheel.name} holds {name}"
+        for name in wheel_names
+        if not name.startswith(("persian_rummy/", "persian_rummy-"))
+    ]
+    if not any(name.endswith("entry_points.txt") for name in wheel_names):
+        problems.append(f"{wheel.name} has no entry points (the persian-rummy command)")
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    print(f"{sdist.name}: {len(sdist_names)} files; {wheel.name}: {len(wheel_names)} files")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "dist"))

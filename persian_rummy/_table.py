@@ -1,0 +1,126 @@
+"""The table as plain text (internal): what ``print(state)`` and ``print(view)`` show, and
+the command line's table, with its colours and suit symbols.
+
+It reads only fields that a :class:`~persian_rummy.GameState` and a
+:class:`~persian_rummy.PlayerView` share, and is handed the hands to show, so it imports
+neither and both can use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Protocol
+
+from persian_rummy.cards import Card
+from persian_rummy.hand import Hand
+from persian_rummy.melds import Meld
+from persian_rummy.rules import Rules
+
+
+class _Phase(Protocol):
+    """What the table asks of a :class:`~persian_rummy.Phase` (named here, below it)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def is_live(self) -> bool: ...
+
+
+class Shown(Protocol):
+    """The fields of a position that every reader of the table sees."""
+
+    @property
+    def deal_number(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def scores(self) -> tuple[int, int]: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def discard_pile(self) -> tuple[Card, ...]: ...
+    @property
+    def melds(self) -> tuple[Meld, ...]: ...
+    @property
+    def current_player(self) -> int: ...
+    @property
+    def must_meld(self) -> Card | None: ...
+    @property
+    def went_out(self) -> int | None: ...
+    @property
+    def phase(self) -> _Phase: ...
+
+
+def _plain(text: str) -> str:
+    return text
+
+
+def cards_text(cards: Iterable[Card], card: Callable[[Card], str] = str) -> str:
+    """Cards separated by spaces; ``-`` for none."""
+    items = [card(value) for value in cards]
+    return " ".join(items) if items else "-"
+
+
+def meld_text(meld: Meld, seat_names: Sequence[str], card: Callable[[Card], str] = str) -> str:
+    """A meld with its credits: ``7s 7h 7d (North) + laid off 7c by East`` (R16)."""
+    original = [value for value, flag in zip(meld.cards, meld.laid_off, strict=True) if not flag]
+    text = f"{cards_text(original, card)} ({seat_names[meld.owner]})"
+    extra = [
+        f"{card(value)} by {seat_names[seat]}"
+        for value, seat, flag in zip(meld.cards, meld.seats, meld.laid_off, strict=True)
+        if flag
+    ]
+    if extra:
+        text += " + laid off " + ", ".join(extra)
+    return text
+
+
+def table_text(
+    position: Shown,
+    *,
+    hands: Sequence[Hand | None],
+    sizes: Sequence[int],
+    stock: int,
+    viewer: int | None,
+    seat_names: Sequence[str],
+    team_names: Sequence[str],
+    card: Callable[[Card], str] = str,
+    bold: Callable[[str], str] = _plain,
+) -> str:
+    """The table, one line per seat: ``hands[seat]`` is shown, or only its size when
+    ``None`` (a hidden hand, R27); ``viewer`` is the seat whose view this is, if any."""
+    lines = [
+        bold(
+            f"Deal {position.deal_number} of {position.rules.deals} · {seat_names[position.dealer]} dealt · "
+            f"{team_names[0]} {position.scores[0]}, {team_names[1]} {position.scores[1]} · stock {stock}"
+        )
+    ]
+    for seat in range(len(seat_names)):
+        line = f"  {seat_names[seat]:<6} {sizes[seat]} card{'s' if sizes[seat] != 1 else ' '}"
+        hand = hands[seat]
+        if hand is not None and seat != viewer:
+            line += f"  {cards_text(hand, card)}"
+        if position.phase.is_live and seat == position.current_player:
+            line += "   <- " + ("to draw" if position.phase.name == "DRAW" else "to meld, lay off or discard")
+        elif seat == viewer:
+            line += "   (you)"
+        if position.went_out == seat:
+            line += "   went out"
+        lines.append(line.rstrip())
+    pile = " ".join(f"{index}:{card(value)}" for index, value in enumerate(position.discard_pile)) or "empty"
+    lines.append(f"  Discard pile (index: card, bottom to top): {pile}")
+    if position.melds:
+        lines.append("  Melds:")
+        lines.extend(f"    #{number} {meld_text(meld, seat_names, card)}" for number, meld in enumerate(position.melds))
+    else:
+        lines.append("  Melds: none")
+    if viewer is not None:
+        hand = hands[viewer]
+        lines.append(f"  Your hand: {cards_text(hand or (), card)}")
+        if position.must_meld is not None and viewer == position.current_player:
+            lines.append(f"  You must meld or lay off the {card(position.must_meld)} now (R14).")
+    elif position.must_meld is not None:
+        lines.append(
+            f"  {seat_names[position.current_player]} must meld or lay off the {card(position.must_meld)} now (R14)."
+        )
+    return "\n".join(lines)
