@@ -254,13 +254,15 @@ def _status(phase: Phase, seat: int, went_out: int | None, current: int) -> str:
     return ""
 
 
-def table(position: GameState | PlayerView, *, title: str | None = None) -> str:
+def table(position: GameState | PlayerView, *, title: str | None = None, spectator: bool = False) -> str:
     """The table as an SVG document (a string), for a state or for one player's view.
 
     A :class:`~persian_rummy.GameState` shows every hand; a
     :class:`~persian_rummy.PlayerView` shows the viewer's hand and card backs for the other
     hands (every hand once the round is over, R23: ``revealed_hands``). ``title``
-    replaces the first line of the header.
+    replaces the first line of the header. ``spectator=True`` draws a view's own hand face
+    down too, for someone who watches the table and holds no hand (public information only,
+    R27).
 
     >>> from persian_rummy import GameState
     >>> state = GameState.from_position(["4s 9d", "5s 6s Kd", "Qh Qd", "2c 2d"], "4c 7s 9c 2h")
@@ -269,6 +271,8 @@ def table(position: GameState | PlayerView, *, title: str | None = None) -> str:
     (13, 1)
     >>> 'data-card="Kd"' in table(state.view(0))
     False
+    >>> cards_in(table(state.view(0), spectator=True))  # the discard pile only
+    ['4c', '7s', '9c', '2h']
     """
     is_view = isinstance(position, PlayerView)
     if is_view:
@@ -276,7 +280,8 @@ def table(position: GameState | PlayerView, *, title: str | None = None) -> str:
         view = position
         revealed = view.revealed_hands
         hands: list[Hand | None] = [
-            view.hand if seat == view.seat else (revealed[seat] if revealed else None) for seat in range(4)
+            revealed[seat] if revealed else (view.hand if seat == view.seat and not spectator else None)
+            for seat in range(4)
         ]
         sizes = list(view.hand_sizes)
         stock_size = view.stock_size
@@ -421,7 +426,7 @@ def table(position: GameState | PlayerView, *, title: str | None = None) -> str:
         title = f"Persian Rummy · deal {state.deal_number} of {state.rules.deals} · {SEAT_NAMES[state.dealer]} dealt"
         if is_view:
             assert isinstance(position, PlayerView)
-            title += f" · seen by {SEAT_NAMES[position.seat]}"
+            title += " · public table" if spectator else f" · seen by {SEAT_NAMES[position.seat]}"
     if phase is Phase.DRAW:
         turn = f"{SEAT_NAMES[current]} to draw"
     elif phase is Phase.MELD:
