@@ -22,7 +22,12 @@ import pytest
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE", "dev") == "ci"
 
 # extra -> (modules it provides, paths (globs, from the repository root) that need it)
-OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "server": (
+        ("starlette", "uvicorn", "websockets", "httpx2", "playwright"),
+        ("tests/server/*", "persian_rummy/server/*"),
+    ),
+}
 
 
 def _missing(extra: str) -> list[str]:

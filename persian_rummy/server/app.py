@@ -38,7 +38,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from persian_rummy.actions import Action
-from persian_rummy.errors import IllegalActionError, NotationError, PersianRummyError
+from persian_rummy.errors import NotationError, NotYourTurnError, PersianRummyError
 from persian_rummy.rules import Rules
 from persian_rummy.server import pages
 from persian_rummy.server.store import Store
@@ -144,14 +144,23 @@ class Server:
     # --- tables ----------------------------------------------------------------------------
 
     def create_table(
-        self, seats: list[str], *, rules: Rules = Rules(), names: list[str] | None = None
+        self,
+        seats: list[str],
+        *,
+        rules: Rules = Rules(),
+        names: list[str] | None = None,
+        seed: int | None = None,
+        dealer: int | None = None,
     ) -> tuple[Table, dict[str, Any]]:
         """Create, store and start a table; returns it and its secret tokens
-        (``{"seats": [(seat, token), ...], "spectator": token}``, people's seats only).
-        Raises :class:`~persian_rummy.NotationError` for a bad seat kind or name."""
+        (``{"seats": [(seat, token), ...], "spectator": token}``, people's seats only). The
+        seed and first dealer are random unless given (tests give them). Raises
+        :class:`~persian_rummy.NotationError` for a bad seat kind or name."""
         if sum(not table.finished for table in self.tables.values()) >= self.limits.tables:
             raise NotationError(f"the server already has {self.limits.tables} tables in play")
-        table = Table.new(seats=seats, rules=rules, names=SEAT_NAMES if names is None else names)
+        table = Table.new(
+            seats=seats, rules=rules, names=SEAT_NAMES if names is None else names, seed=seed, dealer=dealer
+        )
         tokens: dict[str, int | None] = {new_token(): seat for seat in range(PLAYERS) if seats[seat] == HUMAN}
         spectator = new_token()
         tokens[spectator] = None
@@ -257,23 +266,25 @@ class Server:
             return
         table, seat = opened
         connection = _Connection(websocket, table, seat, self.limits)
-        if seat is None:
-            self.spectators[table.id].add(connection)
-        else:
-            previous = self.players.get((table.id, seat))
-            self.players[(table.id, seat)] = connection
-            if previous is not None:
-                await previous.send(_error("superseded", "this seat was opened in another window"))
-                previous.closed = True
-                with contextlib.suppress(RuntimeError, OSError):
-                    await previous.websocket.close(code=4409)
         try:
+            # Under the table's lock: the welcome and the current frame go out before any
+            # broadcast can reach the new connection, so frames never arrive out of order.
             async with self.locks[table.id]:
                 await connection.send(
                     {"type": "welcome", "table": table.id, "seat": seat, "role": "spectator" if seat is None else "player",
                      "names": list(table.names)}  # fmt: skip
                 )
                 await connection.send(table.frame(seat))
+                if seat is None:
+                    self.spectators[table.id].add(connection)
+                else:
+                    previous = self.players.get((table.id, seat))
+                    self.players[(table.id, seat)] = connection
+                    if previous is not None:
+                        await previous.send(_error("superseded", "this seat was opened in another window"))
+                        previous.closed = True
+                        with contextlib.suppress(RuntimeError, OSError):
+                            await previous.websocket.close(code=4409)
             while not connection.closed:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
@@ -336,8 +347,8 @@ class Server:
         async with self.locks[connection.table.id]:
             try:
                 await self.accept(connection.table, connection.seat, action, connection, request_id)
-            except IllegalActionError as error:
-                await connection.send(_error("refused", error.reason, id=request_id, action=str(action)))
+            except NotYourTurnError as error:
+                await connection.send(_error("not_your_turn", error.reason, id=request_id, action=str(action)))
             except PersianRummyError as error:
                 await connection.send(_error("refused", error.reason, id=request_id, action=str(action)))
         return True
