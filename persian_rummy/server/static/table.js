@@ -137,6 +137,8 @@
     frame = next;
     selected = [];
     board.innerHTML = frame.svg;
+    board.dataset.seq = String(frame.seq);
+    board.dataset.phase = frame.phase;
     wire();
     controls();
     say(describe(), false);
