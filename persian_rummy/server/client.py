@@ -4,8 +4,9 @@ JSON and answers with its bot's action when the frame offers legal actions.
 
 Each :class:`SeatClient` keeps what it measured and received: the acknowledged actions by
 number (``acks``), the time from sending each action to its acknowledgement (``latencies``,
-seconds) and, when asked, every message received, byte for byte (``messages``), for tests
-that check what crossed the wire.
+seconds), the number of actions played when each connection began (``joined``: a reconnect
+shows where the table resumed) and, when asked, every message received, byte for byte
+(``messages``), for tests that check what crossed the wire.
 
 >>> client = SeatClient("ws://127.0.0.1:8000/ws/TOKEN", "greedy")
 >>> client.acks, client.finished
@@ -40,6 +41,7 @@ class SeatClient:
         self.latencies: list[float] = []
         self.errors: list[dict[str, Any]] = []
         self.seq = -1
+        self.joined: list[int] = []
         self.finished = False
         self._sent: dict[int, float] = {}
         self._requests = 0
@@ -48,13 +50,18 @@ class SeatClient:
         """Play until the game is over or the server closes the connection (or goes away)."""
         import websockets
 
+        first = True
         try:
             async with websockets.connect(self.url, max_size=2**22, open_timeout=20) as socket:
                 async for message in socket:
                     text = message if isinstance(message, str) else message.decode()
                     if self.keep:
                         self.messages.append(text)
-                    reply = self._answer(json.loads(text))
+                    frame = json.loads(text)
+                    if first and frame.get("type") == "state":
+                        self.joined.append(frame["seq"])
+                        first = False
+                    reply = self._answer(frame)
                     if reply is not None:
                         await socket.send(reply)
                     if self.finished:
