@@ -22,7 +22,9 @@ from persian_rummy.server.tables import Table
 __all__ = ["Limits", "Server", "Store", "Table", "create_app", "serve"]
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "persian-rummy.sqlite3", *, bot_delay: float = 0.4) -> None:
+def serve(
+    host: str = "127.0.0.1", port: int = 8000, db: str = "persian-rummy.sqlite3", *, bot_delay: float = 0.4
+) -> None:
     """Serve tables on ``host:port`` with uvicorn until interrupted, storing games in ``db``
     and resuming the unfinished ones found there. WebSocket messages over 64 KiB close the
     connection (the application's own limit, 4 KiB, answers with an error frame first)."""

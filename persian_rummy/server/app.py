@@ -166,7 +166,10 @@ class Server:
         tokens[spectator] = None
         self.store.add_table(table, tokens)
         self._adopt(table)
-        return table, {"seats": [(seat, token) for token, seat in tokens.items() if seat is not None], "spectator": spectator}
+        return table, {
+            "seats": [(seat, token) for token, seat in tokens.items() if seat is not None],
+            "spectator": spectator,
+        }
 
     def _adopt(self, table: Table) -> None:
         self.tables[table.id] = table
@@ -271,8 +274,13 @@ class Server:
             # broadcast can reach the new connection, so frames never arrive out of order.
             async with self.locks[table.id]:
                 await connection.send(
-                    {"type": "welcome", "table": table.id, "seat": seat, "role": "spectator" if seat is None else "player",
-                     "names": list(table.names)}  # fmt: skip
+                    {
+                        "type": "welcome",
+                        "table": table.id,
+                        "seat": seat,
+                        "role": "spectator" if seat is None else "player",
+                        "names": list(table.names),
+                    }
                 )
                 await connection.send(table.frame(seat))
                 if seat is None:
@@ -314,7 +322,10 @@ class Server:
         if text is None:
             await connection.send(_error("bad_frame", "messages are JSON text, not binary"))
             return True
-        if len(text) > self.limits.message_bytes or len(text.encode("utf-8", "surrogatepass")) > self.limits.message_bytes:
+        if (
+            len(text) > self.limits.message_bytes
+            or len(text.encode("utf-8", "surrogatepass")) > self.limits.message_bytes
+        ):
             await connection.send(_error("too_large", f"a message is at most {self.limits.message_bytes} bytes"))
             return True
         try:
@@ -323,7 +334,9 @@ class Server:
             await connection.send(_error("bad_frame", "a message is one JSON object"))
             return True
         if not isinstance(frame, dict) or frame.get("type") not in ("action", "ping"):
-            await connection.send(_error("bad_frame", 'a message is {"type": "action", "action": "..."} or {"type": "ping"}'))
+            await connection.send(
+                _error("bad_frame", 'a message is {"type": "action", "action": "..."} or {"type": "ping"}')
+            )
             return True
         request_id = frame.get("id")
         if not (request_id is None or (isinstance(request_id, int | str) and len(str(request_id)) <= 40)):
@@ -337,7 +350,7 @@ class Server:
             return True
         text_action = frame.get("action")
         if not isinstance(text_action, str):
-            await connection.send(_error("bad_frame", "an action is its text, such as \"draw\"", id=request_id))
+            await connection.send(_error("bad_frame", 'an action is its text, such as "draw"', id=request_id))
             return True
         try:
             action = Action.parse(text_action)
@@ -446,10 +459,14 @@ def create_app(
             {
                 "id": table.id,
                 "seats": [
-                    {"seat": seat, "bot": None if seat in people else table.seats[seat], "token": people.get(seat),
-                     "url": f"/play/{people[seat]}" if seat in people else None}
+                    {
+                        "seat": seat,
+                        "bot": None if seat in people else table.seats[seat],
+                        "token": people.get(seat),
+                        "url": f"/play/{people[seat]}" if seat in people else None,
+                    }
                     for seat in range(PLAYERS)
-                ],  # fmt: skip
+                ],
                 "spectator": {"token": tokens["spectator"], "url": f"/watch/{tokens['spectator']}"},
             },
             201,
@@ -465,20 +482,22 @@ def create_app(
 
     async def record(request: Request) -> Response:
         opened = server.open(request.path_params["token"])
-        if opened is None or opened[1] is None:
+        table, seat = opened if opened is not None else (None, None)
+        if table is None or seat is None:
             return PlainTextResponse("This link has no record to download.", 404, headers=_HEADERS)
-        table, seat = opened
         async with server.locks[table.id]:
             text = table.record_text(seat)
         headers = dict(_HEADERS)
-        headers["Content-Disposition"] = f'attachment; filename="persian-rummy-{table.id}-{SEAT_NAMES[seat].lower()}.prr"'
+        headers["Content-Disposition"] = (
+            f'attachment; filename="persian-rummy-{table.id}-{SEAT_NAMES[seat].lower()}.prr"'
+        )
         return PlainTextResponse(text, headers=headers)
 
     async def static(request: Request) -> Response:
         name = request.path_params["name"]
         if name not in _STATIC:
             return PlainTextResponse("not found", 404, headers=_HEADERS)
-        text = resources.files("persian_rummy.server").joinpath("static", name).read_text(encoding="utf-8")
+        text = resources.files("persian_rummy.server").joinpath("static").joinpath(name).read_text(encoding="utf-8")
         return Response(text, media_type=_STATIC[name], headers={**_HEADERS, "Cache-Control": "max-age=300"})
 
     async def websocket(websocket: WebSocket) -> None:

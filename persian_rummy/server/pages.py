@@ -36,7 +36,10 @@ def problem(message: str) -> str:
     >>> "&lt;b&gt;" in problem("<b>")
     True
     """
-    return _page("Problem", f'<main><h1>persian-rummy</h1><p role="alert">{escape(message)}</p><p><a href="/">Back</a></p></main>')
+    return _page(
+        "Problem",
+        f'<main><h1>persian-rummy</h1><p role="alert">{escape(message)}</p><p><a href="/">Back</a></p></main>',
+    )
 
 
 def lobby() -> str:
@@ -54,7 +57,7 @@ def lobby() -> str:
             for kind in kinds
         )
         seats.append(
-            f'<fieldset><legend>{name} (seat {seat}, {"North-South" if seat % 2 == 0 else "East-West"})</legend>'
+            f"<fieldset><legend>{name} (seat {seat}, {'North-South' if seat % 2 == 0 else 'East-West'})</legend>"
             f'<label>Plays: <select name="seat{seat}">{options}</select></label> '
             f'<label>Name: <input name="name{seat}" value="{name}" maxlength="40"></label></fieldset>'
         )

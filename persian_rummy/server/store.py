@@ -93,7 +93,14 @@ class Store:
             self._db.execute("BEGIN")
             self._db.execute(
                 "INSERT INTO tables (id, rules, seed, dealer, seats, names) VALUES (?, ?, ?, ?, ?, ?)",
-                (table.id, str(table.rules), table.seed, table.dealer, json.dumps(table.seats), json.dumps(table.names)),
+                (
+                    table.id,
+                    str(table.rules),
+                    table.seed,
+                    table.dealer,
+                    json.dumps(table.seats),
+                    json.dumps(table.names),
+                ),
             )
             self._db.executemany(
                 "INSERT INTO tokens (digest, table_id, seat) VALUES (?, ?, ?)",

@@ -225,7 +225,9 @@ class Table:
         """
         return dumps(self.record().redact(seat))
 
-    def frame(self, seat: int | None, state: GameState | None = None, last: dict[str, Any] | None = None) -> dict[str, Any]:
+    def frame(
+        self, seat: int | None, state: GameState | None = None, last: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         """The ``state`` frame for ``seat`` (``None``: a spectator) on ``state`` (default: the
         current state): the seat's view as JSON, the picture, its legal actions when it is to
         move, the score sheet once the deal is over, and ``last`` (the public event that led

@@ -75,7 +75,7 @@ def seq(page: Page) -> str:
 
 
 def hand_card(page: Page, card: str, nth: int = 0) -> Any:
-    return page.locator(f'#board {SOUTH.replace("[data-card]", f"[data-card={card!r}]")}'.replace("'", '"')).nth(nth)
+    return page.locator(f"#board {SOUTH.replace('[data-card]', f'[data-card={card!r}]')}".replace("'", '"')).nth(nth)
 
 
 def click_edge(locator: Any) -> None:
@@ -177,7 +177,9 @@ def test_a_person_plays_a_whole_game_against_three_bots_in_the_browser(
         done.append(options[0])
     else:
         raise AssertionError("the game did not end")
-    assert sheets == 2 and re.search(r"Game over: North-South -?\d+, East-West -?\d+", page.text_content("#sheet-result") or "")
+    assert sheets == 2 and re.search(
+        r"Game over: North-South -?\d+, East-West -?\d+", page.text_content("#sheet-result") or ""
+    )
     page.screenshot(path=str(screenshots(tmp_path) / "game-over.png"), full_page=True)
     if not shot:
         page.screenshot(path=str(screenshots(tmp_path) / "table.png"), full_page=True)

@@ -49,7 +49,9 @@ def start(db: pathlib.Path, port: int) -> subprocess.Popen[bytes]:
                 return process
         except OSError:
             if process.poll() is not None:
-                raise RuntimeError(f"the server exited: {process.stderr.read().decode() if process.stderr else ''}") from None
+                raise RuntimeError(
+                    f"the server exited: {process.stderr.read().decode() if process.stderr else ''}"
+                ) from None
             time.sleep(0.1)
     process.kill()
     raise RuntimeError("the server did not start")
@@ -62,7 +64,9 @@ def get(url: str) -> str:
 
 def create(port: int, seats: list[str]) -> dict[str, Any]:
     request = urllib.request.Request(
-        f"http://127.0.0.1:{port}/api/tables", json.dumps({"seats": seats}).encode(), {"Content-Type": "application/json"}
+        f"http://127.0.0.1:{port}/api/tables",
+        json.dumps({"seats": seats}).encode(),
+        {"Content-Type": "application/json"},
     )
     with urllib.request.urlopen(request, timeout=20) as response:
         return dict(json.loads(response.read()))
@@ -160,4 +164,3 @@ def test_no_game_is_lost_when_the_server_is_killed(tmp_path: pathlib.Path) -> No
         f"({sum(len(before[t]) for t in clients)} stored, {in_flight} stored but unacknowledged); "
         f"the bot table had {bot_actions}; every table resumed at its last stored action and finished"
     )
-

@@ -13,13 +13,12 @@ from typing import Any
 
 import pytest
 import websockets
+from live import LiveServer
 
 from persian_rummy import DECK, GameState
 from persian_rummy.server.client import SeatClient
 from persian_rummy.server.tables import Table
 from persian_rummy.svg import table as picture
-
-from live import LiveServer
 
 # Every way a message may name a card: the library's notation (JSON, action texts, data-card
 # attributes), a picture's text (rank and suit symbol, "10" for tens) and a joker by name.
@@ -93,14 +92,21 @@ async def watch(url: str, messages: list[str]) -> None:
                 return
 
 
-async def play_games(server: LiveServer, games: int, bots: tuple[str, ...]) -> list[tuple[str, list[SeatClient], list[str]]]:
+async def play_games(
+    server: LiveServer, games: int, bots: tuple[str, ...]
+) -> list[tuple[str, list[SeatClient], list[str]]]:
     """``games`` tables of four bot clients and a spectator each, all played at once."""
     loop = asyncio.get_running_loop()
     tables, runs = [], []
     for game in range(games):
         created = await loop.run_in_executor(None, create, server, {"seats": ["human"] * 4})
         clients = [
-            SeatClient(server.ws + seat["token"], bots[(game + seat["seat"]) % len(bots)], seed=game * 4 + seat["seat"], keep=True)
+            SeatClient(
+                server.ws + seat["token"],
+                bots[(game + seat["seat"]) % len(bots)],
+                seed=game * 4 + seat["seat"],
+                keep=True,
+            )
             for seat in created["seats"]
         ]
         spectator: list[str] = []

@@ -36,7 +36,9 @@ def server_of(client: TestClient) -> Server:
     return server
 
 
-def new_table(client: TestClient, seats: list[str] = HUMANS, seed: int = 1, dealer: int = 0) -> tuple[str, dict[int, str], str]:
+def new_table(
+    client: TestClient, seats: list[str] = HUMANS, seed: int = 1, dealer: int = 0
+) -> tuple[str, dict[int, str], str]:
     """A table with a known seed (through the server, so its bots start in the app's loop)."""
     assert client.portal is not None
     table, tokens = client.portal.call(lambda: server_of(client).create_table(seats, seed=seed, dealer=dealer))
@@ -72,8 +74,13 @@ def test_create_a_table_through_the_api_and_the_form(client: TestClient) -> None
     assert server_of(client).tables[body["id"]].rules.deals == 1
     page = client.get(body["seats"][0]["url"])
     assert page.status_code == 200 and 'data-seat="0"' in page.text
-    assert page.headers["referrer-policy"] == "no-referrer" and "script-src 'self'" in page.headers["content-security-policy"]
-    form = client.post("/tables", content=b"seat0=human&seat1=greedy&seat2=greedy&seat3=greedy&preset=500_rum&name0=Ann")
+    assert (
+        page.headers["referrer-policy"] == "no-referrer"
+        and "script-src 'self'" in page.headers["content-security-policy"]
+    )
+    form = client.post(
+        "/tables", content=b"seat0=human&seat1=greedy&seat2=greedy&seat3=greedy&preset=500_rum&name0=Ann"
+    )
     assert form.status_code == 201 and "/play/" in form.text and "/watch/" in form.text and "Ann" in form.text
     assert "<form" in client.get("/").text
 
@@ -100,7 +107,13 @@ def test_r27_joining_a_seat_sends_its_own_view_and_a_spectator_the_public_table(
     table_id, tokens, spectator = new_table(client)
     state = server_of(client).tables[table_id].state
     with joined(client, tokens[1]) as (_, welcome, frame):
-        assert welcome == {"type": "welcome", "table": table_id, "seat": 1, "role": "player", "names": ["North", "East", "South", "West"]}
+        assert welcome == {
+            "type": "welcome",
+            "table": table_id,
+            "seat": 1,
+            "role": "player",
+            "names": ["North", "East", "South", "West"],
+        }
         assert PlayerView.from_json(json.dumps(frame["view"])) == state.view(1)
         assert frame["legal"] == ["draw"] and frame["turn"] == 1
         assert sorted(cards_in(frame["svg"])) == sorted([str(card) for card in state.hands[1]] + ["2s"])
@@ -131,7 +144,10 @@ def play_out(client: TestClient, tokens: dict[int, str], seed: int) -> tuple[Cou
             for other in range(4):
                 latest[other] = receive_state(sockets[other])
                 assert latest[other]["seq"] == kinds.total()
-                assert latest[other]["last"] in ({"seat": seat, "action": str(action), "seq": kinds.total()}, {"seat": None, "action": "deal", "seq": kinds.total()})
+                assert latest[other]["last"] in (
+                    {"seat": seat, "action": str(action), "seq": kinds.total()},
+                    {"seat": None, "action": "deal", "seq": kinds.total()},
+                )
         return kinds, list(latest.values())
 
 
@@ -166,7 +182,9 @@ def test_r6_refused_actions_say_why_and_change_nothing(client: TestClient) -> No
         assert east.receive_json()["code"] == "refused"
         assert table.state is before and table.seq == 0
         # what a refusal says names no card of another hand
-        hidden = {str(card) for seat in (0, 2, 3) for card in before.hands[seat]} - {str(card) for card in before.hands[1]}
+        hidden = {str(card) for seat in (0, 2, 3) for card in before.hands[seat]} - {
+            str(card) for card in before.hands[1]
+        }
         assert not any(card in json.dumps(refused) for card in hidden)
 
 
@@ -184,16 +202,15 @@ def test_a_wrong_token_opens_nothing(client: TestClient) -> None:
 
 def test_a_second_window_for_a_seat_takes_it_over(client: TestClient) -> None:
     _, tokens, spectator = new_table(client)
-    with joined(client, tokens[1]) as (first, _, _):
-        with joined(client, tokens[1]) as (second, _, frame):
-            notice = first.receive_json()
-            assert notice["code"] == "superseded"
-            with pytest.raises(WebSocketDisconnect) as closed:
-                first.receive_json()
-            assert closed.value.code == 4409
-            assert frame["legal"] == ["draw"]
-            second.send_json({"type": "action", "action": "draw"})
-            assert second.receive_json()["type"] == "ack"
+    with joined(client, tokens[1]) as (first, _, _), joined(client, tokens[1]) as (second, _, frame):
+        notice = first.receive_json()
+        assert notice["code"] == "superseded"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            first.receive_json()
+        assert closed.value.code == 4409
+        assert frame["legal"] == ["draw"]
+        second.send_json({"type": "action", "action": "draw"})
+        assert second.receive_json()["type"] == "ack"
     assert client.get(f"/record/{spectator}").status_code == 404  # a spectator has no hand to show a record of
 
 
@@ -214,7 +231,9 @@ def test_a_second_window_for_a_seat_takes_it_over(client: TestClient) -> None:
         (b"\x00\x01", "bad_frame"),
     ],
 )
-def test_a_bad_message_gets_an_error_frame_and_the_connection_goes_on(client: TestClient, message: str | bytes, code: str) -> None:
+def test_a_bad_message_gets_an_error_frame_and_the_connection_goes_on(
+    client: TestClient, message: str | bytes, code: str
+) -> None:
     _, tokens, _ = new_table(client)
     with joined(client, tokens[1]) as (ws, _, _):
         if isinstance(message, bytes):
@@ -267,9 +286,11 @@ def test_bots_play_their_seats_and_a_restarted_server_resumes_every_table(tmp_pa
     # the same database: the table comes back at its last stored action, and its bots play on
     with TestClient(create_app(path)) as client:
         again = server_of(client).tables[table_id]
-        assert again.seq >= seq and [str(a) for deal in again.deals for a in deal][:seq] == [
-            str(a) for deal in table.deals for a in deal
-        ][:seq]
+        assert (
+            again.seq >= seq
+            and [str(a) for deal in again.deals for a in deal][:seq]
+            == [str(a) for deal in table.deals for a in deal][:seq]
+        )
         with joined(client, tokens[1]) as (_, _, frame):
             assert frame["seq"] >= seq
     assert state.deal_number == 1
