@@ -9,8 +9,9 @@ bots (``--bot``, random by default: the cheapest to think, so the figures measur
 server) in one client process. Every action goes through the whole path: parse, the rules,
 an SQLite commit (``synchronous=FULL``), the acknowledgement and a frame (view JSON and SVG
 picture) to each of the four seats. The run is bounded: at most ``--seconds`` and 500
-tables. Prints the accepted actions per second and the p50/p99 latency from sending an
-action to receiving its acknowledgement.
+tables. Prints the accepted actions per second, the p50/p99 latency from sending an action to
+receiving its acknowledgement and (on Linux) the server's processor time per action, which
+tells how much of the wall time was the server's own work on a shared machine.
 """
 
 from __future__ import annotations
@@ -88,6 +89,15 @@ async def run(port: int, tables: int, bot: str, seconds: float) -> tuple[list[Se
     return clients, elapsed
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """The processor time (user and system) a process has used, where ``/proc`` tells it."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
@@ -103,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         server = start_server(str(Path(folder) / "load.sqlite3"), port)
         try:
             clients, elapsed = asyncio.run(run(port, args.tables, args.bot, args.seconds))
+            cpu = cpu_seconds(server.pid)
         finally:
             server.kill()
             server.wait(10)
@@ -117,6 +128,7 @@ def main(argv: list[str] | None = None) -> int:
         f"Python {platform.python_version()}, {os.cpu_count()} cores: {args.tables} tables ({4 * args.tables} WebSocket "
         f"clients, {args.bot} bots), {finished} games finished, {actions} actions in {elapsed:.1f}s: "
         f"{actions / elapsed:,.0f} actions/s; latency to acknowledgement p50 {p50:.1f} ms, p99 {p99:.1f} ms"
+        + ("" if cpu is None else f"; server processor time {cpu * 1000 / max(actions, 1):.1f} ms per action")
     )
     return 0
 

@@ -22,7 +22,9 @@ every connection of the table as that seat's (or the spectators') frame.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
+import functools
 import json
 import time
 from collections.abc import AsyncIterator, Mapping
@@ -43,7 +45,7 @@ from persian_rummy.rules import Rules
 from persian_rummy.server import pages
 from persian_rummy.server.store import Store
 from persian_rummy.server.tables import HUMAN, Table, new_token
-from persian_rummy.state import PLAYERS, SEAT_NAMES
+from persian_rummy.state import PLAYERS, SEAT_NAMES, Phase
 
 __all__ = ["Limits", "Server", "create_app"]
 
@@ -140,6 +142,7 @@ class Server:
         self.players: dict[tuple[str, int], _Connection] = {}
         self.spectators: dict[str, set[_Connection]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._writer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="persian-rummy-store")
 
     # --- tables ----------------------------------------------------------------------------
 
@@ -204,7 +207,14 @@ class Server:
         """Apply ``action`` for ``seat`` (under the table's lock), store it, acknowledge it to
         ``sender`` and send every connection its new frame. Raises what the table raises."""
         before = table.state
-        table.apply(seat, action, persist=lambda seq, who, text, over: self.store.add_action(table.id, seq, who, text, finished=over))  # fmt: skip
+        action, after = table.check(seat, action)
+        # The commit (an fsync) runs on the store's own thread: the event loop serves the other
+        # tables meanwhile, and this table's lock keeps its actions in order.
+        store = functools.partial(self.store.add_action, finished=after.phase is Phase.GAME_OVER)
+        await asyncio.get_running_loop().run_in_executor(
+            self._writer, store, table.id, table.seq + 1, seat, str(action)
+        )
+        table.commit(action, after)
         if sender is not None:
             await sender.send({"type": "ack", "seq": table.seq, "action": str(action), "id": request_id})
         last = {"seat": seat, "action": str(action), "seq": table.seq}
@@ -255,6 +265,7 @@ class Server:
         for task in list(self._tasks):
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        self._writer.shutdown()
         self.store.close()
 
     # --- connections ------------------------------------------------------------------------

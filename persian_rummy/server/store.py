@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import threading
 from collections.abc import Mapping
 from typing import Final
 
@@ -81,15 +82,19 @@ class Store:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
+        # The server commits actions on a thread of its own and reads on its event loop: one
+        # operation at a time on the connection, so no transaction ever interleaves another.
+        self._lock = threading.Lock()
 
     def close(self) -> None:
         """Close the database."""
-        self._db.close()
+        with self._lock:
+            self._db.close()
 
     def add_table(self, table: Table, tokens: Mapping[str, int | None]) -> None:
         """Store a new table and the digests of its tokens (``token -> seat``, ``None`` for a
         spectator link), in one transaction."""
-        with self._db:
+        with self._lock, self._db:
             self._db.execute("BEGIN")
             self._db.execute(
                 "INSERT INTO tables (id, rules, seed, dealer, seats, names) VALUES (?, ?, ?, ?, ?, ?)",
@@ -110,7 +115,7 @@ class Store:
     def add_action(self, table_id: str, seq: int, seat: int, action: str, *, finished: bool = False) -> None:
         """Store accepted action number ``seq`` (1-based) of a table, committed before this
         returns; ``finished`` marks the game over in the same transaction."""
-        with self._db:
+        with self._lock, self._db:
             self._db.execute("BEGIN")
             self._db.execute(
                 "INSERT INTO actions (table_id, seq, seat, action) VALUES (?, ?, ?, ?)", (table_id, seq, seat, action)
@@ -120,28 +125,34 @@ class Store:
 
     def find_token(self, token: str) -> tuple[str, int | None] | None:
         """The table and seat (``None`` for a spectator) a token opens, or ``None``."""
-        row = self._db.execute("SELECT table_id, seat FROM tokens WHERE digest = ?", (token_digest(token),)).fetchone()
+        with self._lock:
+            row = self._db.execute(
+                "SELECT table_id, seat FROM tokens WHERE digest = ?", (token_digest(token),)
+            ).fetchone()
         return None if row is None else (row[0], row[1])
 
     def load(self, table_id: str) -> Table | None:
         """The table with this id, replayed to its last stored action, or ``None``."""
-        row = self._db.execute(
-            "SELECT id, rules, seed, dealer, seats, names FROM tables WHERE id = ?", (table_id,)
-        ).fetchone()
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, rules, seed, dealer, seats, names FROM tables WHERE id = ?", (table_id,)
+            ).fetchone()
         return None if row is None else self._resume(row)
 
     def unfinished(self) -> list[Table]:
         """Every table whose game is not over, replayed to its last stored action."""
-        rows = self._db.execute(
-            "SELECT id, rules, seed, dealer, seats, names FROM tables WHERE finished = 0 ORDER BY created, id"
-        ).fetchall()
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, rules, seed, dealer, seats, names FROM tables WHERE finished = 0 ORDER BY created, id"
+            ).fetchall()
         return [self._resume(row) for row in rows]
 
     def _resume(self, row: tuple[str, str, int, int, str, str]) -> Table:
         table_id, rules, seed, dealer, seats, names = row
-        actions = self._db.execute(
-            "SELECT seat, action FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
-        ).fetchall()
+        with self._lock:
+            actions = self._db.execute(
+                "SELECT seat, action FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
+            ).fetchall()
         return Table.resume(
             table_id=table_id,
             seats=json.loads(seats),

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Final
 
 import attrs
@@ -172,14 +172,11 @@ class Table:
         """
         return self.state.phase is Phase.GAME_OVER
 
-    def apply(
-        self, seat: int, action: Action | str, *, persist: Callable[[int, int, str, bool], None] | None = None
-    ) -> GameState:
+    def apply(self, seat: int, action: Action | str) -> GameState:
         """Play ``action`` for ``seat`` and return the state it leads to: the next deal's first
         state when the action ends a deal that is not the last. Raises what
         :func:`~persian_rummy.play` raises (a seat not to move, an illegal action), changing
-        nothing. ``persist(seq, seat, action_text, finished)`` is called once the action is
-        known to be legal and before the table changes: if it raises, the table is unchanged.
+        nothing. Same as :meth:`check` then :meth:`commit`.
 
         >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
         >>> table.apply(2, "draw")
@@ -187,11 +184,31 @@ class Table:
         ...
         persian_rummy.errors.NotYourTurnError: R6: seat 2 is not to act: seat 1 is
         """
+        action, after = self.check(seat, action)
+        return self.commit(action, after)
+
+    def check(self, seat: int, action: Action | str) -> tuple[Action, GameState]:
+        """The action (parsed) and the state it leads to, if ``seat`` may play it now; raises
+        what :func:`~persian_rummy.play` raises. The table does not change (the server stores
+        the action between this and :meth:`commit`).
+
+        >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
+        >>> action, after = table.check(1, "draw")
+        >>> action, after.phase.name, table.seq
+        (DrawStock(), 'MELD', 0)
+        """
         if isinstance(action, str):
             action = Action.parse(action)
-        after = play(self.state, action, seat=seat)
-        if persist is not None:
-            persist(self.seq + 1, seat, str(action), after.phase is Phase.GAME_OVER)
+        return action, play(self.state, action, seat=seat)
+
+    def commit(self, action: Action, after: GameState) -> GameState:
+        """Record ``action``, checked by :meth:`check` on the current state, leading to ``after``;
+        deal the next deal if it ended one (R7). Returns the new current state.
+
+        >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
+        >>> table.commit(*table.check(1, "draw")).phase.name, table.seq
+        ('MELD', 1)
+        """
         self.deals[-1].append(action)
         self.seq += 1
         self.state = after
