@@ -1,6 +1,6 @@
 """The ASGI application: HTTP pages, the table API and one WebSocket per seat or spectator.
 
-:func:`create_app` builds a Starlette application around a :class:`Server`, which owns the
+:func:`~persian_rummy.server.create_app` builds a Starlette application around a :class:`Server`, which owns the
 tables in memory, their SQLite :class:`~persian_rummy.server.store.Store`, the open
 connections and the bots. Every message from a client goes through :meth:`Server.receive`:
 it is size- and rate-limited, parsed, and answered with an error frame when it is bad, never
@@ -47,7 +47,7 @@ from persian_rummy.server.store import Store
 from persian_rummy.server.tables import HUMAN, Table, new_token
 from persian_rummy.state import PLAYERS, SEAT_NAMES, Phase
 
-__all__ = ["Limits", "Server", "create_app"]
+__all__ = ["Connection", "Limits", "Server", "create_app"]
 
 _STATIC: Final = {"table.js": "text/javascript", "table.css": "text/css"}
 # No inline script, no other origin, no framing, and no token in a Referer header.
@@ -97,8 +97,10 @@ class _Bucket:
         return True
 
 
-class _Connection:
-    """One open WebSocket: for a seat (0-3) or a spectator (``seat`` is ``None``)."""
+class Connection:
+    """One open WebSocket of a table: for a seat (0-3) or a spectator (``seat`` is ``None``),
+    with its own rate limit. :meth:`send` never raises: a connection that went away is
+    marked ``closed``."""
 
     def __init__(self, websocket: WebSocket, table: Table, seat: int | None, limits: Limits) -> None:
         self.websocket = websocket
@@ -109,6 +111,7 @@ class _Connection:
         self.closed = False
 
     async def send(self, frame: Mapping[str, Any]) -> None:
+        """Send one frame as JSON text, unless the connection is closed."""
         if self.closed or self.websocket.application_state is not WebSocketState.CONNECTED:
             return
         try:
@@ -139,8 +142,8 @@ class Server:
         self.limits = limits
         self.tables: dict[str, Table] = {}
         self.locks: dict[str, asyncio.Lock] = {}
-        self.players: dict[tuple[str, int], _Connection] = {}
-        self.spectators: dict[str, set[_Connection]] = {}
+        self.players: dict[tuple[str, int], Connection] = {}
+        self.spectators: dict[str, set[Connection]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._writer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="persian-rummy-store")
 
@@ -159,7 +162,7 @@ class Server:
         (``{"seats": [(seat, token), ...], "spectator": token}``, people's seats only). The
         seed and first dealer are random unless given (tests give them). Raises
         :class:`~persian_rummy.NotationError` for a bad seat kind or name."""
-        if sum(not table.finished for table in self.tables.values()) >= self.limits.tables:
+        if self.is_full:
             raise NotationError(f"the server already has {self.limits.tables} tables in play")
         table = Table.new(
             seats=seats, rules=rules, names=SEAT_NAMES if names is None else names, seed=seed, dealer=dealer
@@ -173,6 +176,11 @@ class Server:
             "seats": [(seat, token) for token, seat in tokens.items() if seat is not None],
             "spectator": spectator,
         }
+
+    @property
+    def is_full(self) -> bool:
+        """Whether the server has as many tables in play as :class:`Limits` allows."""
+        return sum(not table.finished for table in self.tables.values()) >= self.limits.tables
 
     def _adopt(self, table: Table) -> None:
         self.tables[table.id] = table
@@ -202,7 +210,7 @@ class Server:
 
     # --- actions ---------------------------------------------------------------------------
 
-    async def accept(self, table: Table, seat: int, action: Action, sender: _Connection | None = None,
+    async def accept(self, table: Table, seat: int, action: Action, sender: Connection | None = None,
                      request_id: object = None) -> None:  # fmt: skip
         """Apply ``action`` for ``seat`` (under the table's lock), store it, acknowledge it to
         ``sender`` and send every connection its new frame. Raises what the table raises."""
@@ -279,7 +287,7 @@ class Server:
             await websocket.close(code=4404)
             return
         table, seat = opened
-        connection = _Connection(websocket, table, seat, self.limits)
+        connection = Connection(websocket, table, seat, self.limits)
         try:
             # Under the table's lock: the welcome and the current frame go out before any
             # broadcast can reach the new connection, so frames never arrive out of order.
@@ -319,7 +327,7 @@ class Server:
             elif self.players.get((table.id, seat)) is connection:
                 del self.players[(table.id, seat)]
 
-    async def receive(self, connection: _Connection, message: Mapping[str, Any]) -> bool:
+    async def receive(self, connection: Connection, message: Mapping[str, Any]) -> bool:
         """Handle one message from a client; returns ``False`` when the connection must close."""
         text = message.get("text")
         if not connection.bucket.take():
@@ -422,7 +430,7 @@ def create_app(
 ) -> Starlette:
     """The Starlette application of a table server storing its games in the SQLite file
     ``db`` (or a :class:`~persian_rummy.server.store.Store`); on start it replays every
-    unfinished game found there. ``app.state.server`` is the :class:`Server`.
+    unfinished game found there. ``app.state.server`` is the :class:`~persian_rummy.server.app.Server`.
 
     >>> create_app(":memory:").state.server.tables
     {}
@@ -436,6 +444,8 @@ def create_app(
         body = await _body(request, limits.body_bytes)
         if body is None:
             return _html(pages.problem("The form is too large."), 413)
+        if server.is_full:
+            return _html(pages.problem("The server is full: try again later."), 503)
         fields = parse_qs(body.decode("utf-8", "replace"), max_num_fields=20)
         knobs = fields.get("knobs", [""])[0].strip()
         data = {
@@ -454,6 +464,8 @@ def create_app(
         body = await _body(request, limits.body_bytes)
         if body is None:
             return JSONResponse({"error": "the request is too large"}, 413, headers=_HEADERS)
+        if server.is_full:
+            return JSONResponse({"error": "the server is full: try again later"}, 503, headers=_HEADERS)
         try:
             data = json.loads(body)
             if not isinstance(data, dict):

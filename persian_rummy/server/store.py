@@ -1,5 +1,5 @@
 """Persistence: every table and every accepted action in SQLite (the standard library's
-:mod:`sqlite3`, write-ahead log), written before the action is acknowledged.
+``sqlite3``, write-ahead log), written before the action is acknowledged.
 
 A table is stored once when it is created (rules, seed, first dealer, seat kinds, names and
 the SHA-256 digests of its tokens: the tokens themselves are never stored) and then one row

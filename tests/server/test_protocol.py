@@ -93,6 +93,10 @@ def test_create_a_table_through_the_api_and_the_form(client: TestClient) -> None
         {"seats": HUMANS, "rules": "deals=zero"},
         {"seats": HUMANS, "names": ["a", "b", "c", "d" * 41]},
         {"seats": ["human", "mc:samples=100000", "human", "human"]},
+        {"seats": HUMANS, "rules": 5},
+        {"seats": HUMANS, "names": "Ann"},
+        {"seats": HUMANS, "names": ["Ann", "Bo"]},
+        {"seats": ["human", 7, "human", "human"]},
         [1, 2],
     ],
 )
@@ -309,3 +313,37 @@ def test_the_record_of_a_game_in_play_hides_what_the_seat_has_not_seen(client: T
     assert "[Seed" not in text and record.viewer == 1
     assert list(record.views())[-1] == table.state.view(1)
     assert Action.parse("draw") == record.deals[0].actions[0].action
+
+
+def test_the_lobby_form_refuses_a_bad_table_and_a_large_body(client: TestClient) -> None:
+    bad = client.post("/tables", content=b"seat0=human&seat1=clever&seat2=human&seat3=human")
+    assert bad.status_code == 400 and "role=\"alert\"" in bad.text
+    assert client.post("/tables", content=b"x" * 5000).status_code == 413
+    assert client.get("/static/app.py").status_code == 404
+    assert client.get("/static/table.js").headers["content-type"].startswith("text/javascript")
+
+
+def test_the_server_holds_a_bounded_number_of_tables(tmp_path: Any) -> None:
+    with TestClient(create_app(str(tmp_path / "games.sqlite3"), limits=Limits(tables=1))) as client:
+        assert client.post("/api/tables", json={"seats": HUMANS}).status_code == 201
+        refused = client.post("/api/tables", json={"seats": HUMANS})
+        assert refused.status_code == 503 and "full" in refused.json()["error"]
+        assert client.post("/tables", content=b"seat0=human").status_code == 503
+
+
+def test_a_finished_game_opens_again_after_a_restart(tmp_path: Any) -> None:
+    path = str(tmp_path / "games.sqlite3")
+    with TestClient(create_app(path, bot_delay=0.001)) as client:
+        table_id, tokens, _ = new_table(client, ["random", "random", "human", "random"], seed=2)
+        with joined(client, tokens[2]) as (south, _, frame):
+            bot = RandomBot(2)
+            while frame["phase"] != "game_over":
+                if frame["legal"]:
+                    south.send_json({"type": "action", "action": str(bot(PlayerView.from_json(json.dumps(frame["view"]))))})
+                    assert south.receive_json()["type"] == "ack"
+                frame = receive_state(south)
+        text = client.get(f"/record/{tokens[2]}").text
+    with TestClient(create_app(path)) as client:
+        assert server_of(client).tables == {}  # only unfinished games are replayed on start ...
+        assert client.get(f"/record/{tokens[2]}").text == text  # ... a finished one opens on demand
+        assert server_of(client).tables[table_id].finished
