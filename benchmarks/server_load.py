@@ -112,7 +112,9 @@ def main(argv: list[str] | None = None) -> int:
         port = free_port()
         server = start_server(str(Path(folder) / "load.sqlite3"), port)
         try:
+            client_cpu = time.process_time()
             clients, elapsed = asyncio.run(run(port, args.tables, args.bot, args.seconds))
+            client_cpu = time.process_time() - client_cpu
             cpu = cpu_seconds(server.pid)
         finally:
             server.kill()
@@ -128,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
         f"Python {platform.python_version()}, {os.cpu_count()} cores: {args.tables} tables ({4 * args.tables} WebSocket "
         f"clients, {args.bot} bots), {finished} games finished, {actions} actions in {elapsed:.1f}s: "
         f"{actions / elapsed:,.0f} actions/s; latency to acknowledgement p50 {p50:.1f} ms, p99 {p99:.1f} ms"
-        + ("" if cpu is None else f"; server processor time {cpu * 1000 / max(actions, 1):.1f} ms per action")
+        + ("" if cpu is None else f"; processor time per action: server {cpu * 1000 / actions:.1f} ms")
+        + f", clients {client_cpu * 1000 / actions:.1f} ms"
     )
     return 0
 
