@@ -26,6 +26,7 @@ import concurrent.futures
 import contextlib
 import functools
 import json
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Mapping
 from importlib import resources
@@ -49,6 +50,8 @@ from persian_rummy.state import PLAYERS, SEAT_NAMES, Phase
 
 __all__ = ["Connection", "Limits", "Server", "create_app"]
 
+#: Seconds a frame may wait for a client that does not read before the client is dropped.
+SEND_TIMEOUT: Final = 10.0
 _STATIC: Final = {"table.js": "text/javascript", "table.css": "text/css"}
 # No inline script, no other origin, no framing, and no token in a Referer header.
 _HEADERS: Final = {
@@ -111,12 +114,13 @@ class Connection:
         self.closed = False
 
     async def send(self, frame: Mapping[str, Any]) -> None:
-        """Send one frame as JSON text, unless the connection is closed."""
+        """Send one frame as JSON text, unless the connection is closed. A client that does
+        not read for ``SEND_TIMEOUT`` seconds is dropped, so it cannot hold up its table."""
         if self.closed or self.websocket.application_state is not WebSocketState.CONNECTED:
             return
         try:
-            await self.websocket.send_text(json.dumps(frame, separators=(",", ":")))
-        except (WebSocketDisconnect, RuntimeError, OSError):
+            await asyncio.wait_for(self.websocket.send_text(json.dumps(frame, separators=(",", ":"))), SEND_TIMEOUT)
+        except (WebSocketDisconnect, RuntimeError, OSError, asyncio.TimeoutError):
             self.closed = True
 
 
@@ -379,6 +383,9 @@ class Server:
         async with self.locks[connection.table.id]:
             try:
                 await self.accept(connection.table, connection.seat, action, connection, request_id)
+            except sqlite3.Error:
+                # Not stored, so not played: the table is unchanged and the client may retry.
+                await connection.send(_error("unavailable", "the action could not be stored: try again", id=request_id))
             except NotYourTurnError as error:
                 await connection.send(_error("not_your_turn", error.reason, id=request_id, action=str(action)))
             except PersianRummyError as error:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sqlite3
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -347,3 +348,26 @@ def test_a_finished_game_opens_again_after_a_restart(tmp_path: Any) -> None:
         assert server_of(client).tables == {}  # only unfinished games are replayed on start ...
         assert client.get(f"/record/{tokens[2]}").text == text  # ... a finished one opens on demand
         assert server_of(client).tables[table_id].finished
+
+
+def test_an_action_that_cannot_be_stored_is_not_played(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    table_id, tokens, _ = new_table(client)
+    store = server_of(client).store
+    real = store.add_action
+
+    def full_disk(*args: Any, **kwargs: Any) -> None:
+        monkeypatch.setattr(store, "add_action", real)  # once
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(store, "add_action", full_disk)
+    with joined(client, tokens[1]) as (east, _, _):
+        east.send_json({"type": "action", "action": "draw", "id": 1})
+        assert east.receive_json() == {
+            "type": "error",
+            "code": "unavailable",
+            "reason": "the action could not be stored: try again",
+            "id": 1,
+        }
+        assert server_of(client).tables[table_id].seq == 0
+        east.send_json({"type": "action", "action": "draw", "id": 2})
+        assert east.receive_json()["type"] == "ack" and server_of(client).tables[table_id].seq == 1
