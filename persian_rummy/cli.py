@@ -609,7 +609,10 @@ def _serve(host: str, port: int, db: str) -> int:
     try:
         from persian_rummy.server import serve
     except ImportError as error:
-        print(f'persian-rummy: serve needs the [server] extra (pip install "persian-rummy[server]"): {error}', file=sys.stderr)
+        print(
+            f'persian-rummy: serve needs the [server] extra (pip install "persian-rummy[server]"): {error}',
+            file=sys.stderr,
+        )
         return 2
     serve(host, port, db)
     return 0
@@ -655,7 +658,9 @@ def _parser() -> argparse.ArgumentParser:
     srv = commands.add_parser("serve", help="serve tables in the browser (needs the [server] extra)")
     srv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     srv.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
-    srv.add_argument("--db", default="persian-rummy.sqlite3", help="the SQLite file of the games (default persian-rummy.sqlite3)")
+    srv.add_argument(
+        "--db", default="persian-rummy.sqlite3", help="the SQLite file of the games (default persian-rummy.sqlite3)"
+    )
     return parser
 
 
