@@ -33,6 +33,15 @@ def is_seat(value: object) -> bool:
     return type(value) is int and 0 <= value < PLAYERS
 
 
+def team_of(seat: int) -> int:
+    """The team of a seat: team 0 is seats 0 and 2, team 1 seats 1 and 3 (R3).
+
+    >>> [team_of(seat) for seat in range(4)]
+    [0, 1, 0, 1]
+    """
+    return seat % 2
+
+
 def cards_of_mask(mask: int) -> Iterator[Card]:
     """The natural cards of a 52-bit mask, in canonical order.
 

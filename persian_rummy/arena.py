@@ -371,7 +371,7 @@ def _require_picklable(sides: tuple[Lineup, Lineup]) -> None:
                 pickle.dumps(spec)
             except Exception:  # pickle raises several kinds (PicklingError, AttributeError, TypeError)
                 name = getattr(spec, "__qualname__", None) or type(spec).__name__
-                raise NotationError(
+                raise InvalidArgumentError(
                     f"the bot factory {name[-100:]} cannot be pickled, so its games cannot run in other "
                     "processes: use a function defined at the top of a module, or workers=1"
                 ) from None
@@ -404,7 +404,7 @@ def run_match(
     processes when ``workers`` is more than 1; else (the default) serially, in this process.
     The results are the same in every case. Games sent to other processes need bot factories
     that can be pickled (named functions, not lambdas): one that cannot raises
-    :class:`~persian_rummy.NotationError` naming it at once, before any game is played. ``progress`` shows a progress bar (tqdm, if installed); by default it does
+    :class:`~persian_rummy.errors.InvalidArgumentError` naming it at once, before any game is played. ``progress`` shows a progress bar (tqdm, if installed); by default it does
     for matches of 500 games or more played on a terminal.
 
     >>> serial = run_match("greedy", "random", games=4, seed="doc", workers=1)
@@ -425,7 +425,9 @@ def run_match(
             elif not callable(spec):
                 raise ArgumentTypeError(f"a bot spec is a bot's name or a factory seed -> bot, not {excerpt(spec)}")
         if isinstance(side, tuple) and len(side) != 2:
-            raise InvalidArgumentError(f"R3: a line-up is one bot spec or a pair for the two partners, not {excerpt(side)}")
+            raise InvalidArgumentError(
+                f"R3: a line-up is one bot spec or a pair for the two partners, not {excerpt(side)}"
+            )
     show = games >= 500 and sys.stderr.isatty() if progress is None else progress
     update = _progress(games, show)
     own_pool = None

@@ -452,7 +452,9 @@ class MonteCarloBot:
     def __init__(self, seed: int = 0, *, samples: int = 4, horizon: int = 4, candidates: int = 3) -> None:
         for name, value in (("samples", samples), ("horizon", horizon), ("candidates", candidates)):
             if type(value) is not int or value < 1:
-                raise InvalidArgumentError(f"MonteCarloBot {name} must be a whole number of at least 1, not {excerpt(value)}")
+                raise InvalidArgumentError(
+                    f"MonteCarloBot {name} must be a whole number of at least 1, not {excerpt(value)}"
+                )
         self.seed = seed
         self.samples = samples
         self.horizon = horizon

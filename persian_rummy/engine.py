@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import cast
 
-from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS
+from persian_rummy._moves import leftover_ok, meld_phase_actions, tally, target_usable, without
 from persian_rummy.actions import (
     DISCARDS,
     DRAW_STOCK,
@@ -33,9 +33,8 @@ from persian_rummy.actions import (
     Pass,
     draw_discard_action,
     lay_off_action,
-    meld_action,
 )
-from persian_rummy.cards import CARDS, JOKER_INDEX, Card
+from persian_rummy.cards import JOKER_INDEX, Card
 from persian_rummy.errors import (
     CardNotInHandError,
     EmptyStockError,
@@ -58,14 +57,11 @@ from persian_rummy.hand import Hand, make_hand
 from persian_rummy.limits import MELD_LIMIT, PILE_LIMIT
 from persian_rummy.melds import (
     Meld,
-    candidate_melds,
     extend,
     extensions,
     new_meld,
     shape_of,
 )
-from persian_rummy.rules import Rules
-from persian_rummy.scoring import tally
 from persian_rummy.state import PLAYERS, GameState, Phase, PlayerView, evolve
 
 __all__ = [
@@ -83,114 +79,6 @@ __all__ = [
 
 
 # --- Enumeration -------------------------------------------------------------------------
-
-
-def _can_lay_off(card_index: int, melds: Iterable[Meld], ace_low: bool) -> bool:
-    card = CARDS[card_index]
-    return any(card in extensions(table_meld, ace_low) for table_meld in melds)
-
-
-def _leftover_ok(mask: int, jokers: int, melds: tuple[Meld, ...], rules: Rules) -> bool:
-    """Under ``last_card_discard="forbidden"``: a hand left with one card is allowed only if that
-    card can be laid off at once (R19)."""
-    if mask.bit_count() + jokers != 1:
-        return True
-    index = JOKER_INDEX if jokers else mask.bit_length() - 1
-    return _can_lay_off(index, melds, rules.ace_in_runs == "high_or_low")
-
-
-def _meld_phase_actions(
-    mask: int,
-    jokers: int,
-    melds: tuple[Meld, ...],
-    must: Card | None,
-    rules: Rules,
-    seat: int,
-    first_only: bool = False,
-) -> list[Action]:
-    """The legal actions after the draw: melds, then lay-offs, then discards (R14-R19)."""
-    ace_low = rules.ace_in_runs == "high_or_low"
-    forbidden = rules.last_card_discard == "forbidden"
-    size = mask.bit_count() + jokers
-    out: list[Action] = []
-    must_bit = 0
-    if must is not None:
-        must_bit = 0 if must.index == JOKER_INDEX else 1 << must.index
-    for meld_mask, meld_jokers, shape in candidate_melds(mask, jokers, ace_low):
-        if must is not None and not (meld_mask & must_bit if must_bit else meld_jokers):
-            continue
-        if forbidden and size - meld_mask.bit_count() - meld_jokers == 1:
-            table = melds + (new_meld(meld_mask, meld_jokers, shape, seat),)
-            if not _leftover_ok(mask & ~meld_mask, jokers - meld_jokers, table, rules):
-                continue
-        out.append(meld_action(meld_mask, meld_jokers))
-        if first_only:
-            return out
-    if must is None or rules.pickup_use == "meld_or_lay_off":
-        for position, table_meld in enumerate(melds):
-            for card in extensions(table_meld, ace_low):
-                index = card.index
-                if index == JOKER_INDEX:
-                    if not jokers:
-                        continue
-                elif not mask >> index & 1:
-                    continue
-                if must is not None and card != must:
-                    continue
-                if forbidden and size == 2:
-                    table = melds[:position] + (extend(table_meld, card, seat),) + melds[position + 1 :]
-                    left_mask, left_jokers = _without(mask, jokers, index)
-                    if not _leftover_ok(left_mask, left_jokers, table, rules):
-                        continue
-                out.append(lay_off_action(index, position))
-                if first_only:
-                    return out
-    if must is None and (size >= 2 or not forbidden):
-        rest = mask
-        while rest:
-            low = rest & -rest
-            out.append(DISCARDS[low.bit_length() - 1])
-            rest ^= low
-        if jokers:
-            out.append(DISCARDS[JOKER_INDEX])
-    return out
-
-
-def _without(mask: int, jokers: int, index: int) -> tuple[int, int]:
-    if index == JOKER_INDEX:
-        return mask, jokers - 1
-    return mask & ~(1 << index), jokers
-
-
-def _target_usable(mask: int, jokers: int, target: Card, state: GameState | PlayerView, seat: int) -> bool:
-    """Whether the card taken from the discard pile can be melded or laid off at once, using the
-    hand plus every card taken (R14, and R19 under ``"forbidden"``)."""
-    rules = state.rules
-    if rules.last_card_discard == "forbidden":
-        return bool(_meld_phase_actions(mask, jokers, state.melds, target, rules, seat, first_only=True))
-    ace_low = rules.ace_in_runs == "high_or_low"
-    index = target.index
-    if index == JOKER_INDEX:
-        if jokers >= 3:
-            return True
-    else:
-        offset = index % 13
-        if (mask & RANK_MASKS[offset]).bit_count() >= 3:
-            return True
-        suit_bits = mask >> (index - offset) & SUIT_BITS
-        if _in_run_window(suit_bits, offset):
-            return True
-        if ace_low and suit_bits & ACE_BIT:
-            rotated = ((suit_bits << 1) | (suit_bits >> 12)) & SUIT_BITS
-            if _in_run_window(rotated, (offset + 1) % 13):
-                return True
-    if rules.pickup_use == "new_meld_only":
-        return False
-    return _can_lay_off(index, state.melds, ace_low)
-
-
-def _in_run_window(bits: int, position: int) -> bool:
-    return any(0 <= start <= 10 and bits >> start & 7 == 7 for start in (position - 2, position - 1, position))
 
 
 def legal_draws(state: GameState | PlayerView) -> tuple[Action, ...]:
@@ -223,7 +111,9 @@ def legal_draws(state: GameState | PlayerView) -> tuple[Action, ...]:
                 jokers += 1
             else:
                 mask |= 1 << card.index
-            if (index == top and not state.rules.top_card_must_meld) or _target_usable(mask, jokers, card, state, seat):
+            if (index == top and not state.rules.top_card_must_meld) or target_usable(
+                mask, jokers, card, state.melds, state.rules, seat
+            ):
                 usable.append(draw_discard_action(index))
         usable.reverse()
         out.extend(usable)
@@ -268,7 +158,7 @@ def legal_actions(state: GameState | PlayerView) -> tuple[Action, ...]:
         hand, _ = _mover(state)
         if hand is None:
             return ()
-        return tuple(_meld_phase_actions(hand.mask, hand.jokers, state.melds, state.must_meld, state.rules, seat))
+        return tuple(meld_phase_actions(hand.mask, hand.jokers, state.melds, state.must_meld, state.rules, seat))
     if phase is Phase.DRAW:
         return legal_draws(state)
     return ()
@@ -335,7 +225,7 @@ def _require_target(state: GameState, used: bool, action: Action) -> None:
 
 
 def _require_leftover(state: GameState, mask: int, jokers: int, melds: tuple[Meld, ...], action: Action) -> None:
-    if state.rules.last_card_discard == "forbidden" and not _leftover_ok(mask, jokers, melds, state.rules):
+    if state.rules.last_card_discard == "forbidden" and not leftover_ok(mask, jokers, melds, state.rules):
         left = next(iter(make_hand(mask, jokers)))
         raise LastCardError(
             "R19",
@@ -485,7 +375,7 @@ def draw_discard(state: GameState, index: int) -> GameState:
             mask |= 1 << card.index
     target = pile[index]
     free = index == len(pile) - 1 and not state.rules.top_card_must_meld
-    if not free and not _target_usable(mask, jokers, target, state, seat):
+    if not free and not target_usable(mask, jokers, target, state.melds, state.rules, seat):
         how = "melded" if state.rules.pickup_use == "new_meld_only" else "melded or laid off"
         if state.rules.last_card_discard == "forbidden":
             how += " (without stranding a last card, R19)"
@@ -613,7 +503,7 @@ def lay_off(state: GameState, card: Card | str, meld: int) -> GameState:
     seat = state.current_player
     hand = state.hands[seat]
     new_melds = melds[:meld] + (extend(target_meld, card, seat),) + melds[meld + 1 :]
-    mask, jokers = _without(hand.mask, hand.jokers, card.index)
+    mask, jokers = without(hand.mask, hand.jokers, card.index)
     _require_leftover(state, mask, jokers, new_melds, action)
     return _after_table_change(state, make_hand(mask, jokers), new_melds)
 
@@ -641,7 +531,7 @@ def discard(state: GameState, card: Card | str) -> GameState:
     seat = state.current_player
     hand = state.hands[seat]
     rules = state.rules
-    mask, jokers = _without(hand.mask, hand.jokers, card.index)
+    mask, jokers = without(hand.mask, hand.jokers, card.index)
     if not mask and not jokers and rules.last_card_discard == "forbidden":
         raise LastCardError(
             "R19",

@@ -15,6 +15,7 @@ from typing import Any, Final, Literal
 import attrs
 
 from persian_rummy.errors import InvalidRulesError, NotationError, excerpt
+from persian_rummy.limits import BONUS_LIMIT, DEALS_LIMIT, POSITION_LIMIT
 from persian_rummy.serialization import from_json, register_format, to_json
 
 __all__ = ["PRESETS", "Rules"]

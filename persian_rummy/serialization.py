@@ -60,6 +60,7 @@ from persian_rummy.errors import (
     InvalidRulesError,
     NotationError,
     PersianRummyError,
+    excerpt,
 )
 from persian_rummy.hand import Hand
 from persian_rummy.limits import JSON_LIMIT, PILE_LIMIT, SCORE_LIMIT

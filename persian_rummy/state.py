@@ -21,6 +21,7 @@ from persian_rummy._bits import PLAYERS as PLAYERS  # re-exported: the seats are
 from persian_rummy._bits import is_seat
 from persian_rummy._notation import format_fields, parse_state_fields, parse_view_fields
 from persian_rummy.actions import Action
+from persian_rummy._bits import team_of as team_of  # re-exported: the teams are the state's (R3)
 from persian_rummy.cards import DECK, DECK_COUNTS, Card, parse_cards
 from persian_rummy.errors import InvalidArgumentError, InvalidStateError, NotationError, excerpt
 from persian_rummy.hand import Hand
@@ -44,16 +45,9 @@ def check_seat(instance: object, attribute: attrs.Attribute[int], value: object)
     """An attrs validator of a seat field (R3; internal): a bad seat would otherwise surface
     later as an IndexError from the seat letters."""
     if not is_seat(value):
-        raise InvalidArgumentError(f"R3: {type(instance).__name__}.{attribute.name} must be a seat 0-3, not {excerpt(value)}")
-
-
-def team_of(seat: int) -> int:
-    """The team of a seat: team 0 is seats 0 and 2, team 1 seats 1 and 3 (R3).
-
-    >>> [team_of(seat) for seat in range(4)]
-    [0, 1, 0, 1]
-    """
-    return seat % 2
+        raise InvalidArgumentError(
+            f"R3: {type(instance).__name__}.{attribute.name} must be a seat 0-3, not {excerpt(value)}"
+        )
 
 
 class Phase(enum.Enum):

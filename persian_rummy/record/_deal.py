@@ -147,6 +147,7 @@ class DealRecord:
 def check_names(names: tuple[str, ...], count: int, what: str) -> tuple[str, ...]:
     if not isinstance(names, tuple) or len(names) != count or not all(isinstance(name, str) for name in names):
         raise InvalidArgumentError(f"a record has {count} {what}, each named by a string, not {excerpt(names)}")
+    for name in names:
         check_text(name, f"a name of the {what}")
     return names
 
