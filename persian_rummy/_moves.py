@@ -8,7 +8,7 @@ masks, melds and rules, never a state, so they sit below the state in the layers
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 import attrs
 
@@ -125,6 +125,26 @@ def target_usable(mask: int, jokers: int, target: Card, melds: tuple[Meld, ...],
 
 def in_run_window(bits: int, position: int) -> bool:
     return any(0 <= start <= 10 and bits >> start & 7 == 7 for start in (position - 2, position - 1, position))
+
+
+def meld_partners(target: Card) -> Iterator[tuple[Card, ...]]:
+    """The pairs of cards that make a three-card meld with ``target`` (R8-R11): sets first,
+    then runs with the ace high, then with the ace low (R10)."""
+    if target.is_joker:
+        yield (target, target)
+        return
+    rank, suit = target.index % 13, target.index // 13  # rank 0 is the two, 12 the ace
+    others = [other for other in range(4) if other != suit]
+    for first in range(3):
+        for second in range(first + 1, 3):
+            yield (CARDS[others[first] * 13 + rank], CARDS[others[second] * 13 + rank])
+    for low in (rank - 2, rank - 1, rank):
+        ranks = [r for r in (low, low + 1, low + 2) if r != rank]
+        if low >= 0 and low + 2 <= 12:
+            yield (CARDS[suit * 13 + ranks[0]], CARDS[suit * 13 + ranks[1]])
+    ace_low = {12: (0, 1), 0: (12, 1), 1: (12, 0)}.get(rank)  # A-2-3 with the ace low
+    if ace_low is not None:
+        yield (CARDS[suit * 13 + ace_low[0]], CARDS[suit * 13 + ace_low[1]])
 
 
 @attrs.frozen

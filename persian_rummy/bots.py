@@ -32,11 +32,12 @@ from collections.abc import Callable, Sequence
 from typing import Final, Protocol, runtime_checkable
 
 from persian_rummy._bits import RANK_MASKS, SUIT_BITS, mask_points
+from persian_rummy._moves import meld_partners, meld_phase_actions
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
-from persian_rummy.cards import DECK, JOKER_INDEX, POINTS
+from persian_rummy.cards import DECK, JOKER_INDEX, POINTS, Card
 from persian_rummy.engine import legal_actions, play
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, NotationError, excerpt
-from persian_rummy.hand import make_hand
+from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld, MeldKind, candidate_melds, extend, extensions, new_meld
 from persian_rummy.scoring import tally
 from persian_rummy.state import SHOWN_FIELDS, GameState, Phase, team_of
@@ -339,6 +340,48 @@ def _greedy_turn(view: _Position, actions: Sequence[Action]) -> Action:
 # --- Monte-Carlo ---------------------------------------------------------------------------
 
 
+#: Deals tried before the cards that meld a taken card are placed by hand (R14).
+_DEAL_ATTEMPTS: Final = 32
+
+
+def _deal_unseen(view: PlayerView, unseen: list[Card], pinned: Card | None) -> tuple[Hand, ...]:
+    """The other seats' hands dealt in order from ``unseen``; the mover also holds ``pinned``."""
+    hands = []
+    start = 0
+    for seat, size in enumerate(view.hand_sizes):
+        if seat == view.seat:
+            hands.append(view.hand)
+            continue
+        if pinned is not None and seat == view.current_player:
+            size -= 1
+        dealt = unseen[start : start + size]
+        if pinned is not None and seat == view.current_player:
+            dealt = [*dealt, pinned]
+        hands.append(Hand(dealt))
+        start += size
+    return tuple(hands)
+
+
+def _place_usable(unseen: list[Card], pinned: Card | None, view: PlayerView) -> None:
+    """Move unseen cards the mover can use at once to where its hand is dealt from: two that
+    meld with ``pinned`` (R14), or else one that extends a meld on the table (R19)."""
+    start = sum(size for seat, size in enumerate(view.hand_sizes[: view.current_player]) if seat != view.seat)
+    ace_low = view.rules.ace_in_runs == "high_or_low"
+    if pinned is not None:
+        choices: list[tuple[Card, ...]] = list(meld_partners(pinned))
+    else:
+        choices = [(card,) for meld in view.melds for card in extensions(meld, ace_low)]
+    for group in choices:
+        rest = list(unseen)
+        try:
+            for card in group:
+                rest.remove(card)
+        except ValueError:
+            continue
+        unseen[:] = rest[:start] + list(group) + rest[start:]
+        return
+
+
 def determinize(view: PlayerView, rng: random.Random) -> GameState:
     """A full :class:`~persian_rummy.GameState` consistent with ``view``: the viewer's hand and
     everything public as they are, the unseen cards (the deck minus the viewer's hand, the
@@ -370,32 +413,28 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
             f"R1: the view of seat {view.seat} leaves {len(unseen)} unseen cards for "
             f"{others} cards in other hands and {view.stock_size} in the stock"
         )
-    # The card another seat just took from the pile must be in that seat's hand (R14, public).
+    # The card another seat just took from the pile must be in that seat's hand (R14, public),
+    # with cards that let it be melded or laid off at once: deals that miss are dealt again.
     pinned = view.must_meld if view.must_meld is not None and view.current_player != view.seat else None
     if pinned is not None:
         unseen.remove(pinned)
-    rng.shuffle(unseen)
-    hands = []
-    start = 0
-    for seat, size in enumerate(view.hand_sizes):
-        if seat == view.seat:
-            hands.append(view.hand)
-            continue
-        dealt = unseen[start : start + size]
-        if pinned is not None and seat == view.current_player:
-            dealt = [*unseen[start : start + size - 1], pinned]
-            size -= 1
-        mask = 0
-        jokers = 0
-        for card in dealt:
-            if card.index == JOKER_INDEX:
-                jokers += 1
-            else:
-                mask |= 1 << card.index
-        hands.append(make_hand(mask, jokers))
-        start += size
+    # After another seat's draw its hand must have a legal action (R14, R19), as in play.
+    check = view.phase is Phase.MELD and view.current_player != view.seat
+    for attempt in range(_DEAL_ATTEMPTS + 1):
+        if attempt < _DEAL_ATTEMPTS:
+            rng.shuffle(unseen)
+        else:
+            _place_usable(unseen, pinned, view)
+        hands = _deal_unseen(view, unseen, pinned)
+        mover = hands[view.current_player]
+        if not check or meld_phase_actions(
+            mover.mask, mover.jokers, view.melds, pinned, view.rules, view.current_player, first_only=True
+        ):
+            break
     return GameState(
-        hands=tuple(hands), stock=tuple(unseen[start:]), **{name: getattr(view, name) for name in SHOWN_FIELDS}
+        hands=hands,
+        stock=tuple(unseen[sum(view.hand_sizes) - len(view.hand) - (pinned is not None) :]),
+        **{name: getattr(view, name) for name in SHOWN_FIELDS},
     )
 
 

@@ -31,6 +31,7 @@ __all__ = [
     "ACTIONS_PER_DEAL",
     "BONUS_LIMIT",
     "DEALS_LIMIT",
+    "DECK_POINTS",
     "JSON_LIMIT",
     "MELD_LIMIT",
     "PILE_LIMIT",
@@ -39,6 +40,7 @@ __all__ = [
     "SEED_BITS",
     "TEXT_LIMIT",
     "check_text",
+    "deal_points",
     "record_limit",
 ]
 
@@ -50,11 +52,24 @@ MELD_LIMIT: Final = len(DECK) // 3
 DEALS_LIMIT: Final = 1000
 #: The largest going-out bonus (the ``going_out_bonus`` knob, R25).
 BONUS_LIMIT: Final = 1000
-#: Every card of the deck in sets of four melded at once, each doubled (R22-R24), plus the bonus:
-#: no team scores more in a deal, nor loses more (its hands hold at most the deck, R23).
-_DEAL_POINTS: Final = 2 * sum(POINTS[card.index] for card in DECK) + BONUS_LIMIT
+#: The value of the whole deck (R22): no team loses more in a deal (its hands hold at most
+#: the deck, R23).
+DECK_POINTS: Final = sum(POINTS[card.index] for card in DECK)
+
+
+def deal_points(bonus: int) -> int:
+    """The most a team can score in one deal with a going-out bonus of ``bonus``: every card of
+    the deck credited to it in sets of four melded at once, each doubled (R22-R24), and the
+    bonus (R25).
+
+    >>> deal_points(25), DECK_POINTS
+    (977, 476)
+    """
+    return 2 * DECK_POINTS + bonus
+
+
 #: No total score reaches this in size (:data:`DEALS_LIMIT` deals of the most points each).
-SCORE_LIMIT: Final = DEALS_LIMIT * _DEAL_POINTS
+SCORE_LIMIT: Final = DEALS_LIMIT * deal_points(BONUS_LIMIT)
 #: Stock cards at the start of a deal (R5) and idle turns that end a round (R21).
 _STOCK: Final = 27
 _IDLE: Final = 8

@@ -281,6 +281,22 @@ class Meld:
         return self.shape.ace_low
 
     @property
+    def melded_ace_low(self) -> bool:
+        """Whether the cards first melded (before any lay-off) were a run with the ace played
+        low: then the meld could only arise under ``ace_in_runs="high_or_low"`` (R10), even once
+        lay-offs have grown it into the whole suit.
+
+        >>> Meld.parse("As@1 2s@1 3s@1 4s+1 5s+1 6s+1 7s+1 8s+1 9s+1 Ts+1 Js+1 Qs+1 Ks+1").melded_ace_low
+        True
+        >>> Meld.parse("As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks").melded_ace_low
+        False
+        """
+        if not self.ace_low and len(self.cards) < 13:
+            return False
+        shape = shape_of(*_mask_of(card for card, flag in zip(self.cards, self.laid_off, strict=True) if not flag))
+        return not isinstance(shape, str) and shape.ace_low
+
+    @property
     def owner(self) -> int:
         """The seat that laid the meld down.
 

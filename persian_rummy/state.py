@@ -22,9 +22,11 @@ from persian_rummy._bits import is_seat
 from persian_rummy._notation import format_fields, parse_state_fields, parse_view_fields
 from persian_rummy.actions import Action
 from persian_rummy._bits import team_of as team_of  # re-exported: the teams are the state's (R3)
+from persian_rummy._moves import meld_phase_actions, tally
 from persian_rummy.cards import DECK, DECK_COUNTS, Card, parse_cards
 from persian_rummy.errors import InvalidArgumentError, InvalidStateError, NotationError, excerpt
 from persian_rummy.hand import Hand
+from persian_rummy.limits import DECK_POINTS, deal_points
 from persian_rummy.melds import Meld
 from persian_rummy.rules import Rules
 from persian_rummy.serialization import from_json, register_format, to_json
@@ -436,12 +438,10 @@ class GameState:
             counts.update(meld.cards)
         _check_deck(counts)
         check_turn(self, tuple(len(hand) for hand in self.hands), len(self.stock), "state")
-        if (
-            self.phase is Phase.MELD
-            and self.must_meld is not None
-            and self.must_meld not in self.hands[self.current_player]
-        ):
-            raise InvalidStateError("R14: the card to meld must be in the hand of the player to move")
+        if self.phase.is_live:
+            check_mover(self, self.hands[self.current_player])
+        else:
+            check_finished_scores(self, self.hands)
 
 
 register_format(GameState, "persian-rummy state", "a state")
@@ -553,7 +553,7 @@ def check_turn(value: GameState | PlayerView, hand_sizes: tuple[int, ...], stock
     and the hand sizes (R7, R14, R17-R19). ``what`` names the value in messages (internal)."""
     rules = value.rules
     for meld in value.melds:
-        if meld.ace_low and rules.ace_in_runs == "high":
+        if (meld.ace_low or meld.melded_ace_low) and rules.ace_in_runs == "high":
             raise InvalidStateError(f"R10: the run {meld} plays the ace low, which these rules forbid")
     live = value.phase.is_live
     for name, limit in (("consecutive_passes", rules.pass_limit - live), ("idle_turns", rules.idle_limit - live)):
@@ -576,6 +576,19 @@ def check_turn(value: GameState | PlayerView, hand_sizes: tuple[int, ...], stock
                 f"R19: under last_card_discard={excerpt(rules.last_card_discard)} no player can have "
                 "an empty hand while the round is being played"
             )
+        if value.phase is Phase.MELD and value.must_meld is not None and value.turn_progress:
+            raise InvalidStateError("R14: the card taken must be melded by the first action after the draw")
+        if (
+            value.phase is Phase.MELD
+            and value.must_meld is None
+            and not value.turn_progress
+            and rules.top_card_must_meld
+        ):
+            raise InvalidStateError(
+                "R12-R14: after the draw, either the stock's card was drawn (progress) or the card taken from the "
+                "pile must be melded (top_card_must_meld=True)"
+            )
+        _check_scores(value, value.deal_number - 1, value.scores)
         return
     if value.must_meld is not None:
         raise InvalidStateError("R14: no card must be melded once the round is over")
@@ -591,6 +604,55 @@ def check_turn(value: GameState | PlayerView, hand_sizes: tuple[int, ...], stock
             raise InvalidStateError(f"R18: went_out must be a seat 0-3 or None, not {excerpt(value.went_out)}")
         if hand_sizes[value.went_out]:
             raise InvalidStateError("R18: the player who went out holds no card")
+        if value.current_player != value.went_out:
+            raise InvalidStateError("R18: the round ended with the action of the player who went out")
+
+
+def check_finished_scores(value: GameState | PlayerView, hands: tuple[Hand, ...]) -> None:
+    """A finished round's scores are the earlier deals' totals plus this round's tally
+    (R23-R25): exactly the tally after deal 1, else a remainder the earlier deals could give
+    (internal)."""
+    first, second = tally(value.melds, hands, went_out=value.went_out, rules=value.rules)
+    before = (value.scores[0] - first.total, value.scores[1] - second.total)
+    if value.deal_number == 1 and before != (0, 0):
+        raise InvalidStateError(
+            f"R23: the scores of the finished deal 1 are its tally, {first.total},{second.total}, "
+            f"not {value.scores[0]},{value.scores[1]}"
+        )
+    _check_scores(value, value.deal_number - 1, before)
+
+
+def _check_scores(value: GameState | PlayerView, deals: int, scores: tuple[int, int]) -> None:
+    # R23-R25: each deal gives a team at most deal_points(bonus), and takes at most the deck.
+    low, high = -deals * DECK_POINTS, deals * deal_points(value.rules.going_out_bonus)
+    if not all(low <= score <= high for score in scores):
+        raise InvalidStateError(
+            f"R23-R25: {deals} finished deals give each team {low} to {high} points, "
+            f"so the scores before deal {value.deal_number} cannot be {excerpt(scores)}"
+        )
+
+
+def check_mover(value: GameState | PlayerView, hand: Hand) -> None:
+    """A live position always has a legal action (R12-R20): a draw or a pass before the draw
+    (there always is one), and after it a meld, lay-off or discard of the mover's ``hand``
+    (internal; asked with the engine's own enumeration)."""
+    if value.phase is not Phase.MELD:
+        return
+    must = value.must_meld
+    if must is not None and must not in hand:
+        raise InvalidStateError("R14: the card to meld must be in the hand of the player to move")
+    if not meld_phase_actions(
+        hand.mask, hand.jokers, value.melds, must, value.rules, value.current_player, first_only=True
+    ):
+        if must is not None:
+            raise InvalidStateError(
+                f"R14: the {must} taken from the discard pile cannot be melded or laid off now, so it could not "
+                "have been taken, and the player to move would have no legal action"
+            )
+        raise InvalidStateError(
+            "R19: the player to move holds one card that cannot be laid off, and last_card_discard='forbidden' "
+            "forbids discarding it: no legal action"
+        )
 
 
 def _check_deck(counts: Counter[Card]) -> None:
@@ -775,7 +837,7 @@ def observe(state: GameState, seat: int) -> PlayerView:
     Hand.parse('3s 6s Ts Qs 3h 8h 8c')
     """
     if type(seat) is not int or not 0 <= seat < PLAYERS:
-        raise InvalidStateError(f"R3: a view is for a seat 0-3, not {seat!r}")
+        raise InvalidStateError(f"R3: a view is for a seat 0-3, not {excerpt(seat)}")
     return PlayerView(
         seat,
         state.hands[seat],
@@ -802,7 +864,7 @@ def _validate_view(view: PlayerView) -> None:
     """The checks of :meth:`PlayerView.validate`, mirroring :meth:`GameState.validate` on what
     a view shows."""
     if not is_seat(view.seat):
-        raise InvalidStateError(f"R3: seat must be a seat 0-3, not {view.seat!r}")
+        raise InvalidStateError(f"R3: seat must be a seat 0-3, not {excerpt(view.seat)}")
     check_fields(view, "view")
     if not isinstance(view.hand, Hand):
         raise InvalidStateError("hand must be a Hand")
@@ -810,17 +872,17 @@ def _validate_view(view: PlayerView) -> None:
     if (
         not isinstance(sizes, tuple)
         or len(sizes) != PLAYERS
-        or not all(type(size) is int and size >= 0 for size in sizes)
+        or not all(type(size) is int and 0 <= size <= len(DECK) for size in sizes)
     ):
-        raise InvalidStateError(f"R3: hand_sizes must be four whole numbers of at least 0, not {sizes!r}")
+        raise InvalidStateError(f"R3: hand_sizes must be four whole numbers of at least 0, not {excerpt(sizes)}")
     if sizes[view.seat] != len(view.hand):
         raise InvalidStateError(
             f"R27: hand_sizes says seat {view.seat} holds {sizes[view.seat]} cards, but its hand has {len(view.hand)}"
         )
     # No upper bound of 27 here: GameState.from_position makes larger stocks, and every valid
     # state's view must validate; the 56-card count below bounds the stock (R1).
-    if type(view.stock_size) is not int or view.stock_size < 0:
-        raise InvalidStateError(f"R5: stock_size must be a whole number of at least 0, not {view.stock_size!r}")
+    if type(view.stock_size) is not int or not 0 <= view.stock_size <= len(DECK):
+        raise InvalidStateError(f"R5: stock_size must be a whole number of at least 0, not {excerpt(view.stock_size)}")
     on_table = sum(len(meld.cards) for meld in view.melds)
     total = sum(sizes) + view.stock_size + len(view.discard_pile) + on_table
     if total != len(DECK):
@@ -853,10 +915,8 @@ def _validate_view(view: PlayerView) -> None:
         extra = " ".join(str(card) for card in sorted((known - DECK_COUNTS).elements()))
         raise InvalidStateError(f"R1: the view shows more of these cards than the deck holds: {extra}")
     check_turn(view, sizes, view.stock_size, "view")
-    if (
-        view.phase is Phase.MELD
-        and view.must_meld is not None
-        and view.seat == view.current_player
-        and view.must_meld not in view.hand
-    ):
-        raise InvalidStateError("R14: the card to meld is held by the player to move, after the draw")
+    if not live:
+        check_finished_scores(view, revealed)  # type: ignore[arg-type]  # checked above
+    elif view.seat == view.current_player:
+        # Only the mover's own view knows the hand that must have a legal action (R27).
+        check_mover(view, view.hand)

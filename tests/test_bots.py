@@ -205,7 +205,7 @@ def test_r1_determinize_rejects_a_view_whose_counts_do_not_add_up() -> None:
 
 def at_meld_phase(hands: list[str], pile: str, **options: object) -> GameState:
     """Seat 1 to move, having drawn: the meld phase of ``from_position``'s position."""
-    state = attrs.evolve(GameState.from_position(hands, pile, **options), phase=Phase.MELD)  # type: ignore[arg-type]
+    state = attrs.evolve(GameState.from_position(hands, pile, **options), phase=Phase.MELD, turn_progress=True)  # type: ignore[arg-type]
     state.validate()
     return state
 

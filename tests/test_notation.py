@@ -34,6 +34,7 @@ from persian_rummy import (
 )
 from persian_rummy.cards import CARDS
 from persian_rummy.limits import MELD_LIMIT, PILE_LIMIT
+from persian_rummy.scoring import tally
 from persian_rummy.serialization import VERSION
 
 cards = st.sampled_from(CARDS)
@@ -107,7 +108,11 @@ def test_every_counter_survives_a_whole_game_under_every_rule_set() -> None:
 
 def test_r16_position_keeps_meld_credits_and_lay_offs() -> None:
     state = GameState.from_position(
-        ["", "4s 5s", "", ""], "9h", melds=["7s@0 7h@0 7d@0 7c+1", "3c+0 4c@3 5c@3 6c@3"], scores=(-12, 40)
+        ["", "4s 5s", "", ""],
+        "9h",
+        melds=["7s@0 7h@0 7d@0 7c+1", "3c+0 4c@3 5c@3 6c@3"],
+        deal_number=2,  # scores come from deal 1 (R23)
+        scores=(-12, 40),
     )
     text = state.position()
     assert " 0:7s7h7d7c+1/3:3c+04c5c6c " in text and "scores=-12,40" in text
@@ -189,8 +194,9 @@ def test_r18_r20_r21_a_round_is_over_only_if_something_ended_it() -> None:
     state = new_game(1)
     with pytest.raises(InvalidStateError, match="R18, R20, R21"):
         attrs.evolve(state, phase=state.phase.ROUND_OVER).validate()
-    attrs.evolve(state, phase=state.phase.ROUND_OVER, idle_turns=8).validate()  # R21 ended it
-    over = attrs.evolve(state.view(0), phase=state.phase.ROUND_OVER, revealed_hands=state.hands)
+    tallied = tuple(score.total for score in tally(state.melds, state.hands, went_out=None, rules=state.rules))
+    attrs.evolve(state, phase=state.phase.ROUND_OVER, idle_turns=8, scores=tallied).validate()  # R21 ended it
+    over = attrs.evolve(state.view(0), phase=state.phase.ROUND_OVER, revealed_hands=state.hands, scores=tallied)
     with pytest.raises(InvalidStateError, match="R18, R20, R21"):
         over.validate()
     attrs.evolve(over, idle_turns=8).validate()

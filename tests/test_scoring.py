@@ -199,8 +199,9 @@ def test_r22_score_str_lists_the_items() -> None:
 
 
 def _game_over(scores: tuple[int, int]) -> GameState:
-    state = GameState.from_position(["", "", "", ""], DECK, stock=(), rules=Rules(deals=1))
-    # Ended by four passes with an empty stock (R20).
+    # Deal 2 of 2 ended by four passes with an empty stock (R20), a table and hands that score
+    # nothing: the totals are what deal 1 gave (R23).
+    state = GameState.from_position(["", "", "", ""], DECK, stock=(), deal_number=2)
     return attrs.evolve(state, phase=Phase.GAME_OVER, scores=scores, consecutive_passes=4, idle_turns=4)
 
 

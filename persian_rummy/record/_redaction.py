@@ -5,12 +5,13 @@ replays (internal; see :meth:`persian_rummy.record.GameRecord.redact` and
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import attrs
 
+from persian_rummy._moves import meld_partners
 from persian_rummy.actions import Discard, DrawDiscard, DrawStock, LayOff, MeldCards
-from persian_rummy.cards import CARDS, DECK_COUNTS, Card
+from persian_rummy.cards import DECK_COUNTS, Card
 from persian_rummy.errors import ReplayError
 from persian_rummy.record._deal import DEALT, DealRecord
 from persian_rummy.state import PLAYERS, GameState
@@ -116,26 +117,6 @@ def fill_deck(deal: DealRecord, viewer: int, oldest_first: bool = True) -> tuple
             "the record's hidden cards and the cards nobody saw do not add up to the deck", deal=deal.number
         )
     return tuple(card if card is not None else next(rest) for card in deck)
-
-
-def meld_partners(target: Card) -> Iterator[tuple[Card, ...]]:
-    """The pairs of cards that make a three-card meld with ``target`` (R8-R11): sets first,
-    then runs with the ace high, then with the ace low (R10)."""
-    if target.is_joker:
-        yield (target, target)
-        return
-    rank, suit = target.index % 13, target.index // 13  # rank 0 is the two, 12 the ace
-    others = [other for other in range(4) if other != suit]
-    for first in range(3):
-        for second in range(first + 1, 3):
-            yield (CARDS[others[first] * 13 + rank], CARDS[others[second] * 13 + rank])
-    for low in (rank - 2, rank - 1, rank):
-        ranks = [r for r in (low, low + 1, low + 2) if r != rank]
-        if low >= 0 and low + 2 <= 12:
-            yield (CARDS[suit * 13 + ranks[0]], CARDS[suit * 13 + ranks[1]])
-    ace_low = {12: (0, 1), 0: (12, 1), 1: (12, 0)}.get(rank)  # A-2-3 with the ace low
-    if ace_low is not None:
-        yield (CARDS[suit * 13 + ace_low[0]], CARDS[suit * 13 + ace_low[1]])
 
 
 def redacted_deals(deals_in: Sequence[DealRecord], states: Sequence[GameState], seat: int) -> tuple[DealRecord, ...]:
