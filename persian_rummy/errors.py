@@ -519,7 +519,7 @@ class NotYourTurnError(IllegalActionError):
     message_is_public = True
 
 
-class StateRequiredError(PersianRummyError, TypeError):
+class StateRequiredError(ArgumentTypeError):
     """:func:`~persian_rummy.play` or a transition given something other than a
     :class:`~persian_rummy.GameState`, most often a :class:`~persian_rummy.PlayerView`: a view
     cannot be played forward, because the next state depends on cards it does not see (the

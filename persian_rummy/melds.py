@@ -294,7 +294,7 @@ class Meld:
         if not self.ace_low and len(self.cards) < 13:
             return False
         shape = shape_of(*_mask_of(card for card, flag in zip(self.cards, self.laid_off, strict=True) if not flag))
-        return not isinstance(shape, str) and shape.ace_low
+        return not isinstance(shape, MeldValueError) and shape.ace_low
 
     @property
     def owner(self) -> int:

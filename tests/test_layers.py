@@ -13,8 +13,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "persian_rummy"
 #: layer, only modules listed before it. A new module must be placed here.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors",),
-    ("cards", "_bits", "hand"),
-    ("melds", "actions", "serialization", "rules", "_notation"),
+    ("cards", "limits", "_bits", "hand"),
+    ("melds", "actions", "serialization", "rules", "_notation", "_moves"),
     ("state",),
     ("scoring", "engine", "view", "dealing", "partnerships"),
     (
