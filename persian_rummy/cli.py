@@ -41,7 +41,7 @@ from persian_rummy.scoring import RoundScore, score_round, winner
 from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, GameState, Phase, RoundEnd, team_of
 from persian_rummy.view import PlayerView
 
-__all__ = ["Style", "describe", "main", "score_sheet", "table_text"]
+__all__ = ["Style", "describe", "main", "score_sheet", "table_text", "visible"]
 
 
 class Style:

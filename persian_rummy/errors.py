@@ -98,7 +98,7 @@ class PersianRummyError(Exception):
 
     ``reason`` is a short text that names no hidden card (R27), safe to relay to a table or a
     log; ``str(error)`` is the full message. When the code raising the error gives no reason,
-    ``reason`` is the message's rule number and the class's :attr:`default_reason` (or the
+    ``reason`` is the message's rule number and the class's ``default_reason`` (or the
     message itself, for the classes whose messages are public by construction).
 
     >>> issubclass(NotationError, PersianRummyError)
