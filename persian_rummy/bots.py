@@ -420,6 +420,7 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
         unseen.remove(pinned)
     # After another seat's draw its hand must have a legal action (R14, R19), as in play.
     check = view.phase is Phase.MELD and view.current_player != view.seat
+    hands: tuple[Hand, ...] = ()
     for attempt in range(_DEAL_ATTEMPTS + 1):
         if attempt < _DEAL_ATTEMPTS:
             rng.shuffle(unseen)

@@ -150,7 +150,7 @@ def test_r7_r25_rules_knobs_are_bounded() -> None:
 
 
 def test_the_largest_valid_values_fit_their_limits() -> None:
-    # Every card on the table, in 18 melds with lay-offs credited across seats, the longest
+    # All but four cards on the table, in 14 melds with lay-offs credited across seats, the longest
     # rules text and the largest counters: the longest position string and JSON there are.
     rules = Rules(
         deals=1000,
