@@ -103,14 +103,14 @@ class PersianRummyError(Exception):
 
     >>> issubclass(NotationError, PersianRummyError)
     True
-    >>> from persian_rummy import Hand
+    >>> from persian_rummy import Rules
     >>> try:
-    ...     Hand.parse("4s 4s")
+    ...     Rules.parse("deals=two")
     ... except PersianRummyError as error:
     ...     print(error)
     ...     print(error.reason)
-    R1: 4s appears twice, but the deck has one 4s
-    R1: the text does not parse
+    deals takes a whole number, not 'two'
+    the text does not parse
     """
 
     #: The reason when none is given: says what kind of thing failed and nothing more.
@@ -161,6 +161,8 @@ class InvalidArgumentError(PersianRummyError, ValueError):
     ...
     persian_rummy.errors.InvalidArgumentError: R1: 4s 5s and 4s share cards the deck has only once
     """
+
+    default_reason = "an argument is not one the function takes"
 
 
 class ArgumentTypeError(PersianRummyError, TypeError):

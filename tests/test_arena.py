@@ -266,9 +266,9 @@ def test_a_factory_that_cannot_be_pickled_fails_at_once_naming_it() -> None:
     def factory(seed: int) -> GreedyBot:
         return GreedyBot(seed)
 
-    with pytest.raises(NotationError, match="factory"):
+    with pytest.raises(InvalidArgumentError, match="factory"):
         run_match(factory, "random", games=4, workers=2)
-    with pytest.raises(NotationError, match="lambda"):
+    with pytest.raises(InvalidArgumentError, match="lambda"):
         run_match(lambda seed: GreedyBot(seed), "random", games=4, workers=2)
 
 

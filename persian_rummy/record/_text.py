@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import IO, Final
 
 from persian_rummy.dealing import Seed, shuffled_deck
@@ -120,7 +121,7 @@ def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
     deals: list[tuple[dict[str, object], list[RecordedAction]]] = []
     saw_format = False
     # Only "\n" ends a line: names and comments may hold other line separators (like U+2028).
-    for number, line in enumerate(text.split("\n"), start=1):
+    for number, line in enumerate(_lines(text), start=1):
         try:
             stripped = line.strip()
             if not stripped:
@@ -171,6 +172,19 @@ def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
             for _ in record.views():
                 pass
     return record
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` one at a time, so a record refused at its first lines costs no
+    copy of the rest."""
+    start = 0
+    while True:
+        end = text.find("\n", start)
+        if end < 0:
+            yield text[start:]
+            return
+        yield text[start:end]
+        start = end + 1
 
 
 def _check_size(text: str, game: dict[str, object]) -> None:
