@@ -9,8 +9,9 @@ from typing import Any, Final
 
 from persian_rummy._bits import PLAYERS
 from persian_rummy.cards import CARD_BY_TEXT, Card
-from persian_rummy.errors import InvalidArgumentError, InvalidRulesError, NotationError
+from persian_rummy.errors import InvalidArgumentError, InvalidRulesError, NotationError, excerpt
 from persian_rummy.hand import Hand
+from persian_rummy.limits import POSITION_LIMIT, SCORE_LIMIT
 from persian_rummy.melds import Meld
 from persian_rummy.rules import Rules
 
@@ -63,30 +64,29 @@ def _parse_cards(text: str, what: str) -> tuple[Card, ...]:
     if text == "-":
         return ()
     if len(text) % 2:
-        raise NotationError(f"{what} {text!r} is not cards written two characters each (like 4s5sJk), or '-'")
+        raise NotationError(f"{what} {excerpt(text)} is not cards written two characters each (like 4s5sJk), or '-'")
     cards = []
     for start in range(0, len(text), 2):
         card = CARD_BY_TEXT.get(text[start : start + 2])
         if card is None:
-            raise NotationError(f"{what}: {text[start : start + 2]!r} is not a card (like 4s, Th or Jk)")
+            raise NotationError(f"{what}: {excerpt(text[start : start + 2])} is not a card (like 4s, Th or Jk)")
         cards.append(card)
     return tuple(cards)
 
 
 def _number(text: str, what: str) -> int:
-    # No length cap: scores (and deals) have no upper bound, so a valid state's counters may
-    # have many digits; int() refuses only past Python's digit limit (a ValueError).
-    try:
-        if text.isascii() and text.isdigit():
-            return int(text)
-    except ValueError:
-        pass
-    raise NotationError(f"{what} must be a whole number, not {text[:40]!r}")
+    # No counter of a valid state reaches SCORE_LIMIT: refuse longer numbers before int().
+    if text.isascii() and text.isdigit() and len(text) <= _DIGITS:
+        return int(text)
+    raise NotationError(f"{what} must be a whole number below {SCORE_LIMIT}, not {excerpt(text)}")
+
+
+_DIGITS: Final = len(str(SCORE_LIMIT))
 
 
 def _seat(text: str, what: str) -> int:
     if text not in ("0", "1", "2", "3"):
-        raise NotationError(f"R3: {what} must be a seat 0-3, not {text!r}")
+        raise NotationError(f"R3: {what} must be a seat 0-3, not {excerpt(text)}")
     return int(text)
 
 
@@ -98,8 +98,8 @@ def _integer(text: str, what: str) -> int:
 def _parse_meld(text: str) -> Meld:
     owner, colon, body = text.partition(":")
     if not colon:
-        raise NotationError(f"the meld {text!r} does not start with its seat and ':' (like 0:7s7h7d)")
-    seat = _seat(owner, f"the seat of the meld {text!r}")
+        raise NotationError(f"the meld {excerpt(text)} does not start with its seat and ':' (like 0:7s7h7d)")
+    seat = _seat(owner, f"the seat of the meld {excerpt(text)}")
     cards: list[Card] = []
     seats: list[int] = []
     flags: list[bool] = []
@@ -107,11 +107,13 @@ def _parse_meld(text: str) -> Meld:
     while index < len(body):
         card = CARD_BY_TEXT.get(body[index : index + 2])
         if card is None:
-            raise NotationError(f"the meld {text!r}: {body[index : index + 2]!r} is not a card (like 4s, Th or Jk)")
+            raise NotationError(
+                f"the meld {excerpt(text)}: {excerpt(body[index : index + 2])} is not a card (like 4s, Th or Jk)"
+            )
         index += 2
         if body[index : index + 1] == "+":
             cards.append(card)
-            seats.append(_seat(body[index + 1 : index + 2], f"the seat after '+' in the meld {text!r}"))
+            seats.append(_seat(body[index + 1 : index + 2], f"the seat after '+' in the meld {excerpt(text)}"))
             flags.append(True)
             index += 2
         else:
@@ -119,24 +121,26 @@ def _parse_meld(text: str) -> Meld:
             seats.append(seat)
             flags.append(False)
     if not cards:
-        raise NotationError(f"the meld {text!r} has no cards")
+        raise NotationError(f"the meld {excerpt(text)} has no cards")
     try:
         meld = Meld(cards, seats, flags)
     except InvalidArgumentError as error:
-        raise NotationError(f"the meld {text!r} is not a meld: {error}") from None
+        raise NotationError(f"the meld {excerpt(text)} is not a meld: {error}") from None
     if meld.owner != seat:
-        raise NotationError(f"the meld {text!r} has no card laid down by seat {seat}")
+        raise NotationError(f"the meld {excerpt(text)} has no card laid down by seat {seat}")
     return meld
 
 
 def _split(text: str, kind: str) -> tuple[list[str], dict[str, str], int]:
     if not isinstance(text, str):
         raise NotationError(f"expected a {kind} position string, not {type(text).__name__}")
+    if len(text) > POSITION_LIMIT:
+        raise NotationError(f"a {kind} position string has at most {POSITION_LIMIT} characters, not {len(text)}")
     words = text.split(" ")
     if len(words) < 5:
         raise NotationError(
             f"a {kind} position string has hands, stock, pile, melds and named fields separated by "
-            f"single spaces, not {text.strip()[:80]!r}"
+            f"single spaces, not {excerpt(text.strip()[:80])}"
         )
     names = ("seat", *_FIELDS) if kind == "view" else _FIELDS
     if len(words) != 4 + len(names):
@@ -145,7 +149,7 @@ def _split(text: str, kind: str) -> tuple[list[str], dict[str, str], int]:
     for word, name in zip(words[4:], names, strict=True):
         key, equals, value = word.partition("=")
         if key != name or not equals:
-            raise NotationError(f"expected the field {name}=... in a {kind} position string, not {word[:40]!r}")
+            raise NotationError(f"expected the field {name}=... in a {kind} position string, not {excerpt(word[:40])}")
         fields[name] = value
     seat = _seat(fields["seat"], "seat") if kind == "view" else -1
     return words[:4], fields, seat
@@ -154,17 +158,17 @@ def _split(text: str, kind: str) -> tuple[list[str], dict[str, str], int]:
 def _common(fields: dict[str, str], phases: Mapping[str, Any]) -> dict[str, object]:
     phase = phases.get(fields["phase"])
     if phase is None:
-        raise NotationError(f"phase must be one of {', '.join(phases)}, not {fields['phase']!r}")
+        raise NotationError(f"phase must be one of {', '.join(phases)}, not {excerpt(fields['phase'])}")
     must_text = fields["must"]
     must = None if must_text == "-" else CARD_BY_TEXT.get(must_text)
     if must_text != "-" and must is None:
-        raise NotationError(f"must must be a card (like 7h) or '-', not {must_text!r}")
+        raise NotationError(f"must must be a card (like 7h) or '-', not {excerpt(must_text)}")
     first, comma, second = fields["scores"].partition(",")
     if not comma:
-        raise NotationError(f"scores must be two whole numbers like 82,-30, not {fields['scores']!r}")
+        raise NotationError(f"scores must be two whole numbers like 82,-30, not {excerpt(fields['scores'])}")
     progress = fields["progress"]
     if progress not in ("0", "1"):
-        raise NotationError(f"progress must be 0 or 1, not {progress!r}")
+        raise NotationError(f"progress must be 0 or 1, not {excerpt(progress)}")
     try:
         rules = Rules.parse(fields["rules"].replace(",", " "))
     except InvalidRulesError as error:

@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-
 from persian_rummy._moves import RoundScore, tally
 from persian_rummy.errors import GameNotOverError, RoundNotOverError
 from persian_rummy.state import GameState, Phase, PlayerView

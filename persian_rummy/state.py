@@ -19,10 +19,10 @@ import attrs
 
 from persian_rummy._bits import PLAYERS as PLAYERS  # re-exported: the seats are the state's (R3)
 from persian_rummy._bits import is_seat
-from persian_rummy._notation import format_fields, parse_state_fields, parse_view_fields
-from persian_rummy.actions import Action
 from persian_rummy._bits import team_of as team_of  # re-exported: the teams are the state's (R3)
 from persian_rummy._moves import meld_phase_actions, tally
+from persian_rummy._notation import format_fields, parse_state_fields, parse_view_fields
+from persian_rummy.actions import Action
 from persian_rummy.cards import DECK, DECK_COUNTS, Card, parse_cards
 from persian_rummy.errors import InvalidArgumentError, InvalidStateError, NotationError, excerpt
 from persian_rummy.hand import Hand

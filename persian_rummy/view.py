@@ -32,7 +32,7 @@ import attrs
 from persian_rummy.actions import Action, DrawDiscard, DrawStock
 from persian_rummy.cards import Card, parse_cards
 from persian_rummy.engine import play
-from persian_rummy.errors import InvalidStateError, NotationError
+from persian_rummy.errors import InvalidStateError, NotationError, excerpt
 from persian_rummy.hand import Hand
 from persian_rummy.state import SEAT_LETTERS, GameState, PlayerView, check_seat, observe
 
