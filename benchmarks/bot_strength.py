@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from itertools import combinations
@@ -36,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("bots", nargs="*", default=["random", "greedy", "mc"], help="bot specs (make_bot names)")
     parser.add_argument("--games", type=int, default=2000, help="games per pair of bots (default 2000)")
     parser.add_argument("--seed", default="strength", help="the match seed (default 'strength')")
-    parser.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
     parser.add_argument("--scheduler", default=None, help="a Dask scheduler address, to run on that cluster")
     parser.add_argument("--progress", action="store_true", help="show a progress bar (needs tqdm)")
     args = parser.parse_args(argv)

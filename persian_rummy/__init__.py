@@ -16,22 +16,27 @@ from persian_rummy.engine import (
     play,
 )
 from persian_rummy.errors import (
+    ArgumentTypeError,
     CardNotInHandError,
     EmptyStockError,
     GameNotOverError,
     IllegalActionError,
+    InvalidArgumentError,
     InvalidDrawError,
     InvalidLayOffError,
     InvalidMeldError,
     InvalidRulesError,
     InvalidStateError,
     LastCardError,
+    MeldValueError,
     NoSuchMeldError,
     NotationError,
+    NotYourTurnError,
     PassNotAllowedError,
     PersianRummyError,
     ReplayError,
     RoundNotOverError,
+    StateRequiredError,
     TargetNotUsedError,
     WrongPhaseError,
 )
@@ -40,7 +45,7 @@ from persian_rummy.melds import Meld, MeldKind
 from persian_rummy.partnerships import PartnershipDraw, draw_partnerships
 from persian_rummy.rules import PRESETS, Rules
 from persian_rummy.scoring import RoundScore, score_round, winner
-from persian_rummy.state import GameState, Phase, team_of
+from persian_rummy.state import GameState, Phase, RoundEnd, team_of
 from persian_rummy.view import InfoState, Observation, PlayerView, observe
 
 __version__ = "0.1.0"
@@ -50,6 +55,7 @@ __all__ = [
     "JOKER",
     "PRESETS",
     "Action",
+    "ArgumentTypeError",
     "Card",
     "CardNotInHandError",
     "Discard",
@@ -61,6 +67,7 @@ __all__ = [
     "Hand",
     "IllegalActionError",
     "InfoState",
+    "InvalidArgumentError",
     "InvalidDrawError",
     "InvalidLayOffError",
     "InvalidMeldError",
@@ -71,7 +78,9 @@ __all__ = [
     "Meld",
     "MeldCards",
     "MeldKind",
+    "MeldValueError",
     "NoSuchMeldError",
+    "NotYourTurnError",
     "NotationError",
     "Observation",
     "PartnershipDraw",
@@ -82,9 +91,11 @@ __all__ = [
     "PlayerView",
     "Rank",
     "ReplayError",
+    "RoundEnd",
     "RoundNotOverError",
     "RoundScore",
     "Rules",
+    "StateRequiredError",
     "Suit",
     "TargetNotUsedError",
     "WrongPhaseError",

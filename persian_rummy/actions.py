@@ -37,9 +37,11 @@ from typing import Any, ClassVar, Final
 
 import attrs
 
+from persian_rummy._bits import cards_of_mask
 from persian_rummy.cards import CARDS, JOKER_INDEX, Card, parse_cards
-from persian_rummy.errors import NotationError
-from persian_rummy.hand import cards_of_mask
+from persian_rummy.errors import NotationError, excerpt
+from persian_rummy.limits import MELD_LIMIT, PILE_LIMIT
+from persian_rummy.melds import candidate_melds
 
 __all__ = ["Action", "Discard", "DrawDiscard", "DrawStock", "LayOff", "MeldCards", "Pass"]
 
@@ -67,24 +69,42 @@ class Action:
         if isinstance(text, Action):
             return text
         if not isinstance(text, str):
-            raise NotationError(f"expected the text of an action, not {text!r}")
+            raise NotationError(f"expected the text of an action, not {excerpt(text)}", reason=_NOT_AN_ACTION)
+        if len(text) > _ACTION_TEXT_LIMIT:
+            raise NotationError(
+                f"no action is written with more than {_ACTION_TEXT_LIMIT} characters, not {len(text)}",
+                reason=_NOT_AN_ACTION,
+            )
         words = text.split()
         if not words:
-            raise NotationError("an empty text is not an action (expected draw, take, meld, layoff, discard or pass)")
+            raise NotationError(f"an empty text is {_NOT_AN_ACTION}", reason=_NOT_AN_ACTION)
         keyword, arguments = words[0].lower(), words[1:]
         kind = _BY_KEYWORD.get(keyword)
         if kind is None:
-            raise NotationError(f"{words[0]!r} is not an action (expected draw, take, meld, layoff, discard or pass)")
+            raise NotationError(f"{excerpt(words[0])} is {_NOT_AN_ACTION}", reason=_NOT_AN_ACTION)
         return kind._from_words(arguments, text)
 
     @classmethod
     def _from_words(cls, words: list[str], text: str) -> Action:
-        raise NotImplementedError  # pragma: no cover
+        # An action with no arguments (draw, pass); the others read theirs.
+        _arity(words, 0, text, cls.keyword)
+        return cls()
+
+    def __str__(self) -> str:
+        return self.keyword
+
+
+#: The longest text of an action: a meld of 13 cards written the longest way, with room for spaces.
+_ACTION_TEXT_LIMIT: Final = 256
+_NOT_AN_ACTION: Final = "not an action (expected draw, take, meld, layoff, discard or pass)"
 
 
 def _arity(words: list[str], count: int, text: str, usage: str) -> None:
     if len(words) != count:
-        raise NotationError(f"{text.strip()!r} does not parse: expected {usage!r}")
+        raise NotationError(
+            f"{excerpt(text.strip())} does not parse: expected {excerpt(usage)}",
+            reason=f"the action does not parse: expected {excerpt(usage)}",
+        )
 
 
 def _index(word: str, text: str, usage: str) -> int:
@@ -93,14 +113,26 @@ def _index(word: str, text: str, usage: str) -> int:
             return int(word)
     except ValueError:  # past Python's limit on the digits of an int
         pass
-    raise NotationError(f"{text.strip()[:80]!r} does not parse: expected {usage!r} with a whole number")
+    raise NotationError(
+        f"{excerpt(text.strip())} does not parse: expected {excerpt(usage)} with a whole number",
+        reason=f"the action does not parse: expected {excerpt(usage)} with a whole number",
+    )
 
 
-def _non_negative(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if type(value) is not int or value < 0:
-        raise NotationError(
-            f"{type(instance).__name__}.{attribute.name} must be a whole number of at least 0, not {value!r}"
-        )
+def _index_below(limit: int, why: str) -> Any:
+    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        # Bounded here, before any table is looked up or any text is made of the number.
+        if type(value) is not int or not 0 <= value < limit:
+            raise NotationError(
+                f"{type(instance).__name__}.{attribute.name} must be a whole number from 0 to {limit - 1} "
+                f"({why}), not {excerpt(value)}"
+            )
+
+    return check
+
+
+_pile_index = _index_below(PILE_LIMIT, "R1, R13: no discard pile holds more than 56 cards")
+_meld_index = _index_below(MELD_LIMIT, "R1, R8, R9: no table holds more than 18 melds")
 
 
 def _canonical_cards(cards: str | Iterable[Card | str]) -> tuple[Card, ...]:
@@ -129,14 +161,6 @@ class DrawStock(Action):
 
     keyword: ClassVar[str] = "draw"
 
-    @classmethod
-    def _from_words(cls, words: list[str], text: str) -> Action:
-        _arity(words, 0, text, "draw")
-        return DRAW_STOCK
-
-    def __str__(self) -> str:
-        return "draw"
-
 
 @attrs.frozen
 class DrawDiscard(Action):
@@ -148,7 +172,7 @@ class DrawDiscard(Action):
     """
 
     keyword: ClassVar[str] = "take"
-    index: int = attrs.field(validator=_non_negative)
+    index: int = attrs.field(validator=_pile_index)
 
     @classmethod
     def _from_words(cls, words: list[str], text: str) -> Action:
@@ -176,7 +200,10 @@ class MeldCards(Action):
     @classmethod
     def _from_words(cls, words: list[str], text: str) -> Action:
         if not words:
-            raise NotationError(f"{text.strip()!r} does not parse: expected 'meld CARD CARD CARD ...'")
+            raise NotationError(
+                f"{excerpt(text.strip())} does not parse: expected 'meld CARD CARD CARD ...'",
+                reason="the action does not parse: expected 'meld CARD CARD CARD ...'",
+            )
         return cls(parse_cards(" ".join(words)))
 
     def __str__(self) -> str:
@@ -193,7 +220,7 @@ class LayOff(Action):
 
     keyword: ClassVar[str] = "layoff"
     card: Card = attrs.field(converter=_card)
-    meld: int = attrs.field(validator=_non_negative)
+    meld: int = attrs.field(validator=_meld_index)
 
     @classmethod
     def _from_words(cls, words: list[str], text: str) -> Action:
@@ -234,49 +261,43 @@ class Pass(Action):
 
     keyword: ClassVar[str] = "pass"
 
-    @classmethod
-    def _from_words(cls, words: list[str], text: str) -> Action:
-        _arity(words, 0, text, "pass")
-        return PASS
-
-    def __str__(self) -> str:
-        return "pass"
-
 
 _BY_KEYWORD: Final[dict[str, type[Action]]] = {
     kind.keyword: kind for kind in (DrawStock, DrawDiscard, MeldCards, LayOff, Discard, Pass)
 }
 
-# Shared instances the engine hands out instead of building equal values again and again.
+# Shared instances the engine hands out instead of building equal values again and again. They
+# are built here, once, at import: a table that never changes is safe to read from any number
+# of threads, and cannot grow with what callers ask for.
 DRAW_STOCK: Final = DrawStock()
 PASS: Final = Pass()
 DISCARDS: Final = tuple(Discard(card) for card in CARDS)
-_DRAW_DISCARDS: list[DrawDiscard] = []
-_LAY_OFFS: dict[tuple[int, int], LayOff] = {}
-_MELDS: dict[tuple[int, int], MeldCards] = {}
+_DRAW_DISCARDS: Final = tuple(DrawDiscard(index) for index in range(PILE_LIMIT))
+_LAY_OFFS: Final = tuple(tuple(LayOff(card, meld) for meld in range(MELD_LIMIT)) for card in CARDS)
+
+
+#: Every valid meld of the deck by (natural mask, jokers): sets, runs (ace high, and ace low
+#: for ``ace_in_runs="high_or_low"``) and joker sets (R8-R11), 371 in all.
+_MELDS: Final = {
+    (mask, jokers): MeldCards([*cards_of_mask(mask), *[CARDS[JOKER_INDEX]] * jokers])
+    for mask, jokers, _ in candidate_melds((1 << JOKER_INDEX) - 1, 4, True)
+}
 
 
 def draw_discard_action(index: int) -> DrawDiscard:
-    """The shared ``DrawDiscard(index)`` value (internal)."""
-    while len(_DRAW_DISCARDS) <= index:
-        _DRAW_DISCARDS.append(DrawDiscard(len(_DRAW_DISCARDS)))
+    """The shared ``DrawDiscard(index)`` value for a pile index (internal)."""
     return _DRAW_DISCARDS[index]
 
 
 def lay_off_action(card_index: int, meld: int) -> LayOff:
-    """The shared ``LayOff`` value (internal)."""
-    key = (card_index, meld)
-    action = _LAY_OFFS.get(key)
-    if action is None:
-        action = _LAY_OFFS[key] = LayOff(CARDS[card_index], meld)
-    return action
+    """The shared ``LayOff`` value for a card index and a table index (internal)."""
+    return _LAY_OFFS[card_index][meld]
 
 
 def meld_action(mask: int, jokers: int) -> MeldCards:
-    """The shared ``MeldCards`` value for the natural cards of ``mask`` plus ``jokers`` jokers
-    (internal)."""
-    key = (mask, jokers)
-    action = _MELDS.get(key)
+    """The shared ``MeldCards`` value for the natural cards of ``mask`` plus ``jokers`` jokers,
+    a valid meld (internal). Anything else is built afresh and not kept."""
+    action = _MELDS.get((mask, jokers))
     if action is None:
-        action = _MELDS[key] = MeldCards([*cards_of_mask(mask), *[CARDS[JOKER_INDEX]] * jokers])
+        return MeldCards([*cards_of_mask(mask), *[CARDS[JOKER_INDEX]] * jokers])
     return action

@@ -23,6 +23,7 @@ import concurrent.futures
 import hashlib
 import math
 import os
+import pickle
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Final, TypeAlias
@@ -33,7 +34,7 @@ from persian_rummy.actions import Action
 from persian_rummy.bots import Bot, make_bot
 from persian_rummy.dealing import new_game, next_deal
 from persian_rummy.engine import play
-from persian_rummy.errors import NotationError
+from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, excerpt
 from persian_rummy.rules import Rules
 from persian_rummy.state import PLAYERS, GameState, Phase
 
@@ -117,7 +118,7 @@ def play_game(
     (<Phase.GAME_OVER: 'game_over'>, 2, True)
     """
     if len(bots) != PLAYERS:
-        raise NotationError(f"R3: a game needs 4 bots, one per seat, not {len(bots)}")
+        raise InvalidArgumentError(f"R3: a game needs 4 bots, one per seat, not {len(bots)}")
     state = new_game(deal_seed(seed, 1), dealer=dealer, rules=rules)
     actions = 0
     while True:
@@ -361,6 +362,21 @@ def _chunks(games: int, size: int) -> Iterator[tuple[int, ...]]:
         yield tuple(range(start, min(games, start + size)))
 
 
+def _require_picklable(sides: tuple[Lineup, Lineup]) -> None:
+    """Fail at once, naming the factory, when a game cannot be sent to another process (a
+    pool would otherwise fail in the background, or hang as it shuts down)."""
+    for side in sides:
+        for spec in side if isinstance(side, tuple) else (side,):
+            try:
+                pickle.dumps(spec)
+            except Exception:  # pickle raises several kinds (PicklingError, AttributeError, TypeError)
+                name = getattr(spec, "__qualname__", None) or type(spec).__name__
+                raise InvalidArgumentError(
+                    f"the bot factory {name[-100:]} cannot be pickled, so its games cannot run in other "
+                    "processes: use a function defined at the top of a module, or workers=1"
+                ) from None
+
+
 def run_match(
     side0: Lineup,
     side1: Lineup,
@@ -384,9 +400,11 @@ def run_match(
 
     Where the games run: ``executor`` (any :class:`concurrent.futures.Executor`, e.g. a
     :class:`~concurrent.futures.ProcessPoolExecutor` or Dask's ``client.get_executor()``; a
-    Dask ``Client`` itself is accepted too); else serially when ``workers == 1``; else on a
-    new process pool of ``workers`` processes (all cores by default). The results are the same
-    in every case. ``progress`` shows a progress bar (tqdm, if installed); by default it does
+    Dask ``Client`` itself is accepted too); else on a new process pool of ``workers``
+    processes when ``workers`` is more than 1; else (the default) serially, in this process.
+    The results are the same in every case. Games sent to other processes need bot factories
+    that can be pickled (named functions, not lambdas): one that cannot raises
+    :class:`~persian_rummy.errors.InvalidArgumentError` naming it at once, before any game is played. ``progress`` shows a progress bar (tqdm, if installed); by default it does
     for matches of 500 games or more played on a terminal.
 
     >>> serial = run_match("greedy", "random", games=4, seed="doc", workers=1)
@@ -394,27 +412,30 @@ def run_match(
     (4, 0)
     """
     if type(games) is not int or games < 0:
-        raise NotationError(f"the number of games must be a whole number of at least 0, not {games!r}")
+        raise InvalidArgumentError(f"the number of games must be a whole number of at least 0, not {excerpt(games)}")
     if workers is not None and (type(workers) is not int or workers < 1):
-        raise NotationError(f"workers must be a whole number of at least 1, not {workers!r}")
+        raise InvalidArgumentError(f"workers must be a whole number of at least 1, not {excerpt(workers)}")
     if chunk_size is not None and (type(chunk_size) is not int or chunk_size < 1):
-        raise NotationError(f"chunk_size must be a whole number of at least 1, not {chunk_size!r}")
+        raise InvalidArgumentError(f"chunk_size must be a whole number of at least 1, not {excerpt(chunk_size)}")
     sides = (side0, side1)
     for side in sides:
         for spec in side if isinstance(side, tuple) else (side,):
             if isinstance(spec, str):
                 make_bot(spec, 0)  # fail early, here, on a bad name or knob
             elif not callable(spec):
-                raise NotationError(f"a bot spec is a bot's name or a factory seed -> bot, not {spec!r}")
+                raise ArgumentTypeError(f"a bot spec is a bot's name or a factory seed -> bot, not {excerpt(spec)}")
         if isinstance(side, tuple) and len(side) != 2:
-            raise NotationError(f"R3: a line-up is one bot spec or a pair for the two partners, not {side!r}")
+            raise InvalidArgumentError(
+                f"R3: a line-up is one bot spec or a pair for the two partners, not {excerpt(side)}"
+            )
     show = games >= 500 and sys.stderr.isatty() if progress is None else progress
     update = _progress(games, show)
     own_pool = None
-    if executor is None and workers != 1:
-        workers = workers or os.cpu_count() or 1
-        if workers > 1 and games > 1:
-            executor = own_pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers)
+    pooled = executor is None and (workers or 1) > 1 and games > 1
+    if (pooled or executor is not None) and not isinstance(executor, concurrent.futures.ThreadPoolExecutor):
+        _require_picklable(sides)
+    if pooled:
+        executor = own_pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers)
     get_executor = getattr(executor, "get_executor", None)
     if get_executor is not None:
         executor = get_executor()  # a Dask Client: use its concurrent.futures interface
@@ -427,7 +448,7 @@ def run_match(
                 records.append(_play_one(task, game))
                 update(1)
         else:
-            parallel = workers or os.cpu_count() or 1
+            parallel = workers or os.cpu_count() or 1  # an executor's size is not known: guess
             size = chunk_size or max(1, min(50, games // (parallel * 8)))
             tasks = [_Task(sides, seed, rules, swap_seats, chunk) for chunk in _chunks(games, size)]
             futures = [executor.submit(_play_task, task) for task in tasks]

@@ -31,14 +31,16 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Final, Protocol, runtime_checkable
 
+from persian_rummy._bits import RANK_MASKS, SUIT_BITS, mask_points
+from persian_rummy._moves import meld_partners, meld_phase_actions
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
-from persian_rummy.cards import DECK, JOKER_INDEX, POINTS
-from persian_rummy.engine import _RANK_MASKS, _candidate_melds, legal_actions, play
-from persian_rummy.errors import InvalidStateError, NotationError
-from persian_rummy.hand import _make_hand, mask_points
-from persian_rummy.melds import SUIT_BITS, Meld, MeldKind, extend, extensions, new_meld
+from persian_rummy.cards import DECK, JOKER_INDEX, POINTS, Card
+from persian_rummy.engine import legal_actions, play
+from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, NotationError, excerpt
+from persian_rummy.hand import Hand
+from persian_rummy.melds import Meld, MeldKind, candidate_melds, extend, extensions, new_meld
 from persian_rummy.scoring import tally
-from persian_rummy.state import GameState, Phase
+from persian_rummy.state import SHOWN_FIELDS, GameState, Phase, team_of
 from persian_rummy.view import PlayerView
 
 __all__ = ["BOTS", "Bot", "GreedyBot", "MonteCarloBot", "RandomBot", "determinize", "make_bot"]
@@ -118,7 +120,7 @@ def _plan(mask: int, jokers: int, melds: Sequence[Meld], ace_low: bool, seat: in
     while True:
         best = None
         best_value = 0
-        for meld_mask, meld_jokers, shape in _candidate_melds(mask, jokers, ace_low):
+        for meld_mask, meld_jokers, shape in candidate_melds(mask, jokers, ace_low):
             value = _meld_value(meld_mask, meld_jokers, shape.kind is MeldKind.SET)
             if value > best_value:
                 best, best_value = (meld_mask, meld_jokers, shape), value
@@ -169,7 +171,7 @@ def _keep_score(index: int, mask: int, jokers: int, gone: int) -> int:
     offset = index % 13
     base = index - offset
     score = 0
-    rank_mask = _RANK_MASKS[offset]
+    rank_mask = RANK_MASKS[offset]
     mates = (mask & rank_mask & ~(1 << index)).bit_count()
     if mates and (rank_mask & ~mask & ~gone or mates >= 2):
         score += 2 * mates
@@ -338,6 +340,48 @@ def _greedy_turn(view: _Position, actions: Sequence[Action]) -> Action:
 # --- Monte-Carlo ---------------------------------------------------------------------------
 
 
+#: Deals tried before the cards that meld a taken card are placed by hand (R14).
+_DEAL_ATTEMPTS: Final = 32
+
+
+def _deal_unseen(view: PlayerView, unseen: list[Card], pinned: Card | None) -> tuple[Hand, ...]:
+    """The other seats' hands dealt in order from ``unseen``; the mover also holds ``pinned``."""
+    hands = []
+    start = 0
+    for seat, size in enumerate(view.hand_sizes):
+        if seat == view.seat:
+            hands.append(view.hand)
+            continue
+        if pinned is not None and seat == view.current_player:
+            size -= 1
+        dealt = unseen[start : start + size]
+        if pinned is not None and seat == view.current_player:
+            dealt = [*dealt, pinned]
+        hands.append(Hand(dealt))
+        start += size
+    return tuple(hands)
+
+
+def _place_usable(unseen: list[Card], pinned: Card | None, view: PlayerView) -> None:
+    """Move unseen cards the mover can use at once to where its hand is dealt from: two that
+    meld with ``pinned`` (R14), or else one that extends a meld on the table (R19)."""
+    start = sum(size for seat, size in enumerate(view.hand_sizes[: view.current_player]) if seat != view.seat)
+    ace_low = view.rules.ace_in_runs == "high_or_low"
+    if pinned is not None:
+        choices: list[tuple[Card, ...]] = list(meld_partners(pinned))
+    else:
+        choices = [(card,) for meld in view.melds for card in extensions(meld, ace_low)]
+    for group in choices:
+        rest = list(unseen)
+        try:
+            for card in group:
+                rest.remove(card)
+        except ValueError:
+            continue
+        unseen[:] = rest[:start] + list(group) + rest[start:]
+        return
+
+
 def determinize(view: PlayerView, rng: random.Random) -> GameState:
     """A full :class:`~persian_rummy.GameState` consistent with ``view``: the viewer's hand and
     everything public as they are, the unseen cards (the deck minus the viewer's hand, the
@@ -369,46 +413,29 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
             f"R1: the view of seat {view.seat} leaves {len(unseen)} unseen cards for "
             f"{others} cards in other hands and {view.stock_size} in the stock"
         )
-    # The card another seat just took from the pile must be in that seat's hand (R14, public).
+    # The card another seat just took from the pile must be in that seat's hand (R14, public),
+    # with cards that let it be melded or laid off at once: deals that miss are dealt again.
     pinned = view.must_meld if view.must_meld is not None and view.current_player != view.seat else None
     if pinned is not None:
         unseen.remove(pinned)
-    rng.shuffle(unseen)
-    hands = []
-    start = 0
-    for seat, size in enumerate(view.hand_sizes):
-        if seat == view.seat:
-            hands.append(view.hand)
-            continue
-        dealt = unseen[start : start + size]
-        if pinned is not None and seat == view.current_player:
-            dealt = [*unseen[start : start + size - 1], pinned]
-            size -= 1
-        mask = 0
-        jokers = 0
-        for card in dealt:
-            if card.index == JOKER_INDEX:
-                jokers += 1
-            else:
-                mask |= 1 << card.index
-        hands.append(_make_hand(mask, jokers))
-        start += size
+    # After another seat's draw its hand must have a legal action (R14, R19), as in play.
+    check = view.phase is Phase.MELD and view.current_player != view.seat
+    hands: tuple[Hand, ...] = ()
+    for attempt in range(_DEAL_ATTEMPTS + 1):
+        if attempt < _DEAL_ATTEMPTS:
+            rng.shuffle(unseen)
+        else:
+            _place_usable(unseen, pinned, view)
+        hands = _deal_unseen(view, unseen, pinned)
+        mover = hands[view.current_player]
+        if not check or meld_phase_actions(
+            mover.mask, mover.jokers, view.melds, pinned, view.rules, view.current_player, first_only=True
+        ):
+            break
     return GameState(
-        tuple(hands),
-        tuple(unseen[start:]),
-        view.discard_pile,
-        view.melds,
-        view.current_player,
-        view.dealer,
-        view.phase,
-        view.must_meld,
-        view.deal_number,
-        view.scores,
-        view.rules,
-        view.consecutive_passes,
-        view.idle_turns,
-        view.turn_progress,
-        view.went_out,
+        hands=hands,
+        stock=tuple(unseen[sum(view.hand_sizes) - len(view.hand) - (pinned is not None) :]),
+        **{name: getattr(view, name) for name in SHOWN_FIELDS},
     )
 
 
@@ -465,7 +492,9 @@ class MonteCarloBot:
     def __init__(self, seed: int = 0, *, samples: int = 4, horizon: int = 4, candidates: int = 3) -> None:
         for name, value in (("samples", samples), ("horizon", horizon), ("candidates", candidates)):
             if type(value) is not int or value < 1:
-                raise NotationError(f"MonteCarloBot {name} must be a whole number of at least 1, not {value!r}")
+                raise InvalidArgumentError(
+                    f"MonteCarloBot {name} must be a whole number of at least 1, not {excerpt(value)}"
+                )
         self.seed = seed
         self.samples = samples
         self.horizon = horizon
@@ -493,7 +522,7 @@ class MonteCarloBot:
         return self._search(view, options)
 
     def _search(self, view: PlayerView, options: Sequence[Action]) -> Action:
-        team = view.seat % 2
+        team = team_of(view.seat)
         totals = [0.0] * len(options)
         for _ in range(self.samples):
             world = determinize(view, self._rng)
@@ -535,20 +564,22 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     persian_rummy.errors.NotationError: 'clever' is not a bot (expected one of random, greedy, montecarlo, mc)
     """
     if not isinstance(spec, str):
-        raise NotationError(f"a bot is named by text, not {spec!r}")
+        raise ArgumentTypeError(f"a bot is named by text, not {excerpt(spec)}")
     name, _, knobs_text = spec.partition(":")
     factory = BOTS.get(name.strip())
     if factory is None:
-        raise NotationError(f"{name.strip()!r} is not a bot (expected one of {', '.join(BOTS)})")
+        raise NotationError(f"{excerpt(name.strip())} is not a bot (expected one of {', '.join(BOTS)})")
     knobs: dict[str, int] = {}
     for token in knobs_text.replace(",", " ").split():
         key, equals, value = token.partition("=")
         # isdecimal, not isdigit: int() rejects digits such as "²" that isdigit accepts, and
         # more digits than Python's limit for int().
         if not equals or not value.strip().isdecimal() or len(value.strip()) > 100:
-            raise NotationError(f"{token[:80]!r} in the bot {spec[:80]!r} is not a knob=whole-number pair")
+            raise NotationError(
+                f"{excerpt(token[:80])} in the bot {excerpt(spec[:80])} is not a knob=whole-number pair"
+            )
         knobs[key.strip()] = int(value)
     try:
         return factory(seed, **knobs)
     except TypeError:
-        raise NotationError(f"the bot {name.strip()!r} has no knob among {', '.join(knobs)}") from None
+        raise NotationError(f"the bot {excerpt(name.strip())} has no knob among {', '.join(knobs)}") from None

@@ -15,6 +15,7 @@ accepted for the ten), suits ``s h d c`` or ``♠ ♥ ♦ ♣``, case-insensitiv
 from __future__ import annotations
 
 import enum
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -22,7 +23,7 @@ from typing import Final
 
 import attrs
 
-from persian_rummy.errors import NotationError
+from persian_rummy.errors import NotationError, excerpt
 
 __all__ = ["DECK", "JOKER", "Card", "Rank", "Suit", "parse_cards"]
 
@@ -67,7 +68,7 @@ class Suit(enum.IntEnum):
         try:
             return _SUIT_BY_TEXT[text.strip().lower()]
         except (KeyError, AttributeError):
-            raise NotationError(f"R1: {text!r} is not a suit (expected s, h, d, c or ♠ ♥ ♦ ♣)") from None
+            raise NotationError(f"R1: {excerpt(text)} is not a suit (expected s, h, d, c or ♠ ♥ ♦ ♣)") from None
 
     def __str__(self) -> str:
         return self.letter
@@ -113,7 +114,7 @@ class Rank(enum.IntEnum):
         try:
             return _RANK_BY_TEXT[text.strip().upper()]
         except (KeyError, AttributeError):
-            raise NotationError(f"R1: {text!r} is not a rank (expected 2-9, T or 10, J, Q, K, A)") from None
+            raise NotationError(f"R1: {excerpt(text)} is not a rank (expected 2-9, T or 10, J, Q, K, A)") from None
 
     def __str__(self) -> str:
         return self.letter
@@ -172,7 +173,7 @@ class Card:
         else:
             raise NotationError(
                 f"R1: a card has both a Rank and a Suit (or neither, for a joker), "
-                f"not rank={self.rank!r}, suit={self.suit!r}"
+                f"not rank={excerpt(self.rank)}, suit={excerpt(self.suit)}"
             )
         object.__setattr__(self, "index", index)
 
@@ -188,8 +189,8 @@ class Card:
         if isinstance(text, Card):
             return text
         if not isinstance(text, str):
-            raise NotationError(f"R1: expected the text of a card, not {text!r}")
-        key = text.strip()
+            raise NotationError(f"R1: expected the text of a card, not {excerpt(text)}")
+        key = text.strip() if len(text) < 64 else text  # no card is written longer
         card = CARD_BY_TEXT.get(key)
         if card is not None:
             return card
@@ -201,9 +202,8 @@ class Card:
             suit = _SUIT_BY_TEXT.get(match.group(2).lower())
             if suit is not None:
                 return CARDS[suit * 13 + _RANK_BY_TEXT[match.group(1).upper()] - 2]
-        raise NotationError(
-            f"R1: {text!r} is not a card (expected a rank 2-9, T/10, J, Q, K, A and a suit s, h, d, c, or Jk)"
-        )
+        expected = "expected a rank 2-9, T/10, J, Q, K, A and a suit s, h, d, c, or Jk"
+        raise NotationError(f"R1: {excerpt(text)} is not a card ({expected})", reason=f"R1: not a card ({expected})")
 
     @property
     def is_joker(self) -> bool:
@@ -313,9 +313,21 @@ def parse_cards(text: str | Iterable[Card | str]) -> tuple[Card, ...]:
     ()
     """
     if isinstance(text, str):
-        return tuple(Card.parse(token) for token in _SEPARATORS.split(text.strip()) if token)
-    try:
-        items = list(text)
-    except TypeError:
-        raise NotationError(f"R1: expected cards or the text of cards, not {text!r}") from None
-    return tuple(Card.parse(item) for item in items)
+        if len(text) > _CARDS_TEXT_LIMIT:
+            raise NotationError(
+                f"R1: no list of cards (56 at most) is written with more than {_CARDS_TEXT_LIMIT} characters, "
+                f"not {len(text)}"
+            )
+        cards = tuple(Card.parse(token) for token in _SEPARATORS.split(text.strip()) if token)
+    else:
+        try:
+            cards = tuple(Card.parse(item) for item in itertools.islice(text, len(DECK) + 1))
+        except TypeError:
+            raise NotationError(f"R1: expected cards or the text of cards, not {excerpt(text)}") from None
+    if len(cards) > len(DECK):
+        raise NotationError(f"R1: the deck has {len(DECK)} cards, so no list of cards is longer")
+    return cards
+
+
+#: The longest text of a list of cards: the 56 cards of the deck, written the longest way.
+_CARDS_TEXT_LIMIT: Final = 1024

@@ -23,9 +23,10 @@ import os
 import sys
 import textwrap
 import time
+import unicodedata
 from collections.abc import Iterable, Sequence
 from statistics import fmean, pstdev
-from typing import TextIO
+from typing import Final, TextIO
 
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
 from persian_rummy.arena import deal_seed, play_game, wilson_interval
@@ -33,14 +34,14 @@ from persian_rummy.bots import BOTS, Bot, make_bot
 from persian_rummy.cards import Card
 from persian_rummy.dealing import new_game, next_deal
 from persian_rummy.engine import legal_actions, play
-from persian_rummy.errors import IllegalActionError, NotationError, PersianRummyError
+from persian_rummy.errors import IllegalActionError, InvalidArgumentError, NotationError, PersianRummyError, excerpt
 from persian_rummy.melds import Meld, MeldKind
 from persian_rummy.rules import PRESETS, Rules
 from persian_rummy.scoring import RoundScore, score_round, winner
-from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, GameState, Phase, team_of
+from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, GameState, Phase, RoundEnd, team_of
 from persian_rummy.view import PlayerView
 
-__all__ = ["Style", "describe", "main", "score_sheet", "table_text"]
+__all__ = ["Style", "describe", "main", "score_sheet", "table_text", "visible"]
 
 
 class Style:
@@ -156,7 +157,7 @@ def describe(before: GameState, action: Action, after: GameState, style: Style, 
         points = sum(card.points for card in action.cards)
         kind = "run" if meld is not None and meld.kind is MeldKind.RUN else "set"
         extra = ""
-        if meld is not None and meld.four_at_once and (before.rules.double_four_jokers or not meld.is_joker_set):
+        if meld is not None and meld.scores_double(before.rules.double_four_jokers):
             extra = f", four at once: doubled to {2 * points}, R24"
         return f"melds {style.cards(action.cards)} ({kind}, {points} points{extra})"
     if isinstance(action, LayOff):
@@ -174,9 +175,10 @@ def describe(before: GameState, action: Action, after: GameState, style: Style, 
 
 
 def _ending(state: GameState | PlayerView) -> str:
-    if state.went_out is not None:
+    end = state.round_end
+    if end is RoundEnd.WENT_OUT and state.went_out is not None:
         return f"{SEAT_NAMES[state.went_out]} goes out (R18)."
-    if state.consecutive_passes and (state.rules.stock_out_end == "first_pass" or state.consecutive_passes >= 4):
+    if end is RoundEnd.PASSED:
         return "The stock is empty and the players passed: the deal ends without anyone going out (R20)."
     return "Eight turns went by with no progress: the deal ends without anyone going out (R21)."
 
@@ -470,15 +472,15 @@ def _ask(state: GameState, seat: int, actions: Sequence[Action], out: TextIO, st
         try:
             action = Action.parse(answer)
         except NotationError as error:
-            print(f"I do not understand {answer!r}: {error}. Type help for the syntax.", file=out)
+            print(f"I do not understand {excerpt(answer)}: {error}. Type help for the syntax.", file=out)
             continue
         if action in actions:
             return action
         try:
             play(state, action)
         except IllegalActionError as error:
-            reason = str(error).split(" [", 1)[0]
-            print(f"That is not allowed: {reason}", file=out)
+            # The reason names no hidden card: what a server would show the whole table.
+            print(f"That is not allowed: {error.reason}", file=out)
         else:  # pragma: no cover - the legal list is authoritative
             return action
 
@@ -536,6 +538,28 @@ def _play(
 
 # --- replay ------------------------------------------------------------------------------
 
+#: Character categories a terminal may act on instead of showing: controls (escape, bell,
+#: carriage return), formats (bidirectional overrides), line and paragraph separators,
+#: surrogates, private use and unassigned code points.
+_INVISIBLE: Final = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
+
+
+def visible(text: str) -> str:
+    """``text`` from an untrusted source (a record's names and comments) made safe to print:
+    every character a terminal could act on instead of showing is written as its escape.
+
+    >>> print(visible("Ann\\x1b[2J\\x07 \\u202eevil"))
+    Ann\\x1b[2J\\x07 \\u202eevil
+    """
+    if text.isprintable():
+        return text
+    return "".join(
+        char
+        if unicodedata.category(char) not in _INVISIBLE
+        else char.encode("unicode_escape", "backslashreplace").decode("ascii")
+        for char in text
+    )
+
 
 def _replay(path: str, out: TextIO, style: Style, *, step: bool) -> int:
     from persian_rummy import record as records
@@ -545,17 +569,18 @@ def _replay(path: str, out: TextIO, style: Style, *, step: bool) -> int:
             game = records.load(file)
         states: list[GameState | PlayerView] = list(game.views() if game.is_redacted else game.replay().states)
     except OSError as error:
-        print(f"persian-rummy: cannot read {path}: {error.strerror}", file=sys.stderr)
+        print(f"persian-rummy: cannot read {visible(path)}: {error.strerror}", file=sys.stderr)
         return 2
     except (PersianRummyError, UnicodeDecodeError) as error:
-        print(f"persian-rummy: {path} is not a valid game record: {error}", file=sys.stderr)
+        print(f"persian-rummy: {visible(path)} is not a valid game record: {visible(str(error))}", file=sys.stderr)
         return 2
     steps: list[records.RecordedAction | None] = []
     for deal in game.deals:
         steps.append(None)
         steps.extend(deal.actions)
-    who = "" if game.viewer is None else f", as {game.players[game.viewer]} saw it"
-    print(style.bold(f"Game record {path}{who}: {', '.join(game.players)}; rules {game.rules}"), file=out)
+    players = [visible(name) for name in game.players]
+    who = "" if game.viewer is None else f", as {players[game.viewer]} saw it"
+    print(style.bold(f"Game record {visible(path)}{who}: {', '.join(players)}; rules {game.rules}"), file=out)
     previous: GameState | PlayerView | None = None
     number = 0
     for state, item in zip(states, steps, strict=False):
@@ -568,8 +593,8 @@ def _replay(path: str, out: TextIO, style: Style, *, step: bool) -> int:
             words = str(item.action)
             if isinstance(previous, GameState) and isinstance(state, GameState):
                 words = describe(previous, item.action, state, style)
-            note = f"   ; {item.comment}" if item.comment else ""
-            print(f"\n{number}. {game.players[item.seat]} {words}{note}", file=out)
+            note = f"   ; {visible(item.comment)}" if item.comment else ""
+            print(f"\n{number}. {players[item.seat]} {words}{note}", file=out)
         previous = state
         print(table_text(state, style), file=out)
         if not state.phase.is_live:
@@ -684,14 +709,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "play":
             return _play(args.seed, args.seat, args.bot, rules, out, style, args.save)
         if args.games < 1:
-            raise NotationError(f"--games must be at least 1, not {args.games}")
+            raise InvalidArgumentError(f"--games must be at least 1, not {args.games}")
         if args.games == 1:
             _, deals = _print_game(args.seed, args.bot, rules, out, style)
             if args.save is not None:
                 _save(args.save, args.seed, deals, rules, out)
         else:
             if args.save is not None:
-                raise NotationError("--save records one game: leave out --games or give --games 1")
+                raise InvalidArgumentError("--save records one game: leave out --games or give --games 1")
             progress = None if args.no_progress or not sys.stderr.isatty() else sys.stderr
             _summarise(args.seed, args.games, args.bot, rules, out, progress)
     except PersianRummyError as error:

@@ -16,7 +16,8 @@ from collections.abc import Iterator, Sequence
 from typing import Final, TypeVar
 
 from persian_rummy.cards import DECK, Card
-from persian_rummy.errors import InvalidStateError, NotationError, WrongPhaseError
+from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, WrongPhaseError, excerpt
+from persian_rummy.limits import SEED_BITS, check_text
 from persian_rummy.rules import Rules
 from persian_rummy.state import PLAYERS, GameState, Phase
 
@@ -33,8 +34,12 @@ class SeededStream:
 
     def __init__(self, seed: Seed, purpose: str = "deck") -> None:
         if isinstance(seed, bool) or not isinstance(seed, int | str):
-            raise NotationError(f"a seed is a whole number or a text, not {seed!r}")
+            raise ArgumentTypeError(f"a seed is a whole number or a text, not {excerpt(seed)}")
         kind = b"i" if isinstance(seed, int) else b"s"
+        if isinstance(seed, int) and seed.bit_length() > SEED_BITS:
+            raise InvalidArgumentError(f"a whole-number seed has at most {SEED_BITS} bits, not {seed.bit_length()}")
+        if isinstance(seed, str):
+            check_text(seed, "a text seed")
         self._key = _DOMAIN + purpose.encode() + b"\x00" + kind + str(seed).encode("utf-8") + b"\x00"
         self._counter = 0
         self._words: Iterator[int] = iter(())
@@ -90,7 +95,7 @@ def new_game(seed: Seed, *, dealer: int = 0, rules: Rules = Rules()) -> GameStat
     (0, 1, (0, 0))
     """
     if type(dealer) is not int or not 0 <= dealer < PLAYERS:
-        raise InvalidStateError(f"R3: the dealer is a seat 0-3, not {dealer!r}")
+        raise InvalidStateError(f"R3: the dealer is a seat 0-3, not {excerpt(dealer)}")
     return GameState.from_deck(shuffled_deck(seed), dealer=dealer, rules=rules)
 
 

@@ -16,10 +16,10 @@ as it was.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from itertools import combinations
-from typing import Final, cast
+from collections.abc import Iterable
+from typing import cast
 
+from persian_rummy._moves import leftover_ok, meld_phase_actions, tally, target_usable, without
 from persian_rummy.actions import (
     DISCARDS,
     DRAW_STOCK,
@@ -33,9 +33,8 @@ from persian_rummy.actions import (
     Pass,
     draw_discard_action,
     lay_off_action,
-    meld_action,
 )
-from persian_rummy.cards import CARDS, JOKER_INDEX, Card
+from persian_rummy.cards import JOKER_INDEX, Card
 from persian_rummy.errors import (
     CardNotInHandError,
     EmptyStockError,
@@ -44,18 +43,26 @@ from persian_rummy.errors import (
     InvalidLayOffError,
     InvalidMeldError,
     LastCardError,
+    MeldValueError,
     NoSuchMeldError,
     NotationError,
+    NotYourTurnError,
     PassNotAllowedError,
+    StateRequiredError,
     TargetNotUsedError,
     WrongPhaseError,
+    excerpt,
 )
-from persian_rummy.hand import Hand, _make_hand
-from persian_rummy.melds import ACE_BIT, SUIT_BITS, Meld, MeldKind, MeldShape, extend, extensions, new_meld, shape_of
-from persian_rummy.rules import Rules
-from persian_rummy.scoring import tally
-from persian_rummy.state import PLAYERS, GameState, Phase
-from persian_rummy.view import PlayerView
+from persian_rummy.hand import Hand, make_hand
+from persian_rummy.limits import MELD_LIMIT, PILE_LIMIT
+from persian_rummy.melds import (
+    Meld,
+    extend,
+    extensions,
+    new_meld,
+    shape_of,
+)
+from persian_rummy.state import PLAYERS, GameState, Phase, PlayerView, evolve
 
 __all__ = [
     "discard",
@@ -70,164 +77,8 @@ __all__ = [
     "play",
 ]
 
-#: For each rank offset (0 = the two), the mask of its four cards.
-_RANK_MASKS: Final = tuple(sum(1 << (suit * 13 + offset) for suit in range(4)) for offset in range(13))
-#: Passes in a row that end the round (R20) and idle turns in a row that end it (R21).
-_IDLE_LIMIT: Final = 8
-_SET_SHAPES: Final = tuple(MeldShape(MeldKind.SET, -1, offset + 2, offset + 2, False) for offset in range(13))
-_JOKER_SET: Final = MeldShape(MeldKind.SET, -1, 0, 0, False)
-
 
 # --- Enumeration -------------------------------------------------------------------------
-
-
-def _candidate_melds(mask: int, jokers: int, ace_low: bool) -> Iterator[tuple[int, int, MeldShape]]:
-    """Every valid meld within a hand, as (natural mask, jokers, shape): sets by rank, then runs
-    by suit and position, then joker sets (R8-R11)."""
-    for offset in range(13):
-        rank_bits = mask & _RANK_MASKS[offset]
-        if rank_bits.bit_count() >= 3:
-            shape = _SET_SHAPES[offset]
-            bits = [1 << (suit * 13 + offset) for suit in range(4) if rank_bits >> (suit * 13 + offset) & 1]
-            for trio in combinations(bits, 3):
-                yield trio[0] | trio[1] | trio[2], 0, shape
-            if len(bits) == 4:
-                yield rank_bits, 0, shape
-    for suit in range(4):
-        base = suit * 13
-        suit_bits = mask >> base & SUIT_BITS
-        if suit_bits.bit_count() < 3:
-            continue
-        rest = suit_bits
-        while rest:
-            start = (rest & -rest).bit_length() - 1
-            ones = rest >> start
-            length = ((~ones) & (ones + 1)).bit_length() - 1
-            rest &= ~(((1 << length) - 1) << start)
-            for first in range(length - 2):
-                for last in range(first + 2, length):
-                    run = ((1 << (last - first + 1)) - 1) << (base + start + first)
-                    yield run, 0, MeldShape(MeldKind.RUN, suit, start + first + 2, start + last + 2, False)
-        if ace_low and suit_bits & ACE_BIT and suit_bits & 3 == 3:
-            ones = suit_bits & (SUIT_BITS >> 1)
-            length = ((~ones) & (ones + 1)).bit_length() - 1
-            ace = 1 << (base + 12)
-            # A-2…K would be the whole suit, already listed as the run 2…A.
-            for last in range(1, min(length, 11)):
-                run = ace | ((1 << (last + 1)) - 1) << base
-                yield run, 0, MeldShape(MeldKind.RUN, suit, 1, last + 2, True)
-    if jokers >= 3:
-        yield 0, 3, _JOKER_SET
-        if jokers == 4:
-            yield 0, 4, _JOKER_SET
-
-
-def _can_lay_off(card_index: int, melds: Iterable[Meld], ace_low: bool) -> bool:
-    card = CARDS[card_index]
-    return any(card in extensions(table_meld, ace_low) for table_meld in melds)
-
-
-def _leftover_ok(mask: int, jokers: int, melds: tuple[Meld, ...], rules: Rules) -> bool:
-    """Under ``last_card_discard="forbidden"``: a hand left with one card is allowed only if that
-    card can be laid off at once (R19)."""
-    if mask.bit_count() + jokers != 1:
-        return True
-    index = JOKER_INDEX if jokers else mask.bit_length() - 1
-    return _can_lay_off(index, melds, rules.ace_in_runs == "high_or_low")
-
-
-def _meld_phase_actions(
-    mask: int,
-    jokers: int,
-    melds: tuple[Meld, ...],
-    must: Card | None,
-    rules: Rules,
-    seat: int,
-    first_only: bool = False,
-) -> list[Action]:
-    """The legal actions after the draw: melds, then lay-offs, then discards (R14-R19)."""
-    ace_low = rules.ace_in_runs == "high_or_low"
-    forbidden = rules.last_card_discard == "forbidden"
-    size = mask.bit_count() + jokers
-    out: list[Action] = []
-    must_bit = 0
-    if must is not None:
-        must_bit = 0 if must.index == JOKER_INDEX else 1 << must.index
-    for meld_mask, meld_jokers, shape in _candidate_melds(mask, jokers, ace_low):
-        if must is not None and not (meld_mask & must_bit if must_bit else meld_jokers):
-            continue
-        if forbidden and size - meld_mask.bit_count() - meld_jokers == 1:
-            table = melds + (new_meld(meld_mask, meld_jokers, shape, seat),)
-            if not _leftover_ok(mask & ~meld_mask, jokers - meld_jokers, table, rules):
-                continue
-        out.append(meld_action(meld_mask, meld_jokers))
-        if first_only:
-            return out
-    if must is None or rules.pickup_use == "meld_or_lay_off":
-        for position, table_meld in enumerate(melds):
-            for card in extensions(table_meld, ace_low):
-                index = card.index
-                if index == JOKER_INDEX:
-                    if not jokers:
-                        continue
-                elif not mask >> index & 1:
-                    continue
-                if must is not None and card != must:
-                    continue
-                if forbidden and size == 2:
-                    table = melds[:position] + (extend(table_meld, card, seat),) + melds[position + 1 :]
-                    left_mask, left_jokers = _without(mask, jokers, index)
-                    if not _leftover_ok(left_mask, left_jokers, table, rules):
-                        continue
-                out.append(lay_off_action(index, position))
-                if first_only:
-                    return out
-    if must is None and (size >= 2 or not forbidden):
-        rest = mask
-        while rest:
-            low = rest & -rest
-            out.append(DISCARDS[low.bit_length() - 1])
-            rest ^= low
-        if jokers:
-            out.append(DISCARDS[JOKER_INDEX])
-    return out
-
-
-def _without(mask: int, jokers: int, index: int) -> tuple[int, int]:
-    if index == JOKER_INDEX:
-        return mask, jokers - 1
-    return mask & ~(1 << index), jokers
-
-
-def _target_usable(mask: int, jokers: int, target: Card, state: GameState | PlayerView, seat: int) -> bool:
-    """Whether the card taken from the discard pile can be melded or laid off at once, using the
-    hand plus every card taken (R14, and R19 under ``"forbidden"``)."""
-    rules = state.rules
-    if rules.last_card_discard == "forbidden":
-        return bool(_meld_phase_actions(mask, jokers, state.melds, target, rules, seat, first_only=True))
-    ace_low = rules.ace_in_runs == "high_or_low"
-    index = target.index
-    if index == JOKER_INDEX:
-        if jokers >= 3:
-            return True
-    else:
-        offset = index % 13
-        if (mask & _RANK_MASKS[offset]).bit_count() >= 3:
-            return True
-        suit_bits = mask >> (index - offset) & SUIT_BITS
-        if _in_run_window(suit_bits, offset):
-            return True
-        if ace_low and suit_bits & ACE_BIT:
-            rotated = ((suit_bits << 1) | (suit_bits >> 12)) & SUIT_BITS
-            if _in_run_window(rotated, (offset + 1) % 13):
-                return True
-    if rules.pickup_use == "new_meld_only":
-        return False
-    return _can_lay_off(index, state.melds, ace_low)
-
-
-def _in_run_window(bits: int, position: int) -> bool:
-    return any(0 <= start <= 10 and bits >> start & 7 == 7 for start in (position - 2, position - 1, position))
 
 
 def legal_draws(state: GameState | PlayerView) -> tuple[Action, ...]:
@@ -251,7 +102,7 @@ def legal_draws(state: GameState | PlayerView) -> tuple[Action, ...]:
     pile = state.discard_pile
     if pile:
         seat = state.current_player
-        mask, jokers = hand._mask, hand._jokers
+        mask, jokers = hand.mask, hand.jokers
         usable: list[Action] = []
         top = len(pile) - 1
         for index in range(top, -1, -1):
@@ -260,7 +111,9 @@ def legal_draws(state: GameState | PlayerView) -> tuple[Action, ...]:
                 jokers += 1
             else:
                 mask |= 1 << card.index
-            if (index == top and not state.rules.top_card_must_meld) or _target_usable(mask, jokers, card, state, seat):
+            if (index == top and not state.rules.top_card_must_meld) or target_usable(
+                mask, jokers, card, state.melds, state.rules, seat
+            ):
                 usable.append(draw_discard_action(index))
         usable.reverse()
         out.extend(usable)
@@ -305,7 +158,7 @@ def legal_actions(state: GameState | PlayerView) -> tuple[Action, ...]:
         hand, _ = _mover(state)
         if hand is None:
             return ()
-        return tuple(_meld_phase_actions(hand._mask, hand._jokers, state.melds, state.must_meld, state.rules, seat))
+        return tuple(meld_phase_actions(hand.mask, hand.jokers, state.melds, state.must_meld, state.rules, seat))
     if phase is Phase.DRAW:
         return legal_draws(state)
     return ()
@@ -313,10 +166,10 @@ def legal_actions(state: GameState | PlayerView) -> tuple[Action, ...]:
 
 # --- Checks ------------------------------------------------------------------------------
 
-_DRAW_KINDS: Final = (DrawStock, DrawDiscard, Pass)
-
 
 def _require(state: GameState, phase: Phase, action: Action | None) -> None:
+    if type(state) is not GameState:
+        _require_state(state)
     if state.phase is phase:
         return
     seat = state.current_player
@@ -336,9 +189,26 @@ def _require(state: GameState, phase: Phase, action: Action | None) -> None:
     )
 
 
+def _require_state(state: object) -> None:
+    if isinstance(state, GameState):
+        return
+    if isinstance(state, PlayerView):
+        what = "not a PlayerView: the next state depends on hidden cards; is_legal() and legal_actions() accept a view"
+    else:
+        what = f"not {excerpt(state)}"
+    raise StateRequiredError(f"R27: play() needs the full GameState, {what}")
+
+
 def _require_card(state: GameState, card: Card, action: Action, rule: str) -> None:
     if card not in state.hands[state.current_player]:
-        raise CardNotInHandError(rule, f"seat {state.current_player} does not hold {card}", state=state, action=action)
+        seat = state.current_player
+        raise CardNotInHandError(
+            rule,
+            f"seat {seat} does not hold {card}",
+            state=state,
+            action=action,
+            reason=f"{rule}: seat {seat} does not hold the card named",
+        )
 
 
 def _require_target(state: GameState, used: bool, action: Action) -> None:
@@ -355,14 +225,16 @@ def _require_target(state: GameState, used: bool, action: Action) -> None:
 
 
 def _require_leftover(state: GameState, mask: int, jokers: int, melds: tuple[Meld, ...], action: Action) -> None:
-    if state.rules.last_card_discard == "forbidden" and not _leftover_ok(mask, jokers, melds, state.rules):
-        left = next(iter(_make_hand(mask, jokers)))
+    if state.rules.last_card_discard == "forbidden" and not leftover_ok(mask, jokers, melds, state.rules):
+        left = next(iter(make_hand(mask, jokers)))
         raise LastCardError(
             "R19",
             f"this would leave seat {state.current_player} holding only {left}, which cannot be laid off, "
             "and last_card_discard='forbidden' forbids discarding it",
             state=state,
             action=action,
+            reason=f"R19: this would leave seat {state.current_player} one card that cannot be laid off, "
+            "and last_card_discard='forbidden' forbids discarding it",
         )
 
 
@@ -381,24 +253,18 @@ def _next_turn(
     rules = state.rules
     passes = state.consecutive_passes + 1 if passed else 0
     idle = 0 if state.turn_progress else state.idle_turns + 1
-    if (passed and (rules.stock_out_end == "first_pass" or passes >= 4)) or idle >= _IDLE_LIMIT:
+    if (passed and passes >= rules.pass_limit) or idle >= rules.idle_limit:
         return _end_round(state, hands, state.melds, discard_pile, None, passes, idle)
-    return GameState(
-        hands,
-        state.stock,
-        discard_pile,
-        state.melds,
-        (state.current_player + 1) % PLAYERS,
-        state.dealer,
-        Phase.DRAW,
-        None,
-        state.deal_number,
-        state.scores,
-        rules,
-        passes,
-        idle,
-        False,
-        None,
+    return evolve(
+        state,
+        hands=hands,
+        discard_pile=discard_pile,
+        current_player=(state.current_player + 1) % PLAYERS,
+        phase=Phase.DRAW,
+        must_meld=None,
+        consecutive_passes=passes,
+        idle_turns=idle,
+        turn_progress=False,
     )
 
 
@@ -414,22 +280,18 @@ def _end_round(
     rules = state.rules
     first, second = tally(melds, hands, went_out=went_out, rules=rules)
     scores = (state.scores[0] + first.total, state.scores[1] + second.total)
-    return GameState(
-        hands,
-        state.stock,
-        discard_pile,
-        melds,
-        state.current_player,
-        state.dealer,
-        Phase.GAME_OVER if state.deal_number >= rules.deals else Phase.ROUND_OVER,
-        None,
-        state.deal_number,
-        scores,
-        rules,
-        passes,
-        idle,
-        True if went_out is not None else state.turn_progress,
-        went_out,
+    return evolve(
+        state,
+        hands=hands,
+        discard_pile=discard_pile,
+        melds=melds,
+        phase=Phase.GAME_OVER if state.deal_number >= rules.deals else Phase.ROUND_OVER,
+        must_meld=None,
+        scores=scores,
+        consecutive_passes=passes,
+        idle_turns=idle,
+        turn_progress=True if went_out is not None else state.turn_progress,
+        went_out=went_out,
     )
 
 
@@ -439,23 +301,7 @@ def _after_table_change(state: GameState, hand: Hand, melds: tuple[Meld, ...]) -
     if not hand:
         # R18: a player who empties their hand by melding or laying off goes out at once.
         return _end_round(state, hands, melds, state.discard_pile, seat, state.consecutive_passes, 0)
-    return GameState(
-        hands,
-        state.stock,
-        state.discard_pile,
-        melds,
-        seat,
-        state.dealer,
-        Phase.MELD,
-        None,
-        state.deal_number,
-        state.scores,
-        state.rules,
-        state.consecutive_passes,
-        state.idle_turns,
-        True,
-        None,
-    )
+    return evolve(state, hands=hands, melds=melds, phase=Phase.MELD, must_meld=None, turn_progress=True)
 
 
 def draw_stock(state: GameState) -> GameState:
@@ -479,25 +325,16 @@ def draw_stock(state: GameState) -> GameState:
     card = state.stock[-1]
     hand = state.hands[seat]
     if card.index == JOKER_INDEX:
-        new_hand = _make_hand(hand._mask, hand._jokers + 1)
+        new_hand = make_hand(hand.mask, hand.jokers + 1)
     else:
-        new_hand = _make_hand(hand._mask | 1 << card.index, hand._jokers)
-    return GameState(
-        state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :],
-        state.stock[:-1],
-        state.discard_pile,
-        state.melds,
-        seat,
-        state.dealer,
-        Phase.MELD,
-        None,
-        state.deal_number,
-        state.scores,
-        state.rules,
-        state.consecutive_passes,
-        state.idle_turns,
-        True,
-        None,
+        new_hand = make_hand(hand.mask | 1 << card.index, hand.jokers)
+    return evolve(
+        state,
+        hands=state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :],
+        stock=state.stock[:-1],
+        phase=Phase.MELD,
+        must_meld=None,
+        turn_progress=True,
     )
 
 
@@ -517,19 +354,20 @@ def draw_discard(state: GameState, index: int) -> GameState:
     >>> after.hand, after.discard_pile, after.must_meld
     (Hand.parse('4s 5s 6s 7s Qh Kd 9c'), (), Card.parse('4s'))
     """
-    action = draw_discard_action(index) if type(index) is int and index >= 0 else None
+    # Bounded before anything is built from the index (the shared actions are a fixed table).
+    action = draw_discard_action(index) if type(index) is int and 0 <= index < PILE_LIMIT else None
     _require(state, Phase.DRAW, action)
     pile = state.discard_pile
-    if type(index) is not int or not 0 <= index < len(pile):
+    if action is None or index >= len(pile):
         raise InvalidDrawError(
             "R13",
-            f"there is no card at index {index!r} of the discard pile ({len(pile)} cards, 0 at the bottom)",
+            f"there is no card at index {excerpt(index)} of the discard pile ({len(pile)} cards, 0 at the bottom)",
             state=state,
             action=action,
         )
     seat = state.current_player
     hand = state.hands[seat]
-    mask, jokers = hand._mask, hand._jokers
+    mask, jokers = hand.mask, hand.jokers
     for card in pile[index:]:
         if card.index == JOKER_INDEX:
             jokers += 1
@@ -537,29 +375,19 @@ def draw_discard(state: GameState, index: int) -> GameState:
             mask |= 1 << card.index
     target = pile[index]
     free = index == len(pile) - 1 and not state.rules.top_card_must_meld
-    if not free and not _target_usable(mask, jokers, target, state, seat):
+    if not free and not target_usable(mask, jokers, target, state.melds, state.rules, seat):
         how = "melded" if state.rules.pickup_use == "new_meld_only" else "melded or laid off"
         if state.rules.last_card_discard == "forbidden":
             how += " (without stranding a last card, R19)"
         raise InvalidDrawError(
             "R14", f"{target} cannot be {how} at once, so it may not be taken", state=state, action=action
         )
-    return GameState(
-        state.hands[:seat] + (_make_hand(mask, jokers),) + state.hands[seat + 1 :],
-        state.stock,
-        pile[:index],
-        state.melds,
-        seat,
-        state.dealer,
-        Phase.MELD,
-        None if free else target,
-        state.deal_number,
-        state.scores,
-        state.rules,
-        state.consecutive_passes,
-        state.idle_turns,
-        False,
-        None,
+    return evolve(
+        state,
+        hands=state.hands[:seat] + (make_hand(mask, jokers),) + state.hands[seat + 1 :],
+        discard_pile=pile[:index],
+        phase=Phase.MELD,
+        must_meld=None if free else target,
     )
 
 
@@ -588,33 +416,43 @@ def meld(state: GameState, cards: str | Iterable[Card | str]) -> GameState:
             jokers += 1
         elif mask >> card.index & 1:
             raise InvalidMeldError(
-                "R1", f"{card} is named twice, but the deck has one {card}", state=state, action=action
+                "R1",
+                f"{card} is named twice, but the deck has one {card}",
+                state=state,
+                action=action,
+                reason="R1: the meld names a card twice, but the deck has one of each",
             )
         else:
             mask |= 1 << card.index
-    if mask & ~hand._mask or jokers > hand._jokers:
+    if mask & ~hand.mask or jokers > hand.jokers:
         missing = [str(card) for card in action.cards if card not in hand]
-        if jokers > hand._jokers:
-            missing.append(f"{jokers} jokers (holds {hand._jokers})")
+        if jokers > hand.jokers:
+            missing.append(f"{jokers} jokers (holds {hand.jokers})")
         raise CardNotInHandError(
-            "R15", f"seat {seat} does not hold {' '.join(dict.fromkeys(missing))}", state=state, action=action
+            "R15",
+            f"seat {seat} does not hold {' '.join(dict.fromkeys(missing))}",
+            state=state,
+            action=action,
+            reason=f"R15: seat {seat} does not hold every card of the meld",
         )
     shape = shape_of(mask, jokers)
-    if isinstance(shape, str):
-        rule, reason = shape.split(": ", 1)
+    if isinstance(shape, MeldValueError):
         raise InvalidMeldError(
-            rule, f"{' '.join(map(str, action.cards))} is not a valid meld: {reason}", state=state, action=action
+            shape.rule,
+            f"{' '.join(map(str, action.cards))} is not a valid meld: {shape.reason}",
+            state=state,
+            action=action,
+            reason=f"{shape.rule}: not a valid meld: {shape.reason}",
         )
     if shape.ace_low and state.rules.ace_in_runs == "high":
-        raise InvalidMeldError(
-            "R10", "in runs the ace is high only (ace_in_runs='high'): A-2-3 is not a run", state=state, action=action
-        )
+        text = "in runs the ace is high only (ace_in_runs='high'): A-2-3 is not a run"
+        raise InvalidMeldError("R10", text, state=state, action=action, reason=f"R10: {text}")
     must = state.must_meld
     _require_target(state, must is None or must in action.cards, action)
     new = new_meld(mask, jokers, shape, seat)
     melds = state.melds + (new,)
-    left = _make_hand(hand._mask & ~mask, hand._jokers - jokers)
-    _require_leftover(state, left._mask, left._jokers, melds, action)
+    left = make_hand(hand.mask & ~mask, hand.jokers - jokers)
+    _require_leftover(state, left.mask, left.jokers, melds, action)
     return _after_table_change(state, left, melds)
 
 
@@ -635,20 +473,23 @@ def lay_off(state: GameState, card: Card | str, meld: int) -> GameState:
     Meld.parse('3c+1 4c@3 5c@3 6c@3')
     """
     card = Card.parse(card)
-    action = lay_off_action(card.index, meld) if type(meld) is int and meld >= 0 else None
+    action = lay_off_action(card.index, meld) if type(meld) is int and 0 <= meld < MELD_LIMIT else None
     _require(state, Phase.MELD, action)
     melds = state.melds
-    if type(meld) is not int or not 0 <= meld < len(melds):
+    if action is None or meld >= len(melds):
         raise NoSuchMeldError(
-            "R16", f"there is no meld {meld!r} on the table ({len(melds)} melds)", state=state, action=action
+            "R16", f"there is no meld {excerpt(meld)} on the table ({len(melds)} melds)", state=state, action=action
         )
-    action = lay_off_action(card.index, meld)
     _require_card(state, card, action, "R16")
     target_meld = melds[meld]
     if card not in extensions(target_meld, state.rules.ace_in_runs == "high_or_low"):
         rule = "R11" if card.is_joker or target_meld.is_joker_set else "R16"
         raise InvalidLayOffError(
-            rule, f"{card} does not extend the meld {' '.join(map(str, target_meld.cards))}", state=state, action=action
+            rule,
+            f"{card} does not extend the meld {' '.join(map(str, target_meld.cards))}",
+            state=state,
+            action=action,
+            reason=f"{rule}: the card named does not extend meld {meld} ({' '.join(map(str, target_meld.cards))})",
         )
     must = state.must_meld
     if must is not None and state.rules.pickup_use == "new_meld_only":
@@ -662,9 +503,9 @@ def lay_off(state: GameState, card: Card | str, meld: int) -> GameState:
     seat = state.current_player
     hand = state.hands[seat]
     new_melds = melds[:meld] + (extend(target_meld, card, seat),) + melds[meld + 1 :]
-    mask, jokers = _without(hand._mask, hand._jokers, card.index)
+    mask, jokers = without(hand.mask, hand.jokers, card.index)
     _require_leftover(state, mask, jokers, new_melds, action)
-    return _after_table_change(state, _make_hand(mask, jokers), new_melds)
+    return _after_table_change(state, make_hand(mask, jokers), new_melds)
 
 
 def discard(state: GameState, card: Card | str) -> GameState:
@@ -690,7 +531,7 @@ def discard(state: GameState, card: Card | str) -> GameState:
     seat = state.current_player
     hand = state.hands[seat]
     rules = state.rules
-    mask, jokers = _without(hand._mask, hand._jokers, card.index)
+    mask, jokers = without(hand.mask, hand.jokers, card.index)
     if not mask and not jokers and rules.last_card_discard == "forbidden":
         raise LastCardError(
             "R19",
@@ -698,7 +539,7 @@ def discard(state: GameState, card: Card | str) -> GameState:
             state=state,
             action=action,
         )
-    new_hand = _make_hand(mask, jokers)
+    new_hand = make_hand(mask, jokers)
     hands = state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :]
     pile = state.discard_pile + (card,)
     if not new_hand and rules.last_card_discard == "goes_out":
@@ -731,17 +572,29 @@ def pass_turn(state: GameState) -> GameState:
     return _next_turn(state, state.hands, state.discard_pile, passed=True)
 
 
-def play(state: GameState, action: Action | str) -> GameState:
+def play(state: GameState, action: Action | str, *, seat: int | None = None) -> GameState:
     """Play ``action`` (an :class:`~persian_rummy.Action` or its text) for the player to move
     and return the next state. Raises a subclass of :class:`~persian_rummy.IllegalActionError`
     if the rules forbid it (the state passed in is unchanged), or
     :class:`~persian_rummy.NotationError` for text that is not an action.
 
+    ``seat`` is the seat the action comes from, for a server that takes actions from four
+    players: while the round is live, an action from any seat but ``state.current_player``
+    raises :class:`~persian_rummy.NotYourTurnError` before the action is looked at. A
+    :class:`~persian_rummy.PlayerView` cannot be played forward (the next state depends on
+    hidden cards): it raises :class:`~persian_rummy.StateRequiredError`.
+
     >>> from persian_rummy import new_game
     >>> state = play(new_game(1), "draw")
     >>> play(state, "discard Jk").current_player
     2
+    >>> play(state, "discard Jk", seat=2)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.NotYourTurnError: R6: it is seat 1's turn, not seat 2's [deal 1 of 2, seat 1 to act, ...]
     """
+    if seat is not None:
+        _require_seat(state, seat, action)
     kind = type(action)
     if kind is DrawStock:
         return draw_stock(state)
@@ -758,21 +611,52 @@ def play(state: GameState, action: Action | str) -> GameState:
         return pass_turn(state)
     if isinstance(action, str):
         return play(state, Action.parse(action))
-    raise TypeError(f"expected an Action or its text, not {action!r}")
+    _require_state(state)
+    raise TypeError(f"expected an Action or its text, not {excerpt(action)}")
 
 
-def is_legal(state: GameState, action: Action | str) -> bool:
-    """Whether ``action`` may be played now (exactly when it is in :func:`legal_actions`).
+def _require_seat(state: GameState | PlayerView, seat: object, action: object) -> None:
+    if type(seat) is not int or not 0 <= seat < PLAYERS:
+        raise NotYourTurnError(
+            "R3", f"seats are 0, 1, 2 and 3, so {excerpt(seat)} is never to move", state=_as_state(state), action=action
+        )
+    if seat != state.current_player and state.phase.is_live:
+        raise NotYourTurnError(
+            "R6",
+            f"it is seat {state.current_player}'s turn, not seat {seat}'s",
+            state=_as_state(state),
+            action=action if isinstance(action, Action) else None,
+        )
 
-    >>> from persian_rummy import new_game, DrawStock, Pass
+
+def _as_state(state: object) -> GameState | None:
+    return state if type(state) is GameState else None
+
+
+def is_legal(state: GameState | PlayerView, action: Action | str, *, seat: int | None = None) -> bool:
+    """Whether ``action`` may be played now (exactly when it is in :func:`legal_actions`), and,
+    given ``seat``, whether that seat may play it (it is to move).
+
+    A :class:`~persian_rummy.PlayerView` is answered from what it knows: the seat to move's
+    own view knows its whole hand, so the answer is the same as for the full state; every
+    other seat's view answers ``False`` (as :func:`legal_actions` lists nothing for it).
+    Text that is not an action is not legal.
+
+    >>> from persian_rummy import new_game, observe, DrawStock, Pass
     >>> is_legal(new_game(1), DrawStock()), is_legal(new_game(1), Pass())
     (True, False)
+    >>> is_legal(new_game(1), "draw", seat=2), is_legal(observe(new_game(1), 1), "draw")
+    (False, True)
     """
     if isinstance(action, str):
         try:
             action = Action.parse(action)
         except NotationError:
             return False
+    if seat is not None and (type(seat) is not int or seat != state.current_player):
+        return False
+    if isinstance(state, PlayerView):
+        return isinstance(action, Action) and action in legal_actions(state)
     try:
         play(state, action)
     except IllegalActionError:

@@ -3,8 +3,18 @@
 Every exception the library raises on purpose derives from :class:`PersianRummyError`.
 Text that does not parse raises :class:`NotationError`; a well-formed action that the rules
 forbid in the given state raises a subclass of :class:`IllegalActionError` (one per rule
-broken); an impossible position raises :class:`InvalidStateError`. All three are also
-:class:`ValueError`\\ s, so code that only knows the standard library can catch them.
+broken); an impossible position raises :class:`InvalidStateError`; an argument the function
+does not take raises :class:`InvalidArgumentError` (a bad value, such as cards that are no
+meld: :class:`MeldValueError`) or :class:`ArgumentTypeError` (a bad type). All are also
+:class:`ValueError`\\ s (:class:`TypeError` for the last), so code that only knows the
+standard library can catch them.
+
+Every error has two texts. ``str(error)`` is the full message for the developer and the
+player who made the request: it may name the cards of the mover's hand and show the
+position. ``error.reason`` is short and names no hidden card (R27): the rule number and
+what was wrong, with only public cards (a card taken from the discard pile, a card on the
+table). A server relays ``reason`` to a table or a log and keeps ``str(error)`` for the
+mover or a private log.
 
 >>> from persian_rummy import Card, NotationError
 >>> try:
@@ -16,43 +26,119 @@ R1: 'Xq' is not a card (expected a rank 2-9, T/10, J, Q, K, A and a suit s, h, d
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from persian_rummy.state import GameState
+import re
+from typing import Any, ClassVar, Final
 
 __all__ = [
+    "ArgumentTypeError",
     "CardNotInHandError",
     "EmptyStockError",
     "GameNotOverError",
     "IllegalActionError",
+    "InvalidArgumentError",
     "InvalidDrawError",
     "InvalidLayOffError",
     "InvalidMeldError",
     "InvalidRulesError",
     "InvalidStateError",
     "LastCardError",
+    "MeldValueError",
     "NoSuchMeldError",
+    "NotYourTurnError",
     "NotationError",
     "PassNotAllowedError",
     "PersianRummyError",
     "ReplayError",
     "RoundNotOverError",
+    "StateRequiredError",
     "TargetNotUsedError",
     "WrongPhaseError",
+    "excerpt",
 ]
+
+#: The longest message an error keeps; longer ones (which can only come from echoing a huge
+#: input) are cut, so an error is never much larger than this whatever it was given.
+MESSAGE_LIMIT: Final = 2000
+#: The longest ``reason``.
+REASON_LIMIT: Final = 200
+_RULE_TAG: Final = re.compile(r"(R\d{1,2}(?:-R\d{1,2})?): ")
+
+
+def excerpt(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut to at most about ``limit`` characters, for error messages that echo
+    input: a message must stay short whatever it was given. Long strings are cut before
+    ``repr`` (so a huge input costs no copy); the cut says how long the whole was.
+
+    >>> excerpt("4s 5s")
+    "'4s 5s'"
+    >>> excerpt("x" * 1000, limit=10)
+    "'xxxxxxxxxx'... (1000 characters)"
+    """
+    if isinstance(value, str | bytes) and len(value) > limit:
+        return f"{value[:limit]!r}... ({len(value)} {'characters' if isinstance(value, str) else 'bytes'})"
+    if isinstance(value, list | tuple | dict | set | frozenset) and len(value) > limit:
+        return f"a {type(value).__name__} of {len(value)} items"
+    if type(value) is int and value.bit_length() > 4 * limit:
+        return f"an integer of about {int(value.bit_length() * 0.30103)} digits"
+    try:
+        text = repr(value)
+    except Exception:  # a hostile __repr__, or an int past the digit limit
+        return f"a {type(value).__name__}"
+    return text if len(text) <= limit + 20 else text[: limit + 20] + "..."
+
+
+def _bounded(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit} more characters)"
 
 
 class PersianRummyError(Exception):
     """The root of every exception raised by persian-rummy.
 
+    ``reason`` is a short text that names no hidden card (R27), safe to relay to a table or a
+    log; ``str(error)`` is the full message. When the code raising the error gives no reason,
+    ``reason`` is the message's rule number and the class's ``default_reason`` (or the
+    message itself, for the classes whose messages are public by construction).
+
     >>> issubclass(NotationError, PersianRummyError)
     True
+    >>> from persian_rummy import Rules
+    >>> try:
+    ...     Rules.parse("deals=two")
+    ... except PersianRummyError as error:
+    ...     print(error)
+    ...     print(error.reason)
+    deals takes a whole number, not 'two'
+    the text does not parse
     """
+
+    #: The reason when none is given: says what kind of thing failed and nothing more.
+    default_reason: ClassVar[str] = "the request was refused"
+    #: Whether the messages of this class never name a hidden card (then they are the reason).
+    message_is_public: ClassVar[bool] = False
+    reason: str
+
+    def __init__(self, *args: object, reason: str | None = None) -> None:
+        if args and isinstance(args[0], str) and len(args[0]) > MESSAGE_LIMIT:
+            args = (_bounded(args[0], MESSAGE_LIMIT), *args[1:])
+        super().__init__(*args)
+        message = args[0] if args and isinstance(args[0], str) else ""
+        self.reason = _bounded(reason if reason is not None else self._default_reason(message), REASON_LIMIT)
+
+    @classmethod
+    def _default_reason(cls, message: str) -> str:
+        if cls.message_is_public:
+            return message
+        match = _RULE_TAG.match(message)
+        return f"{match.group(1)}: {cls.default_reason}" if match else cls.default_reason
 
 
 class NotationError(PersianRummyError, ValueError):
     """Text that does not parse as the value asked for (a card, a hand, a meld, rules...).
+
+    Its message quotes (a bounded excerpt of) the text; its ``reason`` does not, since the
+    text may name the cards of a hand.
 
     >>> from persian_rummy import parse_cards
     >>> parse_cards("4s 4x")
@@ -60,6 +146,59 @@ class NotationError(PersianRummyError, ValueError):
     ...
     persian_rummy.errors.NotationError: R1: '4x' is not a card (expected a rank 2-9, T/10, J, Q, K, A and a suit s, h, d, c, or Jk)
     """
+
+    default_reason = "the text does not parse"
+
+
+class InvalidArgumentError(PersianRummyError, ValueError):
+    """An argument whose value the function does not take: a count out of range, a seat that
+    is not 0-3, a bot knob, cards that the deck does not hold together. (Text that does not
+    parse raises :class:`NotationError` instead.)
+
+    >>> from persian_rummy import Hand
+    >>> Hand("4s 5s") + Hand("4s")
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.InvalidArgumentError: R1: 4s 5s and 4s share cards the deck has only once
+    """
+
+    default_reason = "an argument is not one the function takes"
+
+
+class ArgumentTypeError(PersianRummyError, TypeError):
+    """An argument of a type the function does not take.
+
+    >>> from persian_rummy import shuffled_deck
+    >>> shuffled_deck(1.5)
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.ArgumentTypeError: a seed is a whole number or a text, not 1.5
+    """
+
+
+class MeldValueError(InvalidArgumentError):
+    """Cards given to :class:`~persian_rummy.Meld` that do not make a valid meld (R8-R11,
+    R15), or a lay-off that does not extend it (R16). ``rule`` names the rule and ``reason``
+    says why. Playing such a meld raises :class:`InvalidMeldError` (or
+    :class:`InvalidLayOffError`) instead, which also carries the state.
+
+    >>> from persian_rummy import Meld
+    >>> try:
+    ...     Meld("7s 8s Th")
+    ... except MeldValueError as error:
+    ...     print(error.rule, "-", error.reason)
+    R9 - 7s 8s Th is not a valid meld: a run's cards must all be of one suit, and a set's of one rank
+    """
+
+    rule: str
+    reason: str
+
+    def __init__(self, rule: str, reason: str) -> None:
+        self.rule = rule
+        super().__init__(f"{rule}: {reason}", reason=reason)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.rule, self.reason))
 
 
 class InvalidStateError(PersianRummyError, ValueError):
@@ -72,6 +211,8 @@ class InvalidStateError(PersianRummyError, ValueError):
     persian_rummy.errors.InvalidStateError: R1: the position must hold exactly the 56 cards of the deck; duplicated: 4s (4 times)
     """
 
+    default_reason = "the position cannot occur in a game"
+
 
 class InvalidRulesError(PersianRummyError, ValueError):
     """A :class:`~persian_rummy.Rules` knob set to a value the rules do not offer.
@@ -80,8 +221,10 @@ class InvalidRulesError(PersianRummyError, ValueError):
     >>> Rules(deals=0)
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.InvalidRulesError: R7: deals must be a whole number of at least 1, not 0
+    persian_rummy.errors.InvalidRulesError: R7: deals must be a whole number from 1 to 1000, not 0
     """
+
+    message_is_public = True
 
 
 class RoundNotOverError(PersianRummyError, ValueError):
@@ -93,6 +236,8 @@ class RoundNotOverError(PersianRummyError, ValueError):
     ...
     persian_rummy.errors.RoundNotOverError: R23: deal 1 is still being played (phase DRAW); only a finished round can be scored
     """
+
+    message_is_public = True
 
 
 class ReplayError(PersianRummyError, ValueError):
@@ -108,8 +253,16 @@ class ReplayError(PersianRummyError, ValueError):
     deal 1, action 17: R17: seat 3 does not hold 4s
     >>> error.deal, error.index
     (1, 17)
+
+    Its ``reason`` is the place and the cause's reason (so it names no hidden card either):
+
+    >>> from persian_rummy import CardNotInHandError
+    >>> cause = CardNotInHandError("R17", "seat 3 does not hold 4s", reason="R17: seat 3 does not hold that card")
+    >>> ReplayError(str(cause), deal=2, index=5, cause=cause).reason
+    'deal 2, action 5: R17: seat 3 does not hold that card'
     """
 
+    default_reason = "the record does not replay"
     deal: int
     index: int | None
     cause: BaseException | None
@@ -121,18 +274,20 @@ class ReplayError(PersianRummyError, ValueError):
         self.index = index
         self.cause = cause
         where = f"deal {deal}" if index is None else f"deal {deal}, action {index}"
-        super().__init__(f"{where}: {message}")
+        inner = cause.reason if isinstance(cause, PersianRummyError) else self._default_reason(message)
+        super().__init__(f"{where}: {message}", reason=f"{where}: {inner}")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild_replay_error, (self.args[0], self.deal, self.index))
+        return (_rebuild_replay_error, (self.args[0], self.deal, self.index, self.reason))
 
 
-def _rebuild_replay_error(text: str, deal: int, index: int | None) -> ReplayError:
+def _rebuild_replay_error(text: str, deal: int, index: int | None, reason: str) -> ReplayError:
     error = ReplayError.__new__(ReplayError)
     Exception.__init__(error, text)
     error.deal = deal
     error.index = index
     error.cause = None
+    error.reason = reason
     return error
 
 
@@ -151,18 +306,23 @@ class IllegalActionError(PersianRummyError, ValueError):
     """An action that parses but that the rules forbid in this state.
 
     Each rule broken has its own subclass. ``rule`` names the rule (``"R14"``), ``state`` is
-    the state the action was tried on (unchanged) and ``action`` the action, when known.
+    the state the action was tried on (unchanged) and ``action`` the action, when known. The
+    message ends with the position (the mover's hand included); ``reason`` never shows it.
 
     >>> from persian_rummy import Pass, new_game, play
     >>> try:
     ...     play(new_game(1), Pass())
     ... except IllegalActionError as error:
     ...     print(error.rule, type(error).__name__)
+    ...     print(error.reason)
     R20 PassNotAllowedError
+    R20: seat 1 may pass only when the stock is empty (27 cards left)
     """
 
+    default_reason = "the action is not legal here"
     rule: str
-    state: GameState | None
+    # Any, not GameState: the errors are the lowest layer of the package and import nothing.
+    state: Any
     action: Any
 
     def __init__(
@@ -170,28 +330,34 @@ class IllegalActionError(PersianRummyError, ValueError):
         rule: str,
         message: str,
         *,
-        state: GameState | None = None,
+        state: Any = None,
         action: Any = None,
+        reason: str | None = None,
     ) -> None:
         self.rule = rule
         self.state = state
         self.action = action
         text = f"{rule}: {message}"
+        if reason is None:
+            reason = text if self.message_is_public else f"{rule}: {self.default_reason}"
         if state is not None:
             text += f" [{state.summary()}]"
-        super().__init__(text)
+        super().__init__(text, reason=reason)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Keep the exception picklable (multiprocessing sends exceptions between processes).
-        return (_rebuild_illegal_action, (type(self), self.args[0], self.rule, self.action))
+        return (_rebuild_illegal_action, (type(self), self.args[0], self.rule, self.action, self.reason))
 
 
-def _rebuild_illegal_action(cls: type[IllegalActionError], text: str, rule: str, action: Any) -> IllegalActionError:
+def _rebuild_illegal_action(
+    cls: type[IllegalActionError], text: str, rule: str, action: Any, reason: str
+) -> IllegalActionError:
     error = cls.__new__(cls)
     Exception.__init__(error, text)
     error.rule = rule
     error.state = None
     error.action = action
+    error.reason = reason
     return error
 
 
@@ -205,6 +371,8 @@ class WrongPhaseError(IllegalActionError):
     persian_rummy.errors.WrongPhaseError: R12: seat 1 must draw first ...
     """
 
+    message_is_public = True
+
 
 class CardNotInHandError(IllegalActionError):
     """The action names a card that the player to move does not hold (R15-R17).
@@ -217,27 +385,37 @@ class CardNotInHandError(IllegalActionError):
     persian_rummy.errors.CardNotInHandError: R17: seat 1 does not hold Ah [...]
     """
 
+    default_reason = "the player does not hold a card the action names"
+
 
 class InvalidMeldError(IllegalActionError):
-    """The cards do not form a valid set, run or joker set (R8-R11, ``ace_in_runs``).
+    """The cards melded do not form a valid set, run or joker set (R8-R11, ``ace_in_runs``).
+    (:class:`~persian_rummy.Meld` itself raises :class:`MeldValueError`.)
 
-    >>> from persian_rummy import Meld
-    >>> Meld.parse("4s 5s 7s")
+    >>> from persian_rummy import GameState, play
+    >>> state = play(GameState.from_position(["", "4s 5s 7s 9d", "", ""], "2c"), "draw")
+    >>> play(state, "meld 4s 5s 7s")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.InvalidMeldError: R9: 4s 5s 7s is not a valid meld: a run's ranks must be consecutive
+    persian_rummy.errors.InvalidMeldError: R9: 4s 5s 7s is not a valid meld: a run's ranks must be consecutive [deal 1 of 2, ...]
     """
+
+    default_reason = "the cards do not form a valid meld"
 
 
 class InvalidLayOffError(IllegalActionError):
-    """The card does not extend the chosen meld into a valid meld (R16, R8-R11).
+    """The card laid off does not extend the chosen meld into a valid meld (R16, R8-R11).
+    (:meth:`Meld.lay_off <persian_rummy.Meld.lay_off>` itself raises :class:`MeldValueError`.)
 
-    >>> from persian_rummy import Card, Meld
-    >>> Meld.parse("4s 5s 6s").lay_off(Card.parse("9s"), seat=1)
+    >>> from persian_rummy import GameState, play
+    >>> state = play(GameState.from_position(["", "9s 9d", "", ""], "2c", melds=["4s 5s 6s"]), "draw")
+    >>> play(state, "layoff 9s 0")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.InvalidLayOffError: R16: 9s does not extend the meld 4s 5s 6s
+    persian_rummy.errors.InvalidLayOffError: R16: 9s does not extend the meld 4s 5s 6s [deal 1 of 2, ...]
     """
+
+    default_reason = "the card does not extend that meld"
 
 
 class NoSuchMeldError(IllegalActionError):
@@ -250,6 +428,8 @@ class NoSuchMeldError(IllegalActionError):
     ...
     persian_rummy.errors.NoSuchMeldError: R16: there is no meld 0 on the table (0 melds) [...]
     """
+
+    message_is_public = True
 
 
 class TargetNotUsedError(IllegalActionError):
@@ -264,6 +444,8 @@ class TargetNotUsedError(IllegalActionError):
     persian_rummy.errors.TargetNotUsedError: R14: the next action must meld or lay off 6s, taken from the discard pile [...]
     """
 
+    message_is_public = True
+
 
 class InvalidDrawError(IllegalActionError):
     """A discard-pile draw that is not allowed: no such card, or its target cannot be melded (R13-R14).
@@ -274,6 +456,8 @@ class InvalidDrawError(IllegalActionError):
     ...
     persian_rummy.errors.InvalidDrawError: R14: 6s cannot be melded or laid off at once, so it may not be taken [...]
     """
+
+    message_is_public = True
 
 
 class EmptyStockError(IllegalActionError):
@@ -287,6 +471,8 @@ class EmptyStockError(IllegalActionError):
     persian_rummy.errors.EmptyStockError: R20: the stock is empty: take from the discard pile or pass [...]
     """
 
+    message_is_public = True
+
 
 class PassNotAllowedError(IllegalActionError):
     """A pass while the stock still has cards (R20).
@@ -297,6 +483,8 @@ class PassNotAllowedError(IllegalActionError):
     ...
     persian_rummy.errors.PassNotAllowedError: R20: seat 1 may pass only when the stock is empty (27 cards left) [...]
     """
+
+    message_is_public = True
 
 
 class LastCardError(IllegalActionError):
@@ -312,3 +500,39 @@ class LastCardError(IllegalActionError):
     ...
     persian_rummy.errors.LastCardError: R19: this would leave seat 1 holding only Jk, which cannot be laid off, ...
     """
+
+    default_reason = "the player would be left with a last card they may not discard"
+
+
+class NotYourTurnError(IllegalActionError):
+    """An action sent for a seat that is not to move: ``play(state, action, seat=...)`` with
+    a seat other than ``state.current_player`` while the round is live (R6, R17: the turn
+    passes clockwise, and whose turn it is is public, R27). A server passes the seat a message
+    came from, so the engine, not the server, decides whose turn it is.
+
+    >>> from persian_rummy import new_game, play
+    >>> try:
+    ...     play(new_game(1), "draw", seat=3)
+    ... except NotYourTurnError as error:
+    ...     print(error.reason)
+    R6: it is seat 1's turn, not seat 3's
+    """
+
+    message_is_public = True
+
+
+class StateRequiredError(ArgumentTypeError):
+    """:func:`~persian_rummy.play` or a transition given something other than a
+    :class:`~persian_rummy.GameState`, most often a :class:`~persian_rummy.PlayerView`: a view
+    cannot be played forward, because the next state depends on cards it does not see (the
+    stock, R27). :func:`~persian_rummy.is_legal` and :func:`~persian_rummy.legal_actions` do
+    accept a view; play on the full state.
+
+    >>> from persian_rummy import new_game, observe, play
+    >>> play(observe(new_game(1), 1), "draw")
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.StateRequiredError: R27: play() needs the full GameState, not a PlayerView: the next state depends on hidden cards; is_legal() and legal_actions() accept a view
+    """
+
+    message_is_public = True

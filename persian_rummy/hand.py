@@ -8,34 +8,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Final
 
 import attrs
 
-from persian_rummy.cards import CARDS, JOKER, JOKER_INDEX, POINTS, Card, parse_cards
-from persian_rummy.errors import NotationError
+from persian_rummy._bits import NATURALS, cards_of_mask, mask_points
+from persian_rummy.cards import JOKER, JOKER_INDEX, Card, parse_cards
+from persian_rummy.errors import InvalidArgumentError
 
 __all__ = ["Hand"]
-
-_NATURALS: Final = (1 << JOKER_INDEX) - 1
-
-
-def cards_of_mask(mask: int) -> Iterator[Card]:
-    """The natural cards of a 52-bit mask, in canonical order."""
-    while mask:
-        low = mask & -mask
-        yield CARDS[low.bit_length() - 1]
-        mask ^= low
-
-
-def mask_points(mask: int) -> int:
-    """The points of the natural cards of a mask (R22)."""
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += POINTS[low.bit_length() - 1]
-        mask ^= low
-    return total
 
 
 @attrs.frozen(init=False, repr=False)
@@ -54,8 +34,11 @@ class Hand:
     Hand.parse('4s 6s')
     """
 
-    _mask: int
-    _jokers: int
+    #: The natural cards as a bit mask (bit :attr:`Card.index` is set for each card held):
+    #: ``Hand("3s").mask == 2``.
+    mask: int
+    #: The number of jokers held: ``Hand("Jk 2s Jk").jokers == 2``.
+    jokers: int
 
     def __init__(self, cards: str | Iterable[Card | str] = ()) -> None:
         mask = 0
@@ -65,13 +48,13 @@ class Hand:
             if index == JOKER_INDEX:
                 jokers += 1
                 if jokers > 4:
-                    raise NotationError("R1: a hand cannot hold more than the deck's 4 jokers")
+                    raise InvalidArgumentError("R1: a hand cannot hold more than the deck's 4 jokers")
             elif mask >> index & 1:
-                raise NotationError(f"R1: {card} appears twice, but the deck has one {card}")
+                raise InvalidArgumentError(f"R1: {card} appears twice, but the deck has one {card}")
             else:
                 mask |= 1 << index
-        object.__setattr__(self, "_mask", mask)
-        object.__setattr__(self, "_jokers", jokers)
+        object.__setattr__(self, "mask", mask)
+        object.__setattr__(self, "jokers", jokers)
 
     @classmethod
     def parse(cls, text: str) -> Hand:
@@ -90,27 +73,9 @@ class Hand:
         >>> Hand.from_mask(0b101, 1)
         Hand.parse('2s 4s Jk')
         """
-        if not (0 <= mask <= _NATURALS and 0 <= jokers <= 4):
-            raise NotationError(f"R1: no hand has natural-card mask {mask} and {jokers} jokers")
-        return _make_hand(mask, jokers)
-
-    @property
-    def mask(self) -> int:
-        """The natural cards as a bit mask (bit :attr:`Card.index` is set for each card held).
-
-        >>> Hand("3s").mask
-        2
-        """
-        return self._mask
-
-    @property
-    def jokers(self) -> int:
-        """The number of jokers held.
-
-        >>> Hand("Jk 2s Jk").jokers
-        2
-        """
-        return self._jokers
+        if not (0 <= mask <= NATURALS and 0 <= jokers <= 4):
+            raise InvalidArgumentError(f"R1: no hand has natural-card mask {mask} and {jokers} jokers")
+        return make_hand(mask, jokers)
 
     @property
     def points(self) -> int:
@@ -119,7 +84,7 @@ class Hand:
         >>> Hand("Kd 4d").points
         14
         """
-        return mask_points(self._mask) + 20 * self._jokers
+        return mask_points(self.mask) + 20 * self.jokers
 
     def count(self, card: Card | str) -> int:
         """How many copies of ``card`` the hand holds (0 or 1, up to 4 for the joker).
@@ -129,8 +94,8 @@ class Hand:
         """
         card = Card.parse(card)
         if card.index == JOKER_INDEX:
-            return self._jokers
-        return self._mask >> card.index & 1
+            return self.jokers
+        return self.mask >> card.index & 1
 
     def __contains__(self, card: object) -> bool:
         if isinstance(card, str):
@@ -138,33 +103,33 @@ class Hand:
         if not isinstance(card, Card):
             return False
         if card.index == JOKER_INDEX:
-            return self._jokers > 0
-        return bool(self._mask >> card.index & 1)
+            return self.jokers > 0
+        return bool(self.mask >> card.index & 1)
 
     def __len__(self) -> int:
-        return self._mask.bit_count() + self._jokers
+        return self.mask.bit_count() + self.jokers
 
     def __bool__(self) -> bool:
-        return bool(self._mask or self._jokers)
+        return bool(self.mask or self.jokers)
 
     def __iter__(self) -> Iterator[Card]:
-        yield from cards_of_mask(self._mask)
-        for _ in range(self._jokers):
+        yield from cards_of_mask(self.mask)
+        for _ in range(self.jokers):
             yield JOKER
 
     def __add__(self, other: Hand) -> Hand:
         if not isinstance(other, Hand):
             return NotImplemented
-        if self._mask & other._mask or self._jokers + other._jokers > 4:
-            raise NotationError(f"R1: {self} and {other} share cards the deck has only once")
-        return _make_hand(self._mask | other._mask, self._jokers + other._jokers)
+        if self.mask & other.mask or self.jokers + other.jokers > 4:
+            raise InvalidArgumentError(f"R1: {self} and {other} share cards the deck has only once")
+        return make_hand(self.mask | other.mask, self.jokers + other.jokers)
 
     def __sub__(self, other: Hand) -> Hand:
         if not isinstance(other, Hand):
             return NotImplemented
         if not self.issuperset(other):
-            raise NotationError(f"R1: {other} is not part of {self}")
-        return _make_hand(self._mask ^ other._mask, self._jokers - other._jokers)
+            raise InvalidArgumentError(f"R1: {other} is not part of {self}")
+        return make_hand(self.mask ^ other.mask, self.jokers - other.jokers)
 
     def issuperset(self, other: Hand) -> bool:
         """Whether every card of ``other`` (with multiplicity) is in this hand.
@@ -172,7 +137,7 @@ class Hand:
         >>> Hand("4s 5s Jk").issuperset(Hand("Jk 4s"))
         True
         """
-        return other._mask & ~self._mask == 0 and other._jokers <= self._jokers
+        return other.mask & ~self.mask == 0 and other.jokers <= self.jokers
 
     def __str__(self) -> str:
         return " ".join(map(str, self))
@@ -181,12 +146,10 @@ class Hand:
         return f"Hand.parse({str(self)!r})" if self else "Hand()"
 
 
-def _make_hand(mask: int, jokers: int) -> Hand:
-    # The engine's fast constructor: no parsing, no validation.
+def make_hand(mask: int, jokers: int) -> Hand:
+    """The engine's fast constructor of a hand from its mask and jokers: no parsing, no
+    validation (internal; :meth:`Hand.from_mask` is the checked one)."""
     hand = object.__new__(Hand)
-    object.__setattr__(hand, "_mask", mask)
-    object.__setattr__(hand, "_jokers", jokers)
+    object.__setattr__(hand, "mask", mask)
+    object.__setattr__(hand, "jokers", jokers)
     return hand
-
-
-EMPTY_HAND: Final = _make_hand(0, 0)

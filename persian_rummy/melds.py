@@ -15,23 +15,23 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from itertools import combinations
 from typing import Final, Literal
 
 import attrs
 
+from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS, cards_of_mask, is_seat, run_bits
 from persian_rummy.cards import CARDS, JOKER_INDEX, Card, parse_cards
-from persian_rummy.errors import InvalidLayOffError, InvalidMeldError, NotationError
-from persian_rummy.hand import cards_of_mask
+from persian_rummy.errors import InvalidArgumentError, MeldValueError, NotationError, excerpt
 
 __all__ = ["Meld", "MeldKind"]
 
 AceInRuns = Literal["high", "high_or_low"]
 
-#: The 13 rank bits of one suit in a card mask, and the ace among them (internal).
-SUIT_BITS: Final = 0x1FFF
-ACE_BIT: Final = 1 << 12
-_TOKEN: Final = re.compile(r"(.+?)([@+])(\d+)")
+#: The most cards of a meld: a run from 2 to A (R9).
+_LONGEST_MELD: Final = 13
+_TOKEN: Final = re.compile(r"(.+?)([@+])([0-9]+)")
 
 
 class MeldKind(enum.Enum):
@@ -58,22 +58,9 @@ class MeldShape:
         self.ace_low = ace_low
 
 
-def run_bits(suit_bits: int) -> tuple[int, int, bool] | None:
-    """For one suit's rank bits (bit 0 = the two), the run they form as
-    ``(low, high, ace_low)`` in rank values (1 = an ace played low), or ``None``."""
-    if suit_bits & (suit_bits + (suit_bits & -suit_bits)) == 0:
-        low = (suit_bits & -suit_bits).bit_length() + 1
-        return low, low + suit_bits.bit_count() - 1, False
-    if suit_bits & ACE_BIT and suit_bits & 1:
-        # Try the ace low: shift every rank up one place and put the ace at the bottom.
-        rotated = ((suit_bits << 1) | 1) & SUIT_BITS
-        if rotated & (rotated + 1) == 0:
-            return 1, rotated.bit_count(), True
-    return None
-
-
-def shape_of(mask: int, jokers: int) -> MeldShape | str:
-    """Classify the cards of a would-be meld, or say why they are not one (internal).
+def shape_of(mask: int, jokers: int) -> MeldShape | MeldValueError:
+    """Classify the cards of a would-be meld, or say why they are not one: the error (not
+    raised) names the rule and the reason (internal).
 
     Runs that need the ace low are accepted here; whether ``ace_in_runs`` allows them is the
     engine's business (R10).
@@ -81,12 +68,12 @@ def shape_of(mask: int, jokers: int) -> MeldShape | str:
     count = mask.bit_count()
     if jokers:
         if count:
-            return "R11: a joker may be melded only in a set of jokers, never with natural cards"
+            return MeldValueError("R11", "a joker may be melded only in a set of jokers, never with natural cards")
         if jokers < 3:
-            return "R11: a set of jokers needs 3 or 4 jokers"
-        return MeldShape(MeldKind.SET, -1, 0, 0, False)
+            return MeldValueError("R11", "a set of jokers needs 3 or 4 jokers")
+        return JOKER_SET
     if count < 3:
-        return "R8: a meld needs at least 3 cards"
+        return MeldValueError("R8", "a meld needs at least 3 cards")
     low_index = (mask & -mask).bit_length() - 1
     rank_offset = low_index % 13
     set_mask = 0
@@ -97,14 +84,60 @@ def shape_of(mask: int, jokers: int) -> MeldShape | str:
     suit = low_index // 13
     suit_bits = mask >> (suit * 13)
     if suit_bits & ~SUIT_BITS:
-        return "R9: a run's cards must all be of one suit, and a set's of one rank"
+        return MeldValueError("R9", "a run's cards must all be of one suit, and a set's of one rank")
     run = run_bits(suit_bits)
     if run is None:
         if suit_bits & ACE_BIT and suit_bits & 1:
-            return "R9: a run's ranks must be consecutive and may not wrap around past the ace"
-        return "R9: a run's ranks must be consecutive"
+            return MeldValueError("R9", "a run's ranks must be consecutive and may not wrap around past the ace")
+        return MeldValueError("R9", "a run's ranks must be consecutive")
     low, high, ace_low = run
     return MeldShape(MeldKind.RUN, suit, low, high, ace_low)
+
+
+#: The shape of a set of each rank offset (0 = the two), and of a set of jokers (internal).
+SET_SHAPES: Final = tuple(MeldShape(MeldKind.SET, -1, offset + 2, offset + 2, False) for offset in range(13))
+JOKER_SET: Final = MeldShape(MeldKind.SET, -1, 0, 0, False)
+
+
+def candidate_melds(mask: int, jokers: int, ace_low: bool) -> Iterator[tuple[int, int, MeldShape]]:
+    """Every valid meld within a hand, as (natural mask, jokers, shape): sets by rank, then runs
+    by suit and position, then joker sets (R8-R11); internal, shared by the engine and the bots."""
+    for offset in range(13):
+        rank_bits = mask & RANK_MASKS[offset]
+        if rank_bits.bit_count() >= 3:
+            shape = SET_SHAPES[offset]
+            bits = [1 << (suit * 13 + offset) for suit in range(4) if rank_bits >> (suit * 13 + offset) & 1]
+            for trio in combinations(bits, 3):
+                yield trio[0] | trio[1] | trio[2], 0, shape
+            if len(bits) == 4:
+                yield rank_bits, 0, shape
+    for suit in range(4):
+        base = suit * 13
+        suit_bits = mask >> base & SUIT_BITS
+        if suit_bits.bit_count() < 3:
+            continue
+        rest = suit_bits
+        while rest:
+            start = (rest & -rest).bit_length() - 1
+            ones = rest >> start
+            length = ((~ones) & (ones + 1)).bit_length() - 1
+            rest &= ~(((1 << length) - 1) << start)
+            for first in range(length - 2):
+                for last in range(first + 2, length):
+                    run = ((1 << (last - first + 1)) - 1) << (base + start + first)
+                    yield run, 0, MeldShape(MeldKind.RUN, suit, start + first + 2, start + last + 2, False)
+        if ace_low and suit_bits & ACE_BIT and suit_bits & 3 == 3:
+            ones = suit_bits & (SUIT_BITS >> 1)
+            length = ((~ones) & (ones + 1)).bit_length() - 1
+            ace = 1 << (base + 12)
+            # A-2…K would be the whole suit, already listed as the run 2…A.
+            for last in range(1, min(length, 11)):
+                run = ace | ((1 << (last + 1)) - 1) << base
+                yield run, 0, MeldShape(MeldKind.RUN, suit, 1, last + 2, True)
+    if jokers >= 3:
+        yield 0, 3, JOKER_SET
+        if jokers == 4:
+            yield 0, 4, JOKER_SET
 
 
 def _order_key(shape: MeldShape, card: Card) -> int:
@@ -147,29 +180,28 @@ class Meld:
         seat_tuple = (seats,) * len(parsed) if isinstance(seats, int) else tuple(seats)
         flags = (False,) * len(parsed) if laid_off is None else tuple(laid_off)
         if len(seat_tuple) != len(parsed) or len(flags) != len(parsed):
-            raise NotationError(
+            raise InvalidArgumentError(
                 f"R16: a meld needs one seat and one laid-off flag per card "
                 f"({len(parsed)} cards, {len(seat_tuple)} seats, {len(flags)} flags)"
             )
         for seat in seat_tuple:
-            if type(seat) is not int or not 0 <= seat <= 3:
-                raise NotationError(f"R3: seats are 0, 1, 2 and 3, not {seat!r}")
+            if not is_seat(seat):
+                raise InvalidArgumentError(f"R3: seats are 0, 1, 2 and 3, not {excerpt(seat)}")
         if all(flags):
-            raise InvalidMeldError("R15", f"{_plain(parsed)} has no card of an original meld")
+            raise MeldValueError("R15", f"{_plain(parsed)} has no card of an original meld")
         originals = [card for card, flag in zip(parsed, flags, strict=True) if not flag]
         original_seats = {seat for seat, flag in zip(seat_tuple, flags, strict=True) if not flag}
         if len(original_seats) != 1:
-            raise InvalidMeldError("R15", "the cards of one meld action are played by one seat")
+            raise MeldValueError("R15", "the cards of one meld action are played by one seat")
         mask, jokers = _mask_of(parsed)
         original_shape = shape_of(*_mask_of(originals))
-        if isinstance(original_shape, str):
-            raise InvalidMeldError(
-                original_shape[:3].rstrip(":"),
-                f"{_plain(originals)} is not a valid meld: {original_shape.split(': ', 1)[1]}",
+        if isinstance(original_shape, MeldValueError):
+            raise MeldValueError(
+                original_shape.rule, f"{_plain(originals)} is not a valid meld: {original_shape.reason}"
             )
         shape = shape_of(mask, jokers)
-        if isinstance(shape, str) or shape.kind is not original_shape.kind:
-            raise InvalidLayOffError("R16", f"the cards {_plain(parsed)} do not form one meld")
+        if isinstance(shape, MeldValueError) or shape.kind is not original_shape.kind:
+            raise MeldValueError("R16", f"the cards {_plain(parsed)} do not form one meld")
         triples = sorted(zip(parsed, seat_tuple, flags, strict=True), key=lambda item: _order_key(shape, item[0]))
         _init_meld(
             self,
@@ -193,7 +225,7 @@ class Meld:
         Meld.parse('8h@2 9h@2 Th@2')
         """
         if not isinstance(text, str):
-            raise NotationError(f"R8: expected the text of a meld, not {text!r}")
+            raise NotationError(f"R8: expected the text of a meld, not {excerpt(text)}")
         cards: list[Card] = []
         seats: list[int] = []
         flags: list[bool] = []
@@ -206,10 +238,18 @@ class Meld:
                     cards.append(card)
                     seats.append(seat)
                     flags.append(False)
+                if len(cards) > _LONGEST_MELD:
+                    raise MeldValueError("R9", f"a meld has at most {_LONGEST_MELD} cards (a run 2-A)")
                 continue
+            if len(match.group(3)) > 1:  # checked before int(): it may have thousands of digits
+                raise NotationError(f"R3: seats are 0, 1, 2 and 3, not {excerpt(match.group(3))}")
             cards.append(Card.parse(match.group(1)))
+            if not is_seat(int(match.group(3))):
+                raise NotationError(f"R3: {excerpt(token)} names seat {match.group(3)}; seats are 0, 1, 2 and 3")
             seats.append(int(match.group(3)))
             flags.append(match.group(2) == "+")
+            if len(cards) > _LONGEST_MELD:
+                raise MeldValueError("R9", f"a meld has at most {_LONGEST_MELD} cards (a run 2-A)")
         return cls(cards, seats, flags)
 
     @property
@@ -241,6 +281,22 @@ class Meld:
         return self.shape.ace_low
 
     @property
+    def melded_ace_low(self) -> bool:
+        """Whether the cards first melded (before any lay-off) were a run with the ace played
+        low: then the meld could only arise under ``ace_in_runs="high_or_low"`` (R10), even once
+        lay-offs have grown it into the whole suit.
+
+        >>> Meld.parse("As@1 2s@1 3s@1 4s+1 5s+1 6s+1 7s+1 8s+1 9s+1 Ts+1 Js+1 Qs+1 Ks+1").melded_ace_low
+        True
+        >>> Meld.parse("As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks").melded_ace_low
+        False
+        """
+        if not self.ace_low and len(self.cards) < 13:
+            return False
+        shape = shape_of(*_mask_of(card for card, flag in zip(self.cards, self.laid_off, strict=True) if not flag))
+        return not isinstance(shape, MeldValueError) and shape.ace_low
+
+    @property
     def owner(self) -> int:
         """The seat that laid the meld down.
 
@@ -262,6 +318,17 @@ class Meld:
         False
         """
         return self.shape.kind is MeldKind.SET and len(self.cards) == 4 and not any(self.laid_off)
+
+    def scores_double(self, double_four_jokers: bool = True) -> bool:
+        """Whether the meld scores double (R24): a set of four melded in a single action,
+        except four jokers when the rules' ``double_four_jokers`` is False.
+
+        >>> Meld.parse("Jk Jk Jk Jk").scores_double(), Meld.parse("Jk Jk Jk Jk").scores_double(False)
+        (True, False)
+        >>> Meld.parse("Js Jh Jd Jc").scores_double(False), Meld.parse("Js Jh Jd Jc+2").scores_double()
+        (True, False)
+        """
+        return self.four_at_once and (double_four_jokers or not self.is_joker_set)
 
     @property
     def points(self) -> int:
@@ -307,9 +374,9 @@ class Meld:
         """
         card = Card.parse(card)
         if card not in self.lay_off_cards(ace_in_runs):
-            raise InvalidLayOffError("R16", f"{card} does not extend the meld {_plain(self.cards)}")
-        if type(seat) is not int or not 0 <= seat <= 3:
-            raise NotationError(f"R3: seats are 0, 1, 2 and 3, not {seat!r}")
+            raise MeldValueError("R16", f"{card} does not extend the meld {_plain(self.cards)}")
+        if not is_seat(seat):
+            raise InvalidArgumentError(f"R3: seats are 0, 1, 2 and 3, not {excerpt(seat)}")
         return extend(self, card, seat)
 
     def __str__(self) -> str:
@@ -340,11 +407,11 @@ def _mask_of(cards: Iterable[Card]) -> tuple[int, int]:
         if card.index == JOKER_INDEX:
             jokers += 1
         elif mask >> card.index & 1:
-            raise InvalidMeldError("R1", f"{card} appears twice, but the deck has one {card}")
+            raise MeldValueError("R1", f"{card} appears twice, but the deck has one {card}")
         else:
             mask |= 1 << card.index
     if jokers > 4:
-        raise InvalidMeldError("R11", "a set of jokers has at most 4 jokers")
+        raise MeldValueError("R11", "a set of jokers has at most 4 jokers")
     return mask, jokers
 
 

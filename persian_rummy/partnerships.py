@@ -27,7 +27,7 @@ import attrs
 
 from persian_rummy.cards import DECK, Card, Rank
 from persian_rummy.dealing import Seed, SeededStream
-from persian_rummy.errors import NotationError
+from persian_rummy.errors import InvalidArgumentError, excerpt
 
 __all__ = ["PartnershipDraw", "draw_partnerships", "draw_value"]
 
@@ -89,7 +89,7 @@ def draw_partnerships(players: Sequence[P], seed: Seed) -> PartnershipDraw[P]:
     """
     group = tuple(players)
     if len(group) != 4 or len(set(group)) != 4:
-        raise NotationError(f"R3: the partnership draw needs four distinct players, not {players!r}")
+        raise InvalidArgumentError(f"R3: the partnership draw needs four distinct players, not {excerpt(players)}")
     stream = SeededStream(seed, "partnerships")
     deck = list(stream.shuffle(DECK))
     rounds: list[tuple[tuple[P, Card], ...]] = []

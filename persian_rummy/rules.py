@@ -14,7 +14,9 @@ from typing import Any, Final, Literal
 
 import attrs
 
-from persian_rummy.errors import InvalidRulesError, NotationError
+from persian_rummy.errors import InvalidRulesError, NotationError, excerpt
+from persian_rummy.limits import BONUS_LIMIT, DEALS_LIMIT, POSITION_LIMIT
+from persian_rummy.serialization import from_json, register_format, to_json
 
 __all__ = ["PRESETS", "Rules"]
 
@@ -23,6 +25,8 @@ PickupUse = Literal["meld_or_lay_off", "new_meld_only"]
 LastCardDiscard = Literal["stays_in", "goes_out", "forbidden"]
 StockOutEnd = Literal["all_pass", "first_pass"]
 
+#: The idle turns in a row that end a round (R21).
+IDLE_LIMIT: Final = 8
 _INT_KNOBS: Final = frozenset({"deals", "going_out_bonus"})
 _BOOL_KNOBS: Final = frozenset({"top_card_must_meld", "double_four_jokers"})
 _CHOICES: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
@@ -37,24 +41,26 @@ def _choice(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     rule, choices = _CHOICES[attribute.name]
     if value not in choices:
         raise InvalidRulesError(
-            f"{rule}: {attribute.name} must be one of {', '.join(map(repr, choices))}, not {value!r}"
+            f"{rule}: {attribute.name} must be one of {', '.join(map(repr, choices))}, not {excerpt(value)}"
         )
 
 
 def _flag(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     if type(value) is not bool:
         rule = "R14" if attribute.name == "top_card_must_meld" else "R24"
-        raise InvalidRulesError(f"{rule}: {attribute.name} must be True or False, not {value!r}")
+        raise InvalidRulesError(f"{rule}: {attribute.name} must be True or False, not {excerpt(value)}")
 
 
 def _deals(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if type(value) is not int or value < 1:
-        raise InvalidRulesError(f"R7: deals must be a whole number of at least 1, not {value!r}")
+    if type(value) is not int or not 1 <= value <= DEALS_LIMIT:
+        raise InvalidRulesError(f"R7: deals must be a whole number from 1 to {DEALS_LIMIT}, not {excerpt(value)}")
 
 
 def _bonus(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if type(value) is not int or value < 0:
-        raise InvalidRulesError(f"R25: going_out_bonus must be a whole number of at least 0, not {value!r}")
+    if type(value) is not int or not 0 <= value <= BONUS_LIMIT:
+        raise InvalidRulesError(
+            f"R25: going_out_bonus must be a whole number from 0 to {BONUS_LIMIT}, not {excerpt(value)}"
+        )
 
 
 @attrs.frozen
@@ -108,7 +114,9 @@ class Rules:
         True
         """
         if not isinstance(text, str):
-            raise NotationError(f"expected the text of rules, not {text!r}")
+            raise NotationError(f"expected the text of rules, not {excerpt(text)}")
+        if len(text) > POSITION_LIMIT:
+            raise NotationError(f"a rules text has at most {POSITION_LIMIT} characters, not {len(text)}")
         stripped = text.strip()
         if stripped in PRESETS:
             return PRESETS[stripped]
@@ -119,17 +127,18 @@ class Rules:
         for token in stripped.replace(",", " ").split():
             name, equals, value = token.partition("=")
             if not equals or name not in fields:
-                raise NotationError(f"{token!r} is not a rules knob (expected name=value, one of {', '.join(fields)})")
+                raise NotationError(
+                    f"{excerpt(token)} is not a rules knob (expected name=value, one of {', '.join(fields)})"
+                )
             if name in values:
                 raise NotationError(f"the rules knob {name} is given twice")
             if name in _INT_KNOBS:
-                try:
-                    values[name] = int(value)
-                except ValueError:
-                    raise NotationError(f"{name} takes a whole number, not {value!r}") from None
+                if not (value.isascii() and value.isdigit() and len(value) <= 9):
+                    raise NotationError(f"{name} takes a whole number, not {excerpt(value)}")
+                values[name] = int(value)
             elif name in _BOOL_KNOBS:
                 if value not in ("True", "False", "true", "false"):
-                    raise NotationError(f"{name} takes True or False, not {value!r}")
+                    raise NotationError(f"{name} takes True or False, not {excerpt(value)}")
                 values[name] = value in ("True", "true")
             else:
                 values[name] = value
@@ -141,8 +150,6 @@ class Rules:
         >>> Rules.from_json(Rules(going_out_bonus=50).to_json()).going_out_bonus
         50
         """
-        from persian_rummy.serialization import to_json
-
         return to_json(self)
 
     @classmethod
@@ -153,11 +160,29 @@ class Rules:
         >>> Rules.from_json('{"format": "persian-rummy rules", "version": 1, "deals": 0}')
         Traceback (most recent call last):
         ...
-        persian_rummy.errors.NotationError: the JSON does not describe rules: R7: deals must be a whole number of at least 1, not 0 @ $
+        persian_rummy.errors.NotationError: the JSON does not describe rules: R7: deals must be a whole number from 1 to 1000, not 0 @ $
         """
-        from persian_rummy.serialization import from_json
-
         return from_json(text, cls)
+
+    @property
+    def pass_limit(self) -> int:
+        """The passes in a row that end a round once the stock is empty (R20): 4 under
+        ``stock_out_end="all_pass"``, 1 under ``"first_pass"``.
+
+        >>> Rules().pass_limit, Rules(stock_out_end="first_pass").pass_limit
+        (4, 1)
+        """
+        return 1 if self.stock_out_end == "first_pass" else 4
+
+    @property
+    def idle_limit(self) -> int:
+        """The idle turns in a row (no stock draw, no card added to the table) that end a
+        round (R21): 8, under every variant.
+
+        >>> Rules().idle_limit
+        8
+        """
+        return IDLE_LIMIT
 
     def __str__(self) -> str:
         default = _DEFAULT
@@ -169,6 +194,7 @@ class Rules:
         return " ".join(parts) if parts else "default"
 
 
+register_format(Rules, "persian-rummy rules", "rules")
 _DEFAULT: Final = Rules()
 
 #: Named rule sets. ``"persian"`` is the specification's default; ``"500_rum"`` plays the

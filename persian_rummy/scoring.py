@@ -8,95 +8,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
-
-import attrs
-
+from persian_rummy._moves import RoundScore, tally
 from persian_rummy.errors import GameNotOverError, RoundNotOverError
-from persian_rummy.hand import Hand
-from persian_rummy.melds import Meld
-from persian_rummy.rules import Rules
-from persian_rummy.state import GameState, Phase
-
-if TYPE_CHECKING:
-    from persian_rummy.view import PlayerView
+from persian_rummy.state import GameState, Phase, PlayerView
 
 __all__ = ["RoundScore", "score_round", "tally", "winner"]
-
-
-@attrs.frozen
-class RoundScore:
-    """One team's score for one round, itemised (R23-R25).
-
-    - ``melded``: the value of the cards the team melded (R23).
-    - ``laid_off``: the value of the cards the team laid off, on any meld (R16, R23).
-    - ``doubles``: the extra value of sets of four melded at once (R24).
-    - ``in_hand``: the value of the cards left in both partners' hands, subtracted (R23).
-    - ``going_out``: the going-out bonus, if a partner went out (R25).
-
-    >>> score = RoundScore(team=0, melded=88, laid_off=3, doubles=40, in_hand=49, going_out=0)
-    >>> score.total
-    82
-    >>> print(score)
-    team 0: melded 88, laid off 3, doubles 40, in hand -49, going out 0, total 82
-    """
-
-    team: int
-    melded: int
-    laid_off: int
-    doubles: int
-    in_hand: int
-    going_out: int
-
-    @property
-    def total(self) -> int:
-        """The round's total: melded + laid off + doubles - in hand + going out.
-
-        >>> RoundScore(team=1, melded=0, laid_off=0, doubles=0, in_hand=20, going_out=0).total
-        -20
-        """
-        return self.melded + self.laid_off + self.doubles - self.in_hand + self.going_out
-
-    def __str__(self) -> str:
-        return (
-            f"team {self.team}: melded {self.melded}, laid off {self.laid_off}, doubles {self.doubles}, "
-            f"in hand -{self.in_hand}, going out {self.going_out}, total {self.total}"
-        )
-
-
-def tally(
-    melds: Sequence[Meld], hands: Sequence[Hand], *, went_out: int | None, rules: Rules
-) -> tuple[RoundScore, RoundScore]:
-    """Score a table, the hands left and who went out, for both teams (R22-R25).
-
-    Every card on the table counts for the team of the seat credited with it (R16, R23); a set
-    of four melded in one action counts double (R24; four jokers only if
-    ``rules.double_four_jokers``); cards in hand count against the partners who hold them;
-    the team of ``went_out`` gets ``rules.going_out_bonus`` (R25).
-
-    >>> from persian_rummy import Rules, Meld, Hand
-    >>> jacks, sevens = Meld.parse("Js Jh Jd Jc", seat=2), Meld.parse("7s@0 7h@0 7d@0 7c+1")
-    >>> ns, ew = tally([jacks, sevens], [Hand("Kd 4d"), Hand(), Hand(), Hand()], went_out=1, rules=Rules())
-    >>> ns.total, ew.total
-    (87, 32)
-    """
-    melded = [0, 0]
-    laid_off = [0, 0]
-    doubles = [0, 0]
-    for meld in melds:
-        for card, seat, flag in zip(meld.cards, meld.seats, meld.laid_off, strict=True):
-            (laid_off if flag else melded)[seat % 2] += card.points
-        if meld.four_at_once and (rules.double_four_jokers or not meld.is_joker_set):
-            doubles[meld.owner % 2] += meld.points
-    in_hand = [hands[0].points + hands[2].points, hands[1].points + hands[3].points]
-    bonus = [0, 0]
-    if went_out is not None:
-        bonus[went_out % 2] = rules.going_out_bonus
-    return (
-        RoundScore(0, melded[0], laid_off[0], doubles[0], in_hand[0], bonus[0]),
-        RoundScore(1, melded[1], laid_off[1], doubles[1], in_hand[1], bonus[1]),
-    )
 
 
 def score_round(state: GameState | PlayerView) -> tuple[RoundScore, RoundScore]:

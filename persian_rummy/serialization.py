@@ -39,11 +39,13 @@ persian_rummy.errors.NotationError: the JSON does not describe a state: ... expe
 
 from __future__ import annotations
 
+import enum
 import json
 import typing
 from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
+import attrs
 import cattrs
 from cattrs.errors import (
     ClassValidationError,
@@ -53,24 +55,40 @@ from cattrs.errors import (
 )
 
 from persian_rummy.cards import Card, parse_cards
-from persian_rummy.errors import IllegalActionError, InvalidRulesError, NotationError, PersianRummyError
+from persian_rummy.errors import (
+    InvalidArgumentError,
+    InvalidRulesError,
+    NotationError,
+    PersianRummyError,
+    excerpt,
+)
 from persian_rummy.hand import Hand
+from persian_rummy.limits import JSON_LIMIT, PILE_LIMIT, SCORE_LIMIT
 from persian_rummy.melds import Meld
-from persian_rummy.rules import Rules
-from persian_rummy.state import GameState, Phase
-from persian_rummy.view import PlayerView
 
 __all__ = ["VERSION", "from_json", "make_converter", "to_json"]
 
 #: The version of the JSON format this library writes (and the only one it reads).
 VERSION: Final = 1
-_FORMATS: Final[dict[type, str]] = {
-    GameState: "persian-rummy state",
-    PlayerView: "persian-rummy view",
-    Rules: "persian-rummy rules",
-}
-_KINDS: Final[dict[type, str]] = {GameState: "a state", PlayerView: "a view", Rules: "rules"}
-T = TypeVar("T", GameState, PlayerView, Rules)
+# The classes with a JSON format: the value of the "format" key, and the words that name a
+# value in messages. Rules, GameState and PlayerView register themselves (register_format),
+# so this module needs none of them: it sits below them in the layers of the package.
+_FORMATS: Final[dict[type, str]] = {}
+_KINDS: Final[dict[type, str]] = {}
+T = TypeVar("T")
+
+
+def register_format(kind: type, format_name: str, words: str) -> None:
+    """Give the attrs class ``kind`` a JSON format named ``format_name``; ``words`` name one
+    such value in messages ("a state"). Internal: the library's classes call it once.
+
+    >>> from persian_rummy import GameState
+    >>> _FORMATS[GameState], _KINDS[GameState]
+    ('persian-rummy state', 'a state')
+    """
+    _FORMATS[kind] = format_name
+    _KINDS[kind] = words
+
 
 # The cattrs converter behind the JSON format. It stays private, so that hooks registered by
 # a user can never change how this module reads JSON; make_converter() hands out copies.
@@ -84,6 +102,8 @@ def _type_name(value: object) -> str:
 def _structure_int(value: Any, _: type) -> int:
     if type(value) is not int:
         raise NotationError(f"expected a whole number, not {_type_name(value)}")
+    if not -SCORE_LIMIT < value < SCORE_LIMIT:  # no counter of a valid value is this large
+        raise NotationError(f"expected a whole number below {SCORE_LIMIT} in size, not {excerpt(value)}")
     return value
 
 
@@ -115,16 +135,25 @@ def _structure_meld(value: Any, _: type) -> Meld:
     text = _structure_str(value, str)
     try:
         return Meld.parse(text)
-    except IllegalActionError as error:
-        raise NotationError(f"{text!r} is not a meld: {error}") from None
+    except InvalidArgumentError as error:
+        raise NotationError(f"{excerpt(text)} is not a meld: {error}") from None
 
 
-def _structure_phase(value: Any, _: type) -> Phase:
-    text = _structure_str(value, str)
-    for phase in Phase:
-        if phase.value == text:
-            return phase
-    raise NotationError(f"expected a phase ({', '.join(phase.value for phase in Phase)}), not {text!r}")
+def _is_enum(kind: Any) -> bool:
+    return isinstance(kind, type) and issubclass(kind, enum.Enum)
+
+
+def _enum_hook(kind: type[enum.Enum]) -> Callable[[Any, Any], enum.Enum]:
+    # An enumeration (the phase) is its value: "draw".
+    def structure(value: Any, _: Any) -> enum.Enum:
+        text = _structure_str(value, str)
+        for member in kind:
+            if member.value == text:
+                return member
+        choices = ", ".join(str(member.value) for member in kind)
+        raise NotationError(f"expected a {kind.__name__.lower()} ({choices}), not {excerpt(text)}")
+
+    return structure
 
 
 def _is_card_tuple(kind: Any) -> bool:
@@ -167,6 +196,8 @@ def _homogeneous_hook(kind: Any) -> Callable[[Any, Any], tuple[Any, ...]]:
 
     def structure(value: Any, _: Any) -> tuple[Any, ...]:
         items = _list(value)
+        if len(items) > PILE_LIMIT:  # no list of a valid value is longer than the deck
+            raise NotationError(f"expected a list of at most {PILE_LIMIT} items, not {len(items)}")
         return _structure_items(items, [item_kind] * len(items))
 
     return structure
@@ -184,20 +215,23 @@ def _fixed_hook(kind: Any) -> Callable[[Any, Any], tuple[Any, ...]]:
     return structure
 
 
-_CONVERTER.register_structure_hook(int, _structure_int)
-_CONVERTER.register_structure_hook(bool, _structure_bool)
-_CONVERTER.register_structure_hook(str, _structure_str)
-_CONVERTER.register_structure_hook(Card, _structure_card)
-_CONVERTER.register_structure_hook(Hand, _structure_hand)
-_CONVERTER.register_structure_hook(Meld, _structure_meld)
-_CONVERTER.register_structure_hook(Phase, _structure_phase)
+_STRUCTURE_HOOKS: Final[tuple[tuple[type, Callable[[Any, Any], Any]], ...]] = (
+    (int, _structure_int),
+    (bool, _structure_bool),
+    (str, _structure_str),
+    (Card, _structure_card),
+    (Hand, _structure_hand),
+    (Meld, _structure_meld),
+)
+for _kind, _hook in _STRUCTURE_HOOKS:
+    _CONVERTER.register_structure_hook(_kind, _hook)
+    if _kind in (Card, Hand, Meld):  # each is its text
+        _CONVERTER.register_unstructure_hook(_kind, str)
+_CONVERTER.register_structure_hook_factory(_is_enum, _enum_hook)
 _CONVERTER.register_structure_hook_func(_is_card_tuple, _structure_cards)
 _CONVERTER.register_structure_hook_factory(_is_homogeneous_tuple, _homogeneous_hook)
 _CONVERTER.register_structure_hook_factory(_is_fixed_tuple, _fixed_hook)
-_CONVERTER.register_unstructure_hook(Card, str)
-_CONVERTER.register_unstructure_hook(Hand, str)
-_CONVERTER.register_unstructure_hook(Meld, str)
-_CONVERTER.register_unstructure_hook(Phase, lambda phase: phase.value)
+_CONVERTER.register_unstructure_hook_func(_is_enum, lambda member: member.value)
 _CONVERTER.register_unstructure_hook_func(_is_card_tuple, lambda cards: " ".join(map(str, cards)))
 
 
@@ -209,7 +243,7 @@ def make_converter() -> cattrs.Converter:
     leave this module's JSON as it is.
 
     >>> import json
-    >>> from persian_rummy import new_game
+    >>> from persian_rummy import GameState, new_game
     >>> converter = make_converter()
     >>> fields = converter.unstructure(new_game(1))
     >>> fields["hands"][1], fields["phase"]
@@ -220,7 +254,7 @@ def make_converter() -> cattrs.Converter:
     return _CONVERTER.copy()
 
 
-def to_json(value: GameState | PlayerView | Rules) -> str:
+def to_json(value: object) -> str:
     """The JSON text of a state, a view or rules (see the module documentation).
 
     >>> from persian_rummy import Rules
@@ -246,7 +280,9 @@ def _messages(error: BaseException) -> str:
             return "expected an object"
         return f"{type(exception).__name__}: {exception}"
 
-    return "; ".join(cattrs.transform_error(error, format_exception=describe))
+    messages = cattrs.transform_error(error, format_exception=describe)
+    more = f"; and {len(messages) - 5} more" if len(messages) > 5 else ""
+    return "; ".join(excerpt(message, 200).strip("'\"") for message in messages[:5]) + more
 
 
 def from_json(text: str | bytes, kind: type[T]) -> T:
@@ -264,14 +300,20 @@ def from_json(text: str | bytes, kind: type[T]) -> T:
     """
     name = _KINDS.get(kind)
     if name is None:
-        raise NotationError(f"from_json reads a GameState, a PlayerView or Rules, not {kind!r}")
+        raise NotationError(f"from_json reads a GameState, a PlayerView or Rules, not {excerpt(kind)}")
     if isinstance(text, bytes | bytearray | memoryview):
+        if len(text) > JSON_LIMIT:
+            raise NotationError(f"the JSON of {name} has at most {JSON_LIMIT} bytes, not {len(text)}")
         try:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as error:
             raise NotationError(f"not JSON text: {error}") from None
     if not isinstance(text, str):
         raise NotationError(f"expected JSON text, not {_type_name(text)}")
+    if len(text) > JSON_LIMIT:
+        raise NotationError(f"the JSON of {name} has at most {JSON_LIMIT} characters, not {len(text)}")
+    # A byte-order mark, as some editors write, is not part of the text.
+    text = text.removeprefix("\ufeff")
     try:
         data = json.loads(text)
     except RecursionError:
@@ -281,10 +323,10 @@ def from_json(text: str | bytes, kind: type[T]) -> T:
     if type(data) is not dict:
         raise NotationError(f"$: expected a JSON object for {name}, not {_type_name(data)}")
     if data.get("format") != _FORMATS[kind]:
-        raise NotationError(f"$.format: expected {_FORMATS[kind]!r}, not {data.get('format')!r}")
+        raise NotationError(f"$.format: expected {excerpt(_FORMATS[kind])}, not {excerpt(data.get('format'))}")
     if data.get("version") != VERSION or type(data.get("version")) is not int:
         raise NotationError(
-            f"$.version: this library reads version {VERSION} of the JSON format, not {data.get('version')!r}"
+            f"$.version: this library reads version {VERSION} of the JSON format, not {excerpt(data.get('version'))}"
         )
     fields = {key: value for key, value in data.items() if key not in ("format", "version")}
     try:
@@ -292,8 +334,9 @@ def from_json(text: str | bytes, kind: type[T]) -> T:
     except (ClassValidationError, IterableValidationError) as error:
         raise NotationError(f"the JSON does not describe {name}: {_messages(error)}") from None
     except InvalidRulesError as error:
-        where = "$" if kind is Rules else "$.rules"
+        where = "$.rules" if "rules" in attrs.fields_dict(typing.cast("type[attrs.AttrsInstance]", kind)) else "$"
         raise NotationError(f"{where}: {error}") from None
-    if kind is not Rules:
-        typing.cast("GameState | PlayerView", value).validate()
+    validate = getattr(value, "validate", None)
+    if validate is not None:  # states and views; rules are validated as they are built
+        validate()
     return value

@@ -30,12 +30,21 @@ except ImportError as error:  # without the [hypothesis] extra
 
 import attrs
 
-from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
+from persian_rummy.actions import (
+    Action,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    LayOff,
+    MeldCards,
+    Pass,
+)
 from persian_rummy.cards import CARDS, DECK, JOKER, Card, Rank, Suit
 from persian_rummy.dealing import next_deal
 from persian_rummy.engine import legal_actions, play
-from persian_rummy.errors import InvalidMeldError
+from persian_rummy.errors import MeldValueError
 from persian_rummy.hand import Hand
+from persian_rummy.limits import MELD_LIMIT, PILE_LIMIT
 from persian_rummy.melds import AceInRuns, Meld
 from persian_rummy.rules import Rules
 from persian_rummy.state import GameState, Phase
@@ -222,7 +231,7 @@ def melds(ace_in_runs: AceInRuns = "high", *, max_lay_offs: int = 3) -> st.Searc
 def _is_valid_meld(cards: Sequence[Card], ace_in_runs: AceInRuns) -> bool:
     try:
         meld = Meld(cards)
-    except InvalidMeldError:
+    except MeldValueError:
         return False
     return ace_in_runs == "high_or_low" or not meld.ace_low
 
@@ -231,14 +240,15 @@ def invalid_melds(ace_in_runs: AceInRuns = "high") -> st.SearchStrategy[tuple[Ca
     """Cards that do not make a meld the rules allow: too few cards, jokers with natural cards
     or fewer than three (R11), runs with a gap or wrapping past the ace (R9), mixed suits and
     ranks, a card named twice (R1), and, under ``ace_in_runs="high"``, runs with the ace low
-    (R10). Melding them raises :class:`~persian_rummy.InvalidMeldError`.
+    (R10). Melding them raises :class:`~persian_rummy.InvalidMeldError`; :class:`~persian_rummy.Meld` refuses
+    them (raises :class:`~persian_rummy.MeldValueError`) but for the ace played low.
 
     >>> from hypothesis import given
     >>> @given(invalid_melds())
     ... def test_no_invalid_meld_is_a_meld(cards):
     ...     try:
     ...         meld = Meld(cards)
-    ...     except InvalidMeldError:
+    ...     except MeldValueError:
     ...         return
     ...     assert meld.ace_low  # valid as a value, but the ace is high only (R10)
     >>> test_no_invalid_meld_is_a_meld()
@@ -395,7 +405,7 @@ def any_actions_for(state: GameState) -> st.SearchStrategy[Action]:
         st.just(Pass()),
         st.builds(DrawDiscard, st.integers(0, len(state.discard_pile) + 1)),
         st.builds(Discard, card),
-        st.builds(LayOff, card, st.integers(0, len(state.melds) + 1)),
+        st.builds(LayOff, card, st.integers(0, min(len(state.melds) + 1, MELD_LIMIT - 1))),
         st.builds(MeldCards, st.lists(card, min_size=1, max_size=5)),
     )
 
@@ -426,9 +436,11 @@ def illegal_actions_for(state: GameState) -> st.SearchStrategy[Action]:
     held = tuple(state.hands[state.current_player])
     card = st.one_of(st.sampled_from(held), cards()) if held else cards()
     kinds: list[st.SearchStrategy[Action]] = [
-        st.sampled_from(illegal([DrawDiscard(index) for index in range(len(state.discard_pile) + 2)])),
+        st.sampled_from(illegal([DrawDiscard(index) for index in range(min(len(state.discard_pile) + 2, PILE_LIMIT))])),
         st.sampled_from(illegal([Discard(card) for card in CARDS])),
-        st.builds(LayOff, card, st.integers(0, len(state.melds) + 1)).filter(lambda action: action not in legal),
+        st.builds(LayOff, card, st.integers(0, min(len(state.melds) + 1, MELD_LIMIT - 1))).filter(
+            lambda action: action not in legal
+        ),
         st.builds(MeldCards, st.lists(card, min_size=1, max_size=5)).filter(lambda action: action not in legal),
     ]
     kinds += [st.just(action) for action in illegal([DrawStock(), Pass()])]

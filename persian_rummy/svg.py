@@ -28,7 +28,7 @@ from html import escape
 from typing import Final
 
 from persian_rummy.cards import Card
-from persian_rummy.errors import InvalidStateError
+from persian_rummy.errors import InvalidStateError, excerpt
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
 from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, GameState, Phase, team_of
@@ -113,7 +113,7 @@ def card(
     """
     value = Card.parse(value)
     if credit is not None and credit not in range(4):
-        raise InvalidStateError(f"R3: a card is credited to a seat 0-3, not {credit!r}")
+        raise InvalidStateError(f"R3: a card is credited to a seat 0-3, not {excerpt(credit)}")
     width, height = (_SMALL_W, _SMALL_H) if small else (_CARD_W, _CARD_H)
     classes = "card must-meld" if highlight else "card"
     if value.rank is None or value.suit is None:
@@ -173,32 +173,28 @@ def _hand_cards(hand: Hand | None, size: int) -> list[Card | None]:
     return list(hand) if hand is not None else [None] * size
 
 
-def _row(cards: Sequence[Card | None], x: float, y: float, step: float, must: Card | None) -> str:
+def _fan(cards: Sequence[Card | None], x: float, y: float, dx: float, dy: float, must: Card | None) -> str:
+    # Cards (None: a face-down back) each (dx, dy) from the last; the first copy of the card
+    # to meld is highlighted (R14).
     out = []
     marked = False
     for position, value in enumerate(cards):
-        left = x + position * step
+        left, top = x + position * dx, y + position * dy
         if value is None:
-            out.append(_back(left, y))
+            out.append(_back(left, top))
         else:
             mark = not marked and must is not None and value == must
             marked = marked or mark
-            out.append(card(value, left, y, highlight=mark))
+            out.append(card(value, left, top, highlight=mark))
     return "".join(out)
+
+
+def _row(cards: Sequence[Card | None], x: float, y: float, step: float, must: Card | None) -> str:
+    return _fan(cards, x, y, step, 0.0, must)
 
 
 def _column(cards: Sequence[Card | None], x: float, y: float, step: float, must: Card | None) -> str:
-    out = []
-    marked = False
-    for position, value in enumerate(cards):
-        top = y + position * step
-        if value is None:
-            out.append(_back(x, top))
-        else:
-            mark = not marked and must is not None and value == must
-            marked = marked or mark
-            out.append(card(value, x, top, highlight=mark))
-    return "".join(out)
+    return _fan(cards, x, y, 0.0, step, must)
 
 
 def _seat_label(seat: int, x: float, y: float, count: int, *, to_move: bool, status: str, anchor: str) -> str:
@@ -374,7 +370,7 @@ def table(position: GameState | PlayerView, *, title: str | None = None, spectat
         if left + width > centre_right and left > centre_left:
             left = centre_left
             y += _SMALL_H + 12
-        doubled = meld.four_at_once and (state.rules.double_four_jokers or not meld.is_joker_set)
+        doubled = meld.scores_double(state.rules.double_four_jokers)
         svg, right = _meld(meld, number, left, y, meld_step, doubled)
         centre.append(svg)
         left = right + 18

@@ -25,301 +25,24 @@ played.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
-from typing import Final
 
 import attrs
 
 from persian_rummy.actions import Action, DrawDiscard, DrawStock
-from persian_rummy.cards import DECK, DECK_COUNTS, Card, parse_cards
-from persian_rummy.errors import InvalidStateError, NotationError
+from persian_rummy.cards import Card, parse_cards
+from persian_rummy.engine import play
+from persian_rummy.errors import InvalidStateError, NotationError, excerpt
 from persian_rummy.hand import Hand
-from persian_rummy.melds import Meld
-from persian_rummy.rules import Rules
-from persian_rummy.state import PLAYERS, GameState, Phase, check_turn
+from persian_rummy.state import SEAT_LETTERS, GameState, PlayerView, check_seat, observe
 
-__all__ = ["InfoState", "Observation", "PlayerView", "observe"]
-
-#: The seat letters of observations and of record action lines: North, East, South, West.
-SEAT_LETTERS: Final = "NESW"
-
-
-@attrs.frozen(repr=False)
-class PlayerView:
-    """One seat's view of a state: everything public plus that seat's own hand (R27).
-
-    Public: the melds with the seat credited for each card, the whole discard pile in order,
-    the size of each hand and of the stock, the scores, the phase, whose turn it is, the card
-    that must be melded, the dealer, the deal number and the rules. Hidden: the other hands
-    (the partner's too) and the order of the stock. Once the round is over every hand is
-    public (R23): ``revealed_hands`` holds them, and is ``None`` while the round is played.
-
-    The fields mirror :class:`~persian_rummy.GameState`, with ``hand`` (the viewer's own
-    hand), ``hand_sizes`` and ``stock_size`` in place of ``hands`` and ``stock``.
-    :func:`~persian_rummy.legal_actions` accepts a view: for the seat to move it gives
-    exactly the actions of the state. ``must_meld`` is public: every seat saw the card taken
-    from the discard pile and knows it must be melded next (R13-R14, R27).
-
-    A view formats to a one-line position string (:meth:`position`, see
-    :mod:`persian_rummy.position`) in which the hidden hands and the stock are only counts,
-    and ``repr`` pastes back as ``PlayerView.parse('...')``.
-
-    >>> from persian_rummy import new_game
-    >>> view = observe(new_game(1), 3)
-    >>> view.seat, view.current_player, len(view.hand), view.revealed_hands
-    (3, 1, 7, None)
-    >>> view  # doctest: +ELLIPSIS
-    PlayerView.parse('?7/?7/?7/As4h6hAh5dTd3c ?27 2s - seat=3 turn=1 phase=draw must=- dealer=0 deal=1 ...')
-    """
-
-    seat: int
-    hand: Hand
-    hand_sizes: tuple[int, ...]
-    stock_size: int
-    discard_pile: tuple[Card, ...]
-    melds: tuple[Meld, ...]
-    current_player: int
-    dealer: int
-    phase: Phase
-    must_meld: Card | None
-    deal_number: int
-    scores: tuple[int, int]
-    rules: Rules
-    consecutive_passes: int = 0
-    idle_turns: int = 0
-    turn_progress: bool = False
-    went_out: int | None = None
-    revealed_hands: tuple[Hand, ...] | None = None
-
-    @classmethod
-    def parse(cls, text: str) -> PlayerView:
-        """Parse a view's position string (see :mod:`persian_rummy.position`).
-
-        Raises :class:`~persian_rummy.NotationError` or :class:`~persian_rummy.InvalidStateError`.
-
-        >>> from persian_rummy import new_game
-        >>> PlayerView.parse(new_game(1).view(0).position()) == new_game(1).view(0)
-        True
-        """
-        from persian_rummy.position import parse_view_position
-
-        return parse_view_position(text)
-
-    def position(self) -> str:
-        """The view's one-line position string: hidden hands and the stock appear as counts.
-
-        >>> from persian_rummy import new_game
-        >>> new_game(1).view(1).position()[:40]
-        '?7/Js2dJdQdTcJkJk/?7/?7 ?27 2s - seat=1 '
-        """
-        from persian_rummy.position import format_position
-
-        return format_position(self)
-
-    def to_json(self) -> str:
-        """The view as JSON (see :mod:`persian_rummy.serialization`): hidden cards are not in it.
-
-        >>> from persian_rummy import new_game
-        >>> PlayerView.from_json(new_game(1).view(2).to_json()) == new_game(1).view(2)
-        True
-        """
-        from persian_rummy.serialization import to_json
-
-        return to_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> PlayerView:
-        """Read a view from its JSON, validating it (see :meth:`validate`). Raises
-        :class:`~persian_rummy.NotationError` or :class:`~persian_rummy.InvalidStateError`
-        (saying where), whatever it is given.
-
-        >>> PlayerView.from_json('{"format": "persian-rummy view", "version": 1}')  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-        ...
-        persian_rummy.errors.NotationError: the JSON does not describe a view: required field missing @ $.seat; ...
-        """
-        from persian_rummy.serialization import from_json
-
-        return from_json(text, cls)
-
-    def legal_actions(self) -> tuple[Action, ...]:
-        """The legal actions of the viewer, if it is to move (else ``()``); see
-        :func:`~persian_rummy.legal_actions`.
-
-        >>> from persian_rummy import new_game
-        >>> new_game(1).view(1).legal_actions()[0]
-        DrawStock()
-        """
-        from persian_rummy.engine import legal_actions
-
-        return legal_actions(self) if self.is_to_move else ()
-
-    def validate(self) -> None:
-        """Check that the view could occur in a game, else raise
-        :class:`~persian_rummy.InvalidStateError` saying what is wrong.
-
-        >>> from persian_rummy import new_game
-        >>> new_game(1).view(0).validate()
-        """
-        _validate_view(self)
-
-    def __repr__(self) -> str:
-        return f"PlayerView.parse({self.position()!r})"
-
-    def __str__(self) -> str:
-        return self.position()
-
-    @property
-    def is_to_move(self) -> bool:
-        """Whether the viewer is the player to act.
-
-        >>> from persian_rummy import new_game
-        >>> new_game(1).view(1).is_to_move, new_game(1).view(2).is_to_move
-        (True, False)
-        """
-        return self.phase.is_live and self.seat == self.current_player
-
-    @property
-    def top_card(self) -> Card | None:
-        """The top card of the discard pile, or ``None`` when the pile is empty.
-
-        >>> from persian_rummy import new_game
-        >>> new_game(1).view(0).top_card
-        Card.parse('2s')
-        """
-        return self.discard_pile[-1] if self.discard_pile else None
-
-    def _repr_svg_(self) -> str:
-        """The table as this seat sees it, as an SVG picture shown by Jupyter (see
-        :func:`persian_rummy.svg.table`)."""
-        from persian_rummy.svg import table
-
-        return table(self)
-
-
-def observe(state: GameState, seat: int) -> PlayerView:
-    """The :class:`PlayerView` of ``seat`` (0-3) on ``state``; same as ``state.view(seat)``.
-
-    >>> from persian_rummy import new_game
-    >>> observe(new_game(1), 0).hand
-    Hand.parse('3s 6s Ts Qs 3h 8h 8c')
-    """
-    if type(seat) is not int or not 0 <= seat < PLAYERS:
-        raise InvalidStateError(f"R3: a view is for a seat 0-3, not {seat!r}")
-    return PlayerView(
-        seat,
-        state.hands[seat],
-        tuple(len(hand) for hand in state.hands),
-        len(state.stock),
-        state.discard_pile,
-        state.melds,
-        state.current_player,
-        state.dealer,
-        state.phase,
-        state.must_meld,
-        state.deal_number,
-        state.scores,
-        state.rules,
-        state.consecutive_passes,
-        state.idle_turns,
-        state.turn_progress,
-        state.went_out,
-        None if state.phase.is_live else state.hands,
-    )
-
-
-def _is_seat(value: object) -> bool:
-    return type(value) is int and 0 <= value < PLAYERS
-
-
-def _validate_view(view: PlayerView) -> None:
-    """The checks of :meth:`PlayerView.validate`, mirroring :meth:`GameState.validate` on what
-    a view shows."""
-    if type(view.rules) is not Rules:
-        raise InvalidStateError(f"rules must be a Rules value, not {view.rules!r}")
-    rules = view.rules
-    for name in ("seat", "current_player", "dealer"):
-        if not _is_seat(getattr(view, name)):
-            raise InvalidStateError(f"R3: {name} must be a seat 0-3, not {getattr(view, name)!r}")
-    if not isinstance(view.phase, Phase):
-        raise InvalidStateError(f"phase must be a Phase, not {view.phase!r}")
-    if type(view.deal_number) is not int or not 1 <= view.deal_number <= rules.deals:
-        raise InvalidStateError(f"R7: deal_number must be 1-{rules.deals}, not {view.deal_number!r}")
-    if not isinstance(view.scores, tuple) or len(view.scores) != 2 or not all(type(s) is int for s in view.scores):
-        raise InvalidStateError(f"R23: scores must be two whole numbers, not {view.scores!r}")
-    if not isinstance(view.hand, Hand):
-        raise InvalidStateError("hand must be a Hand")
-    sizes = view.hand_sizes
-    if (
-        not isinstance(sizes, tuple)
-        or len(sizes) != PLAYERS
-        or not all(type(size) is int and size >= 0 for size in sizes)
-    ):
-        raise InvalidStateError(f"R3: hand_sizes must be four whole numbers of at least 0, not {sizes!r}")
-    if sizes[view.seat] != len(view.hand):
-        raise InvalidStateError(
-            f"R27: hand_sizes says seat {view.seat} holds {sizes[view.seat]} cards, but its hand has {len(view.hand)}"
-        )
-    # No upper bound of 27 here: GameState.from_position makes larger stocks, and every valid
-    # state's view must validate; the 56-card count below bounds the stock (R1).
-    if type(view.stock_size) is not int or view.stock_size < 0:
-        raise InvalidStateError(f"R5: stock_size must be a whole number of at least 0, not {view.stock_size!r}")
-    if not isinstance(view.discard_pile, tuple) or not all(type(card) is Card for card in view.discard_pile):
-        raise InvalidStateError("the discard pile holds Card values only")
-    if not isinstance(view.melds, tuple) or not all(isinstance(meld, Meld) for meld in view.melds):
-        raise InvalidStateError("melds must be Meld values")
-    on_table = sum(len(meld.cards) for meld in view.melds)
-    total = sum(sizes) + view.stock_size + len(view.discard_pile) + on_table
-    if total != len(DECK):
-        raise InvalidStateError(f"R1: the hands, stock, pile and melds of a view count 56 cards, not {total}")
-    live = view.phase.is_live
-    revealed = view.revealed_hands
-    known: Counter[Card] = Counter(view.discard_pile)
-    for meld in view.melds:
-        known.update(meld.cards)
-    if live:
-        if revealed is not None:
-            raise InvalidStateError("R27: the other hands are hidden while the round is played")
-        known.update(view.hand)
-        if view.must_meld is not None and view.seat != view.current_player:
-            known[view.must_meld] += 1  # it is in the mover's hidden hand (R14)
-    else:
-        if (
-            not isinstance(revealed, tuple)
-            or len(revealed) != PLAYERS
-            or not all(isinstance(hand, Hand) for hand in revealed)
-        ):
-            raise InvalidStateError("R23: once the round is over, revealed_hands holds the four hands")
-        if revealed[view.seat] != view.hand:
-            raise InvalidStateError("R27: the viewer's revealed hand differs from its hand")
-        if tuple(len(hand) for hand in revealed) != sizes:
-            raise InvalidStateError("R27: the revealed hands do not have the sizes in hand_sizes")
-        for hand in revealed:
-            known.update(hand)
-    if known - DECK_COUNTS:
-        extra = " ".join(str(card) for card in sorted((known - DECK_COUNTS).elements()))
-        raise InvalidStateError(f"R1: the view shows more of these cards than the deck holds: {extra}")
-    check_turn(view, sizes, view.stock_size, "view")
-    if (
-        view.phase is Phase.MELD
-        and view.must_meld is not None
-        and view.seat == view.current_player
-        and view.must_meld not in view.hand
-    ):
-        raise InvalidStateError("R14: the card to meld is held by the player to move, after the draw")
+__all__ = ["InfoState", "Observation", "PlayerView", "observe"]  # the view itself is defined with the state
 
 
 def _described(value: object) -> str:
     # Never the repr of a view: it names the cards of that seat's hand, and error messages
     # may be forwarded to another seat (R27).
     return f"a view of seat {value.seat}" if isinstance(value, PlayerView) else f"a {type(value).__name__}"
-
-
-def _check_seat(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
-    # A bad seat would otherwise surface later as an IndexError from the seat letters.
-    if not _is_seat(value):
-        raise NotationError(f"R3: {type(instance).__name__}.{attribute.name} must be a seat 0-3, not {value!r}")
 
 
 @attrs.frozen
@@ -338,7 +61,7 @@ class Observation:
     'E draw'
     """
 
-    seat: int = attrs.field(validator=_check_seat)
+    seat: int = attrs.field(validator=check_seat)
     action: Action
     cards: tuple[Card, ...] = ()
 
@@ -350,18 +73,20 @@ class Observation:
         (Card.parse('Ah'),)
         """
         if not isinstance(text, str):
-            raise NotationError(f"expected the text of an observation, not {text!r}")
+            raise NotationError(f"expected the text of an observation, not {excerpt(text)}")
         body, equals, cards = text.partition("=")
         words = body.split(maxsplit=1)
         if len(words) != 2 or words[0] not in SEAT_LETTERS or len(words[0]) != 1:
-            raise NotationError(f"{text.strip()!r} is not an observation (expected a seat N, E, S or W and an action)")
+            raise NotationError(
+                f"{excerpt(text.strip())} is not an observation (expected a seat N, E, S or W and an action)"
+            )
         action = Action.parse(words[1])
         parsed = parse_cards(cards) if equals else ()
         if equals and not parsed:
-            raise NotationError(f"{text.strip()!r}: '=' is followed by the cards seen")
+            raise NotationError(f"{excerpt(text.strip())}: '=' is followed by the cards seen")
         kind = type(action)
         if (kind is DrawStock and len(parsed) > 1) or (kind is not DrawStock and kind is not DrawDiscard and parsed):
-            raise NotationError(f"{text.strip()!r}: only a draw shows cards after '='")
+            raise NotationError(f"{excerpt(text.strip())}: only a draw shows cards after '='")
         return cls(SEAT_LETTERS.index(words[0]), action, parsed)
 
     def __str__(self) -> str:
@@ -426,8 +151,6 @@ class InfoState:
         >>> InfoState.from_history(new_game(1), ["draw"], seat=1).history[0].cards
         (Card.parse('Ad'),)
         """
-        from persian_rummy.engine import play
-
         info = cls.start(state, seat)
         for action in actions:
             if isinstance(action, str):
@@ -450,7 +173,7 @@ class InfoState:
         if isinstance(action, str):
             action = Action.parse(action)
         if not isinstance(action, Action):
-            raise TypeError(f"expected an Action or its text, not {action!r}")  # as play() does
+            raise TypeError(f"expected an Action or its text, not {excerpt(action)}")  # as play() does
         before = self.view
         view = observe(after, before.seat) if isinstance(after, GameState) else after
         if not isinstance(view, PlayerView) or view.seat != before.seat:

@@ -52,6 +52,7 @@ from persian_rummy import (
     play,
     score_round,
 )
+from persian_rummy.limits import MELD_LIMIT, PILE_LIMIT
 
 #: Stock cards at the start of a deal (R5).
 STOCK_SIZE = 27
@@ -374,11 +375,11 @@ def random_action(rng: random.Random, state: GameState) -> Action:
     if kind == 1:
         return Pass()
     if kind == 2:
-        return DrawDiscard(rng.randrange(len(state.discard_pile) + 2))
+        return DrawDiscard(rng.randrange(min(len(state.discard_pile) + 2, PILE_LIMIT)))
     if kind == 3:
         return Discard(card())
     if kind == 4:
-        return LayOff(card(), rng.randrange(len(state.melds) + 2))
+        return LayOff(card(), rng.randrange(min(len(state.melds) + 2, MELD_LIMIT)))
     return MeldCards([card() for _ in range(rng.randint(1, 5))])
 
 

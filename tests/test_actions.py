@@ -120,6 +120,24 @@ def test_r13_r16_indices_are_whole_numbers(index: object) -> None:
         LayOff("3c", index)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("index", [56, 100_000_000_000, 10**5000], ids=["56", "1e11", "5000 digits"])
+def test_r1_r13_a_pile_index_past_the_deck_is_refused_at_once(index: int) -> None:
+    # R1: no pile holds more than 56 cards; R8/R9: no table more than 18 melds.
+    for make in (DrawDiscard, lambda value: LayOff("3c", value // 3 + 1)):
+        with pytest.raises(NotationError) as caught:
+            make(index)
+        assert len(str(caught.value)) < 300
+    assert DrawDiscard(55).index == 55 and LayOff("3c", 17).meld == 17
+    with pytest.raises(NotationError):
+        LayOff("3c", 18)
+
+
+@pytest.mark.parametrize("text", ["take 56", "take 100000000000", "layoff 3c 18", "layoff 3c 100000000000"])
+def test_r13_r16_a_number_past_any_game_in_text_is_a_notation_error(text: str) -> None:
+    with pytest.raises(NotationError):
+        Action.parse(text)
+
+
 def test_r12_actions_are_frozen_and_carry_no_seat() -> None:
     action = Discard("Kd")
     with pytest.raises(AttributeError):

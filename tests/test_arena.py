@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from persian_rummy import NotationError, Phase, Rules
+from persian_rummy import ArgumentTypeError, InvalidArgumentError, NotationError, Phase, Rules
 from persian_rummy.arena import (
     GameResult,
     MatchResult,
@@ -35,7 +35,7 @@ LINEUPS = [
 ]
 
 
-def test_r26_match_results_are_reproducible_and_depend_on_the_seed() -> None:
+def test_match_results_are_reproducible_and_depend_on_the_seed() -> None:
     first = run_match("random", "random", games=8, seed=5, workers=1)
     assert first == run_match("random", "random", games=8, seed=5, workers=1)
     assert first != run_match("random", "random", games=8, seed=6, workers=1)
@@ -93,7 +93,7 @@ def test_r7_play_game_plays_every_deal() -> None:
     state, actions = play_game([GreedyBot(), RandomBot(1), GreedyBot(), RandomBot(2)], "x", rules=Rules(deals=3))
     assert state.phase is Phase.GAME_OVER and state.deal_number == 3
     assert actions > 3 * 4
-    with pytest.raises(NotationError, match="R3: a game needs 4 bots"):
+    with pytest.raises(InvalidArgumentError, match="R3: a game needs 4 bots"):
         play_game([GreedyBot()] * 3, 1)
 
 
@@ -190,15 +190,15 @@ def test_progress_without_tqdm_degrades_to_plain_lines(
 
 
 def test_bad_arguments_raise_notation_errors() -> None:
-    with pytest.raises(NotationError, match="number of games"):
+    with pytest.raises(InvalidArgumentError, match="number of games"):
         run_match("greedy", "random", games=-1)
-    with pytest.raises(NotationError, match="workers"):
+    with pytest.raises(InvalidArgumentError, match="workers"):
         run_match("greedy", "random", games=1, workers=0)
     with pytest.raises(NotationError, match="'nobody' is not a bot"):
         run_match("greedy", "nobody", games=1)
-    with pytest.raises(NotationError, match="a bot spec is"):
+    with pytest.raises(ArgumentTypeError, match="a bot spec is"):
         run_match("greedy", 3, games=1)  # type: ignore[arg-type]
-    with pytest.raises(NotationError, match="R3: a line-up"):
+    with pytest.raises(InvalidArgumentError, match="R3: a line-up"):
         run_match(("greedy", "random", "random"), "random", games=1)  # type: ignore[arg-type]
 
 
@@ -213,7 +213,7 @@ def test_zero_games_is_an_empty_result() -> None:
 def test_bad_chunk_size_raises_instead_of_playing_no_games() -> None:
     # A negative chunk size once made range() empty: a match of 6 games returned 0 games.
     for chunk_size in (-1, 0.5):
-        with pytest.raises(NotationError, match="chunk_size must be a whole number"):
+        with pytest.raises(InvalidArgumentError, match="chunk_size must be a whole number"):
             run_match("random", "random", games=6, workers=2, chunk_size=chunk_size)  # type: ignore[arg-type]
 
 
@@ -257,3 +257,24 @@ def test_results_do_not_depend_on_the_hash_seed() -> None:
             env={**os.environ, "PYTHONHASHSEED": hash_seed},
         )
         assert done.stdout.strip() == str([(g.scores, g.actions) for g in expected.games])
+
+
+def test_a_factory_that_cannot_be_pickled_fails_at_once_naming_it() -> None:
+    # Regression: a lambda with the default workers hung forever in the pool's shutdown.
+    from persian_rummy.bots import GreedyBot
+
+    def factory(seed: int) -> GreedyBot:
+        return GreedyBot(seed)
+
+    with pytest.raises(InvalidArgumentError, match="factory"):
+        run_match(factory, "random", games=4, workers=2)
+    with pytest.raises(InvalidArgumentError, match="lambda"):
+        run_match(lambda seed: GreedyBot(seed), "random", games=4, workers=2)
+
+
+def test_a_plain_call_plays_in_this_process() -> None:
+    # Without workers or an executor, no pool is started: a lambda works.
+    from persian_rummy.bots import GreedyBot
+
+    plain = run_match(lambda seed: GreedyBot(seed), "random", games=2, seed=5)
+    assert plain.games == run_match("greedy", "random", games=2, seed=5, workers=1).games

@@ -12,12 +12,14 @@ from hypothesis import strategies as st
 
 from persian_rummy import (
     DECK,
+    ArgumentTypeError,
     Card,
     Discard,
     DrawDiscard,
     DrawStock,
     GameState,
     Hand,
+    InvalidArgumentError,
     InvalidStateError,
     LayOff,
     MeldCards,
@@ -158,9 +160,9 @@ def test_make_bot_names_and_knobs() -> None:
         make_bot("random:samples=3")
     with pytest.raises(NotationError, match="knob=whole-number"):
         make_bot("mc:samples=many")
-    with pytest.raises(NotationError, match="samples must be a whole number of at least 1"):
+    with pytest.raises(InvalidArgumentError, match="samples must be a whole number of at least 1"):
         make_bot("mc:samples=0")
-    with pytest.raises(NotationError, match="by text"):
+    with pytest.raises(ArgumentTypeError, match="by text"):
         make_bot(3)  # type: ignore[arg-type]
 
 
@@ -203,7 +205,7 @@ def test_r1_determinize_rejects_a_view_whose_counts_do_not_add_up() -> None:
 
 def at_meld_phase(hands: list[str], pile: str, **options: object) -> GameState:
     """Seat 1 to move, having drawn: the meld phase of ``from_position``'s position."""
-    state = attrs.evolve(GameState.from_position(hands, pile, **options), phase=Phase.MELD)  # type: ignore[arg-type]
+    state = attrs.evolve(GameState.from_position(hands, pile, **options), phase=Phase.MELD, turn_progress=True)  # type: ignore[arg-type]
     state.validate()
     return state
 
@@ -286,9 +288,9 @@ def test_montecarlo_only_searches_real_choices() -> None:
 
 @pytest.mark.parametrize("knob", ["samples", "horizon", "candidates"])
 def test_montecarlo_knobs_must_be_positive_whole_numbers(knob: str) -> None:
-    with pytest.raises(NotationError, match=knob):
+    with pytest.raises(InvalidArgumentError, match=knob):
         MonteCarloBot(0, **{knob: 0})
-    with pytest.raises(NotationError, match=knob):
+    with pytest.raises(InvalidArgumentError, match=knob):
         MonteCarloBot(0, **{knob: 1.5})  # type: ignore[arg-type]
 
 

@@ -79,13 +79,13 @@ def test_r22_the_whole_deck_is_worth_its_sum() -> None:
         ("jS", "Js"),
     ],
 )
-def test_r1_card_text_forms_parse_case_insensitively_to_canonical_ascii(text: str, canonical: str) -> None:
+def test_card_text_forms_parse_case_insensitively_to_canonical_ascii(text: str, canonical: str) -> None:
     card = Card.parse(text)
     assert str(card) == canonical
     assert str(card).isascii()
 
 
-def test_r1_every_card_round_trips_through_text_and_symbol_and_repr() -> None:
+def test_every_card_round_trips_through_text_and_symbol_and_repr() -> None:
     namespace = {"Card": Card}
     for card in set(DECK):
         assert Card.parse(str(card)) is card
@@ -97,7 +97,7 @@ def test_r1_every_card_round_trips_through_text_and_symbol_and_repr() -> None:
         assert pickle.loads(pickle.dumps(card)) is card
 
 
-def test_r1_repr_pastes_back_from_the_package_namespace() -> None:
+def test_repr_pastes_back_from_the_package_namespace() -> None:
     assert eval(repr(parse_cards("Ts Jk")), vars(persian_rummy)) == parse_cards("Ts Jk")
 
 
@@ -105,14 +105,14 @@ def test_r1_repr_pastes_back_from_the_package_namespace() -> None:
     "text",
     ["", " ", "1s", "11s", "Xs", "4x", "4", "s", "Jkk", "jokers", "4ss", "T♠♠", "0s", "A", "♠", "10", "J k"],
 )
-def test_r1_bad_card_text_raises_notation_error(text: str) -> None:
+def test_bad_card_text_raises_notation_error(text: str) -> None:
     with pytest.raises(NotationError, match="R1") as caught:
         Card.parse(text)
     assert isinstance(caught.value, ValueError) and isinstance(caught.value, PersianRummyError)
 
 
 @pytest.mark.parametrize("value", [None, 4, 4.0, b"4s", ("4", "s")])
-def test_r1_card_parse_rejects_non_text(value: object) -> None:
+def test_card_parse_rejects_non_text(value: object) -> None:
     with pytest.raises(NotationError):
         Card.parse(value)  # type: ignore[arg-type]
 
@@ -126,7 +126,7 @@ def test_r1_card_needs_both_rank_and_suit_or_neither() -> None:
         Card(14, 0)  # type: ignore[arg-type]
 
 
-def test_r1_suits_and_ranks_parse_both_notations() -> None:
+def test_suits_and_ranks_parse_both_notations() -> None:
     assert [Suit.parse(text) for text in "shdc"] == list(Suit)
     assert [Suit.parse(text) for text in "♠♥♦♣"] == list(Suit)
     assert [Suit.parse(text) for text in "SHDC"] == list(Suit)
@@ -141,18 +141,18 @@ def test_r1_suits_and_ranks_parse_both_notations() -> None:
     "text",
     ["4♠-4♦-4♥", "4s 4d 4h", "4s,4d,4h", "4s, 4d, 4h", "  4S -4D,  4H  ", "4♠ - 4♦ - 4♥", "4s\t4d\n4h"],
 )
-def test_r1_parse_cards_separators(text: str) -> None:
+def test_parse_cards_separators(text: str) -> None:
     assert parse_cards(text) == (Card.parse("4s"), Card.parse("4d"), Card.parse("4h"))
 
 
-def test_r1_parse_cards_keeps_order_and_duplicates_and_accepts_iterables() -> None:
+def test_parse_cards_keeps_order_and_duplicates_and_accepts_iterables() -> None:
     assert [str(card) for card in parse_cards("Jk 2c As Jk")] == ["Jk", "2c", "As", "Jk"]
     assert parse_cards(["10♥", Card.parse("2c"), "joker"]) == parse_cards("Th 2c Jk")
     assert parse_cards("") == () == parse_cards([])
     assert isinstance(parse_cards(iter(["4s"])), tuple)
 
 
-def test_r1_parse_cards_rejects_bad_tokens_and_non_iterables() -> None:
+def test_parse_cards_rejects_bad_tokens_and_non_iterables() -> None:
     with pytest.raises(NotationError, match="'4x'"):
         parse_cards("4s 4x 4h")
     with pytest.raises(NotationError):
@@ -161,14 +161,14 @@ def test_r1_parse_cards_rejects_bad_tokens_and_non_iterables() -> None:
         parse_cards([4])  # type: ignore[list-item]
 
 
-def test_r1_card_order_is_canonical_suit_then_rank_jokers_last() -> None:
+def test_card_order_is_canonical_suit_then_rank_jokers_last() -> None:
     assert sorted(parse_cards("Jk 2c As 2s Ah")) == list(parse_cards("2s As Ah 2c Jk"))
     assert list(DECK[:13]) == [Card(rank, Suit.SPADES) for rank in Rank]
     assert DECK[52:] == (JOKER,) * 4
     assert all(card.index == DECK.index(card) for card in DECK)
 
 
-def test_r1_cards_are_frozen() -> None:
+def test_cards_are_frozen() -> None:
     card = Card.parse("4s")
     with pytest.raises(AttributeError):
         card.rank = Rank.FIVE  # type: ignore[misc]

@@ -114,6 +114,8 @@ def test_play_scripted_whole_game(monkeypatch: pytest.MonkeyPatch, capsys: pytes
     assert "There is no option 99" in out
     assert "I do not understand 'foo'" in out
     assert "That is not allowed: R" in out
+    refusal = next(line for line in out.splitlines() if line.startswith("That is not allowed: "))
+    assert "hand" not in refusal and "[" not in refusal  # the reason, not the position (R27)
     assert "I do not understand 'discard Qx'" in out
     assert "Type the number of an action" in out  # help
     assert out.count("Score sheet, deal") == 2

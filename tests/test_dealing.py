@@ -8,9 +8,9 @@ import pytest
 
 from persian_rummy import (
     DECK,
+    ArgumentTypeError,
     GameState,
     InvalidStateError,
-    NotationError,
     Phase,
     Rules,
     WrongPhaseError,
@@ -56,9 +56,9 @@ def test_r5_seeds_reproduce_and_differ() -> None:
 
 @pytest.mark.parametrize("seed", [True, 1.5, None, b"1", (1,)])
 def test_r5_bad_seeds_raise(seed: object) -> None:
-    with pytest.raises(NotationError):
+    with pytest.raises(ArgumentTypeError):
         shuffled_deck(seed)  # type: ignore[arg-type]
-    with pytest.raises(NotationError):
+    with pytest.raises(ArgumentTypeError):
         new_game(seed)  # type: ignore[arg-type]
 
 

@@ -36,7 +36,7 @@ def test_r24_r25_worked_example_picture_is_the_rules_example() -> None:
     assert (first.total, second.total) == state.scores == (82, 130)
 
 
-def test_r14_state_picture_shows_a_deep_take() -> None:
+def test_state_picture_shows_a_deep_take() -> None:
     state = _make_pictures().deep_take()  # type: ignore[attr-defined]
     assert state.must_meld is not None
     svg = (DOCS / "_static" / "table-state.svg").read_text(encoding="utf-8")

@@ -20,6 +20,7 @@ from persian_rummy import (
     GameState,
     Hand,
     InfoState,
+    InvalidArgumentError,
     InvalidStateError,
     Meld,
     NotationError,
@@ -233,7 +234,7 @@ def test_r3_observations_reject_a_seat_that_is_not_0_to_3() -> None:
     # Regression: Observation(7, ...) was built and then str() raised a bare IndexError;
     # Observation(-1, ...) printed as West.
     for seat in (-1, 4, "1", True):
-        with pytest.raises(NotationError, match="R3"):
+        with pytest.raises(InvalidArgumentError, match="R3"):
             Observation(seat, DrawStock())  # type: ignore[arg-type]
 
 

@@ -6,11 +6,10 @@ import pytest
 
 from persian_rummy import (
     Card,
-    IllegalActionError,
-    InvalidLayOffError,
-    InvalidMeldError,
+    InvalidArgumentError,
     Meld,
     MeldKind,
+    MeldValueError,
     NotationError,
     parse_cards,
 )
@@ -29,7 +28,7 @@ def test_r8_sets_of_three_or_four_of_a_rank(text: str) -> None:
 
 @pytest.mark.parametrize("text", ["4s 4d", "4s", "4s 4d 5h", "4s 4d 4h 5c"])
 def test_r8_not_a_set(text: str) -> None:
-    with pytest.raises(InvalidMeldError):
+    with pytest.raises(MeldValueError):
         Meld.parse(text)
 
 
@@ -54,7 +53,7 @@ def test_r9_runs_of_three_or_more_in_suit_order(text: str) -> None:
     ],
 )
 def test_r9_not_a_run_and_runs_never_wrap(text: str, rule: str) -> None:
-    with pytest.raises(InvalidMeldError) as caught:
+    with pytest.raises(MeldValueError) as caught:
         Meld.parse(text)
     assert caught.value.rule == rule
     assert str(caught.value).startswith(rule)
@@ -64,7 +63,7 @@ def test_r9_a_run_holds_at_most_13_cards_and_the_whole_suit_takes_no_lay_off() -
     suit = Meld.parse("2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah")
     assert len(suit) == 13
     assert suit.lay_off_cards("high") == () == suit.lay_off_cards("high_or_low")
-    with pytest.raises(InvalidLayOffError):
+    with pytest.raises(MeldValueError):
         suit.lay_off("Ah", seat=1)
 
 
@@ -90,7 +89,7 @@ def test_r10_ace_in_runs_high_offers_no_ace_below_a_two() -> None:
     run = Meld.parse("2s 3s 4s")
     assert run.lay_off_cards("high") == cards("5s")
     assert not run.accepts("As") and not run.accepts("As", "high")
-    with pytest.raises(InvalidLayOffError, match="R16"):
+    with pytest.raises(MeldValueError, match="R16"):
         run.lay_off("As", seat=0)
 
 
@@ -135,13 +134,13 @@ def test_r11_joker_sets_of_three_or_four(text: str) -> None:
 
 @pytest.mark.parametrize("text", ["Jk Jk", "Jk Jk 4s", "Jk 4s 4d 4h", "Jk Jk Jk 4s", "Jk 4s 5s", "Qs Ks Jk"])
 def test_r11_jokers_never_join_natural_cards_and_need_three(text: str) -> None:
-    with pytest.raises(InvalidMeldError, match="R11") as caught:
+    with pytest.raises(MeldValueError, match="R11") as caught:
         Meld.parse(text)
     assert caught.value.rule == "R11"
 
 
 def test_r11_five_jokers_do_not_exist() -> None:
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(MeldValueError, match="R11"):
         Meld.parse("Jk Jk Jk Jk Jk")
 
 
@@ -221,10 +220,10 @@ def test_r8_meld_text_accepts_symbols_separators_and_a_default_seat() -> None:
 @pytest.mark.parametrize(
     ("text", "error"),
     [
-        ("7s+0 7h+0 7d+0", InvalidMeldError),  # no original card
-        ("7s@0 7h@1 7d@0", InvalidMeldError),  # one meld action is one seat's
-        ("4c@3 5c+0 6c@3 7c@3", InvalidMeldError),  # originals 4 6 7 are no meld
-        ("4c@3 5c@3 6c@3 8c+0", InvalidLayOffError),  # the lay-off does not extend it
+        ("7s+0 7h+0 7d+0", MeldValueError),  # no original card
+        ("7s@0 7h@1 7d@0", MeldValueError),  # one meld action is one seat's
+        ("4c@3 5c+0 6c@3 7c@3", MeldValueError),  # originals 4 6 7 are no meld
+        ("4c@3 5c@3 6c@3 8c+0", MeldValueError),  # the lay-off does not extend it
         ("7s@4 7h@4 7d@4", NotationError),  # no seat 4
         ("7s@0 7x@0 7d@0", NotationError),
     ],
@@ -235,13 +234,13 @@ def test_r16_bad_meld_text_raises(text: str, error: type[Exception]) -> None:
 
 
 def test_r16_meld_constructor_checks_seats_and_flags_per_card() -> None:
-    with pytest.raises(NotationError):
+    with pytest.raises(InvalidArgumentError):
         Meld("7s 7h 7d", seats=(0, 0))
-    with pytest.raises(NotationError):
+    with pytest.raises(InvalidArgumentError):
         Meld("7s 7h 7d", laid_off=(False,))
     with pytest.raises(NotationError):
         Meld.parse(7)  # type: ignore[arg-type]
-    with pytest.raises(NotationError):
+    with pytest.raises(InvalidArgumentError):
         Meld.parse("7s 7h 7d").lay_off("7c", seat=5)
 
 

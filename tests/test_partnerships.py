@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
-from persian_rummy import Card, NotationError, draw_partnerships, new_game
+from persian_rummy import Card, InvalidArgumentError, draw_partnerships, new_game
 from persian_rummy.partnerships import draw_value
 
 
@@ -107,5 +107,5 @@ def test_r4_the_draw_is_reproducible_and_feeds_new_game() -> None:
 
 @pytest.mark.parametrize("players", [["A", "B", "C"], ["A", "B", "C", "D", "E"], ["A", "A", "B", "C"]])
 def test_r3_the_draw_needs_four_distinct_players(players: list[str]) -> None:
-    with pytest.raises(NotationError, match="R3"):
+    with pytest.raises(InvalidArgumentError, match="R3"):
         draw_partnerships(players, 1)

@@ -225,7 +225,7 @@ def test_r19_r21_every_knob_value_plays_whole_games_without_dead_ends() -> None:
 
 
 @given(rules=RULES, seed=SEEDS, steps=st.integers(0, 120))
-def test_r1_state_text_of_actions_round_trips_along_a_game(rules: Rules, seed: int, steps: int) -> None:
+def test_state_text_of_actions_round_trips_along_a_game(rules: Rules, seed: int, steps: int) -> None:
     rng = random.Random(seed)
     state = new_game(seed, rules=rules)
     for _ in range(steps):
@@ -238,7 +238,7 @@ def test_r1_state_text_of_actions_round_trips_along_a_game(rules: Rules, seed: i
 
 
 @given(text=st.text(max_size=12))
-def test_r1_action_parse_never_raises_anything_but_notation_error(text: str) -> None:
+def test_action_parse_never_raises_anything_but_notation_error(text: str) -> None:
     try:
         action = Action.parse(text)
     except NotationError:
@@ -347,7 +347,7 @@ PARSERS: dict[str, Callable[[str], object]] = {
 
 
 @given(text=st.lists(TOKENS, max_size=20).map("".join), parser=st.sampled_from(sorted(PARSERS)))
-def test_r1_parsers_raise_only_the_librarys_errors(text: str, parser: str) -> None:
+def test_parsers_raise_only_the_librarys_errors(text: str, parser: str) -> None:
     # Bad text is a NotationError (or, for a position, an InvalidStateError; for a meld that
     # parses but is no meld, an IllegalActionError): never a bare KeyError or IndexError.
     try:

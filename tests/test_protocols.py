@@ -24,7 +24,7 @@ from persian_rummy.serialization import from_json, to_json
 
 
 @pytest.mark.parametrize("other", [3, "4s", None, 4.5])
-def test_r1_cards_order_only_against_cards(other: object) -> None:
+def test_cards_order_only_against_cards(other: object) -> None:
     card = Card.parse("4s")
     assert card != other
     for compare in (
@@ -37,13 +37,13 @@ def test_r1_cards_order_only_against_cards(other: object) -> None:
             compare()
 
 
-def test_r1_cards_order_by_suit_then_rank_jokers_last() -> None:
+def test_cards_order_by_suit_then_rank_jokers_last() -> None:
     two, ace, joker = Card.parse("2h"), Card.parse("Ah"), Card.parse("Jk")
     assert two < ace <= ace < joker and joker > ace >= two
 
 
 @pytest.mark.parametrize("other", [Card.parse("4s"), "4s", 1, ("4s",)])
-def test_r1_hands_add_and_subtract_only_hands(other: object) -> None:
+def test_hands_add_and_subtract_only_hands(other: object) -> None:
     hand = Hand("4s 5s")
     with pytest.raises(TypeError):
         hand + other  # type: ignore[operator]

@@ -14,8 +14,10 @@ from playouts import RULE_SETS
 
 from persian_rummy import (
     DECK,
+    ArgumentTypeError,
     DrawStock,
     GameState,
+    InvalidArgumentError,
     NotationError,
     Phase,
     ReplayError,
@@ -108,6 +110,15 @@ def test_r27_a_redacted_record_hides_the_other_hands() -> None:
         list(record.redact(0))
     with pytest.raises(ReplayError, match="seat 0"):
         list(record.redact(0).views(1))
+
+
+@pytest.mark.parametrize("seat", [9, -1, "0", None, 1.0])
+def test_r3_views_refuses_a_bad_seat_at_the_call_not_when_iterated(seat: object) -> None:
+    record = GameRecord.from_actions([(1, ["draw", "discard Jk"])])
+    with pytest.raises(ReplayError, match=r"R3: a view is for a seat 0-3|needs a seat"):
+        record.views(seat)  # type: ignore[arg-type]
+    with pytest.raises(ReplayError, match="redacted for seat 0, not seat 1"):
+        record.redact(0).views(1)
 
 
 def test_r27_a_redacted_record_keeps_only_the_viewers_own_comments() -> None:
@@ -324,19 +335,19 @@ def test_r3_records_name_four_players_and_two_teams() -> None:
     # Regression: a recorder with three or five player names made a record that did not
     # load back (five) or loaded back different (three); a seat 9 failed only when printed.
     for players in (["a", "b", "c"], ["a", "b", "c", "d", "e"], [1, 2, 3, 4]):
-        with pytest.raises(NotationError, match="players"):
+        with pytest.raises(InvalidArgumentError, match="players"):
             Recorder(players=players)  # type: ignore[arg-type]
-    with pytest.raises(NotationError, match="teams"):
+    with pytest.raises(InvalidArgumentError, match="teams"):
         Recorder(teams=["x"])
-    with pytest.raises(NotationError, match="teams"):
+    with pytest.raises(InvalidArgumentError, match="teams"):
         GameRecord((), teams=("x", "y", "z"))
-    with pytest.raises(NotationError, match="R3"):
+    with pytest.raises(InvalidArgumentError, match="R3"):
         RecordedAction(9, DrawStock())
     with pytest.raises(NotationError, match="deck"):
         GameRecord.from_actions([(1.5, [])])  # type: ignore[list-item]
     recorder = Recorder()
     recorder.deal(seed=1)
-    with pytest.raises(NotationError, match="comment"):
+    with pytest.raises(ArgumentTypeError, match="comment"):
         recorder.play("draw", comment=5)  # type: ignore[arg-type]
 
 
@@ -363,11 +374,11 @@ def test_a_comment_cannot_inject_an_action_line() -> None:
     # Regression: RecordedAction took any comment, so "a\nE pass" was written as a second
     # action line and read back as two actions; surrounding spaces did not read back either.
     for comment in ("a\nE pass", "a\rb", " a", "a ", 5):
-        with pytest.raises(NotationError, match="comment"):
+        with pytest.raises(InvalidArgumentError, match="comment"):
             RecordedAction(1, DrawStock(), comment)  # type: ignore[arg-type]
     recorder = Recorder()
     recorder.deal(seed=1)
-    with pytest.raises(NotationError, match="comment"):
+    with pytest.raises(InvalidArgumentError, match="comment"):
         recorder.play("draw", comment="a\nE pass")
     assert recorder.state.phase is Phase.DRAW  # nothing was played or recorded
     assert recorder.record().deals[0].actions == ()

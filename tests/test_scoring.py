@@ -134,6 +134,9 @@ def test_r24_double_four_jokers_knob(double: bool, four_jokers: int) -> None:
     assert ns.total == 80  # natural sets of four still double
     later = Meld.parse("Jk Jk Jk", seat=3).lay_off("Jk", seat=1)
     assert tally([later], [Hand()] * 4, went_out=None, rules=rules)[1].total == 80
+    # The meld answers the same question the scores do.
+    assert jokers.scores_double(rules.double_four_jokers) is double
+    assert jacks.scores_double(rules.double_four_jokers) and not later.scores_double(rules.double_four_jokers)
 
 
 @pytest.mark.parametrize("bonus", [0, 25, 50])
@@ -196,8 +199,9 @@ def test_r22_score_str_lists_the_items() -> None:
 
 
 def _game_over(scores: tuple[int, int]) -> GameState:
-    state = GameState.from_position(["", "", "", ""], DECK, stock=(), rules=Rules(deals=1))
-    # Ended by four passes with an empty stock (R20).
+    # Deal 2 of 2 ended by four passes with an empty stock (R20), a table and hands that score
+    # nothing: the totals are what deal 1 gave (R23).
+    state = GameState.from_position(["", "", "", ""], DECK, stock=(), deal_number=2)
     return attrs.evolve(state, phase=Phase.GAME_OVER, scores=scores, consecutive_passes=4, idle_turns=4)
 
 

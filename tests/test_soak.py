@@ -10,7 +10,7 @@ from conformance import KNOB_GRID, MAX_ACTIONS_PER_ROUND, play_game, soak, soak_
 GAMES = 2_000
 
 
-def test_r21_soak_of_random_games_keeps_every_invariant() -> None:
+def test_soak_of_random_games_keeps_every_invariant() -> None:
     report = soak(GAMES, workers=2)
     assert report.games == GAMES
     # Every knob combination was played, rounds ended both ways, and none overran R21's bound.
@@ -20,7 +20,7 @@ def test_r21_soak_of_random_games_keeps_every_invariant() -> None:
     assert report.deals == sum(soak_rules(seed).deals for seed in range(GAMES))
 
 
-def test_r21_soak_plays_every_legal_action_from_every_state() -> None:
+def test_soak_plays_every_legal_action_from_every_state() -> None:
     # A smaller soak in this process that also plays every legal action from every state: ten
     # games, every fifth knob set of the grid (5 is prime to the grid's 2s and 3s, so every
     # knob takes each of its values).

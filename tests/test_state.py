@@ -201,7 +201,8 @@ def test_r18_validate_the_player_who_went_out_holds_nothing() -> None:
     state = attrs.evolve(GameState.from_position(["", "4s", "", ""], "6s"), phase=Phase.ROUND_OVER, went_out=1)
     with pytest.raises(InvalidStateError, match="R18: the player who went out holds no card"):
         state.validate()
-    attrs.evolve(state, went_out=0).validate()
+    # Seat 0 went out: it acted last (R18), its team has the bonus (R25), seat 1 holds the 4s (R23).
+    attrs.evolve(state, went_out=0, current_player=0, scores=(25, -4)).validate()
 
 
 def test_r20_validate_pass_count_limit_depends_on_stock_out_end() -> None:
@@ -224,13 +225,13 @@ def test_r6_new_game_state_fields() -> None:
     state.validate()
 
 
-def test_r27_summary_names_the_position() -> None:
+def test_summary_names_the_position() -> None:
     summary = new_game(1).summary()
     assert summary.startswith("deal 1 of 2, seat 1 to act, phase DRAW, hand ")
     assert "stock 27" in summary and "0 melds" in summary
 
 
-def test_r1_states_are_frozen_values() -> None:
+def test_states_are_frozen_values() -> None:
     state = new_game(1)
     with pytest.raises(AttributeError):
         state.current_player = 2  # type: ignore[misc]

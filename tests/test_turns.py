@@ -16,6 +16,7 @@ from persian_rummy import (
     Pass,
     PassNotAllowedError,
     Phase,
+    RoundEnd,
     Rules,
     WrongPhaseError,
     discard,
@@ -85,6 +86,8 @@ def test_r18_going_out_by_melding_ends_the_round_at_once() -> None:
     assert state.phase is Phase.MELD
     after = meld(state, "8c 9c Tc")
     assert after.phase is Phase.ROUND_OVER and after.went_out == 1
+    assert state.round_end is None and after.round_end is RoundEnd.WENT_OUT
+    assert after.view(0).round_end is RoundEnd.WENT_OUT
     assert after.hands[1] == Hand()
     assert after.discard_pile == parse_cards("3d")  # no discard needed
     assert legal_actions(after) == ()
@@ -252,8 +255,10 @@ def test_r20_all_pass_four_passes_in_a_row_end_the_round_without_bonus() -> None
     for passes in range(1, 4):
         state = pass_turn(state)
         assert state.phase is Phase.DRAW and state.consecutive_passes == passes
+    assert state.round_end is None
     state = pass_turn(state)
     assert state.phase is Phase.ROUND_OVER and state.went_out is None
+    assert state.round_end is RoundEnd.PASSED and state.view(2).round_end is RoundEnd.PASSED
     ns, ew = score_round(state)
     assert ns.going_out == 0 == ew.going_out
     assert (ns.total, ew.total) == (-(2 + 2), -(5 + 2))
@@ -279,6 +284,7 @@ def test_r20_first_pass_ends_the_round_at_the_first_pass() -> None:
     state = position(["2c", "5s", "2d", "2h"], "7s", rest_to="pile", rules=rules)
     after = pass_turn(state)
     assert after.phase is Phase.ROUND_OVER and after.went_out is None
+    assert rules.pass_limit == 1 and after.round_end is RoundEnd.PASSED
     assert score_round(after)[0].going_out == 0 == score_round(after)[1].going_out
 
 
@@ -305,7 +311,7 @@ def test_r21_eight_idle_turns_end_the_round_with_top_card_must_meld_false() -> N
         if turn < 8:
             assert state.phase is Phase.DRAW and state.idle_turns == turn
     assert state.phase is Phase.ROUND_OVER and state.went_out is None
-    assert state.idle_turns == 8
+    assert state.idle_turns == 8 == rules.idle_limit and state.round_end is RoundEnd.IDLE
     assert score_round(state)[0].going_out == 0 == score_round(state)[1].going_out
 
 
@@ -344,7 +350,7 @@ def test_r21_passes_count_among_the_idle_turns() -> None:
         else:
             state = pass_turn(state)
     assert state.phase is Phase.ROUND_OVER and state.consecutive_passes == 1
-    assert state.idle_turns == 8
+    assert state.idle_turns == 8 and state.round_end is RoundEnd.IDLE
 
 
 # --- R7 deals ----------------------------------------------------------------------------

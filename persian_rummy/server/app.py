@@ -43,7 +43,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from persian_rummy.actions import Action
 from persian_rummy.errors import NotationError, NotYourTurnError, PersianRummyError
 from persian_rummy.rules import Rules
-from persian_rummy.server import pages
+from persian_rummy.server.pages import created, lobby, problem, table_page
 from persian_rummy.server.store import Store
 from persian_rummy.server.tables import HUMAN, Table, new_token
 from persian_rummy.state import PLAYERS, SEAT_NAMES, Phase
@@ -444,15 +444,15 @@ def create_app(
     """
     server = Server(db if isinstance(db, Store) else Store(db), bot_delay=bot_delay, limits=limits)
 
-    async def lobby(request: Request) -> Response:
-        return _html(pages.lobby())
+    async def lobby_page(request: Request) -> Response:
+        return _html(lobby())
 
     async def create_form(request: Request) -> Response:
         body = await _body(request, limits.body_bytes)
         if body is None:
-            return _html(pages.problem("The form is too large."), 413)
+            return _html(problem("The form is too large."), 413)
         if server.is_full:
-            return _html(pages.problem("The server is full: try again later."), 503)
+            return _html(problem("The server is full: try again later."), 503)
         fields = parse_qs(body.decode("utf-8", "replace"), max_num_fields=20)
         knobs = fields.get("knobs", [""])[0].strip()
         data = {
@@ -464,8 +464,8 @@ def create_app(
             seats, rules, names = _table_spec(data)
             table, tokens = server.create_table(seats, rules=rules, names=names)
         except PersianRummyError as error:
-            return _html(pages.problem(error.reason), 400)
-        return _html(pages.created(table, tokens, str(request.base_url).rstrip("/")), 201)
+            return _html(problem(error.reason), 400)
+        return _html(created(table, tokens, str(request.base_url).rstrip("/")), 201)
 
     async def create_json(request: Request) -> Response:
         body = await _body(request, limits.body_bytes)
@@ -506,9 +506,9 @@ def create_app(
     async def seat_page(request: Request) -> Response:
         opened = server.open(request.path_params["token"])
         if opened is None:
-            return _html(pages.problem("This link opens no table."), 404)
+            return _html(problem("This link opens no table."), 404)
         table, seat = opened
-        return _html(pages.table_page(table, seat))
+        return _html(table_page(table, seat))
 
     async def record(request: Request) -> Response:
         opened = server.open(request.path_params["token"])
@@ -541,7 +541,7 @@ def create_app(
 
     app = Starlette(
         routes=[
-            Route("/", lobby),
+            Route("/", lobby_page),
             Route("/tables", create_form, methods=["POST"]),
             Route("/api/tables", create_json, methods=["POST"]),
             Route("/play/{token}", seat_page),

@@ -1,0 +1,86 @@
+"""Cards as bits and the seats, shared by the hands, melds, actions, state, engine and bots
+(internal).
+
+A set of natural cards is an integer with bit :attr:`Card.index <persian_rummy.Card.index>`
+set for each card (bit ``suit * 13 + rank offset``, rank offset 0 being the two); jokers are
+counted apart. Nothing here is public API.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Final
+
+from persian_rummy.cards import CARDS, JOKER_INDEX, POINTS, Card
+
+#: The number of players (R3).
+PLAYERS: Final = 4
+#: Every natural card's bit.
+NATURALS: Final = (1 << JOKER_INDEX) - 1
+#: The 13 rank bits of one suit, and the ace among them.
+SUIT_BITS: Final = 0x1FFF
+ACE_BIT: Final = 1 << 12
+#: For each rank offset (0 = the two), the mask of its four cards.
+RANK_MASKS: Final = tuple(sum(1 << (suit * 13 + offset) for suit in range(4)) for offset in range(13))
+
+
+def is_seat(value: object) -> bool:
+    """Whether ``value`` is a seat number, 0-3 (R3).
+
+    >>> is_seat(3), is_seat(4), is_seat(True)
+    (True, False, False)
+    """
+    return type(value) is int and 0 <= value < PLAYERS
+
+
+def team_of(seat: int) -> int:
+    """The team of a seat: team 0 is seats 0 and 2, team 1 seats 1 and 3 (R3).
+
+    >>> [team_of(seat) for seat in range(4)]
+    [0, 1, 0, 1]
+    """
+    return seat % 2
+
+
+def cards_of_mask(mask: int) -> Iterator[Card]:
+    """The natural cards of a 52-bit mask, in canonical order.
+
+    >>> [str(card) for card in cards_of_mask(0b101)]
+    ['2s', '4s']
+    """
+    while mask:
+        low = mask & -mask
+        yield CARDS[low.bit_length() - 1]
+        mask ^= low
+
+
+def mask_points(mask: int) -> int:
+    """The points of the natural cards of a mask (R22).
+
+    >>> mask_points(1 << 12 | 1)  # As 2s
+    17
+    """
+    total = 0
+    while mask:
+        low = mask & -mask
+        total += POINTS[low.bit_length() - 1]
+        mask ^= low
+    return total
+
+
+def run_bits(suit_bits: int) -> tuple[int, int, bool] | None:
+    """For one suit's rank bits (bit 0 = the two), the run they form as
+    ``(low, high, ace_low)`` in rank values (1 = an ace played low), or ``None`` (R9-R10).
+
+    >>> run_bits(0b111), run_bits(1 << 12 | 0b11), run_bits(0b101)
+    ((2, 4, False), (1, 3, True), None)
+    """
+    if suit_bits & (suit_bits + (suit_bits & -suit_bits)) == 0:
+        low = (suit_bits & -suit_bits).bit_length() + 1
+        return low, low + suit_bits.bit_count() - 1, False
+    if suit_bits & ACE_BIT and suit_bits & 1:
+        # Try the ace low: shift every rank up one place and put the ace at the bottom.
+        rotated = ((suit_bits << 1) | 1) & SUIT_BITS
+        if rotated & (rotated + 1) == 0:
+            return 1, rotated.bit_count(), True
+    return None

@@ -1,0 +1,81 @@
+"""The engine from many threads at once gives what it gives alone: every shared table is built
+at import and never changes, so no interleaving can be seen (R12-R21 under threads)."""
+
+from __future__ import annotations
+
+import random
+import sys
+import threading
+from collections.abc import Iterator
+
+from persian_rummy import (
+    DECK,
+    Discard,
+    DrawDiscard,
+    IllegalActionError,
+    LayOff,
+    Rules,
+    legal_actions,
+    legal_draws,
+    new_game,
+    next_deal,
+    observe,
+    play,
+)
+
+GAMES = 6
+RULES = (Rules(), Rules(ace_in_runs="high_or_low", last_card_discard="forbidden"), Rules(top_card_must_meld=False))
+
+
+def transcript(seed: int) -> Iterator[str]:
+    """A whole game from ``seed``: every legal list, the draws of the mover's view, and the
+    errors (message and reason) of a few illegal tries, as text."""
+    rng = random.Random(seed)
+    state = new_game(seed, rules=RULES[seed % len(RULES)])
+    while True:
+        if state.phase.is_live:
+            actions = legal_actions(state)
+            yield " ".join(map(str, actions))
+            yield " ".join(map(str, legal_draws(observe(state, state.current_player))))
+            for action in (Discard(rng.choice(DECK)), DrawDiscard(rng.randrange(56)), LayOff(rng.choice(DECK), 17)):
+                try:
+                    play(state, action)
+                except IllegalActionError as error:
+                    yield f"{error}|{error.reason}"
+            state = play(state, rng.choice(actions))
+        elif state.deal_number < state.rules.deals:
+            state = next_deal(state, rng.randrange(2**32))
+        else:
+            yield repr(state)
+            return
+
+
+def test_r12_r21_eight_threads_with_a_tiny_switch_interval_match_the_serial_games() -> None:
+    serial = {seed: list(transcript(seed)) for seed in range(GAMES)}
+    results: dict[tuple[int, int], list[str]] = {}
+    failures: list[BaseException] = []
+    start = threading.Barrier(8)
+
+    def work(worker: int) -> None:
+        try:
+            start.wait()
+            for seed in range(GAMES):
+                seed = (seed + worker) % GAMES  # each thread in another order
+                results[(worker, seed)] = list(transcript(seed))
+        except BaseException as error:  # reported below
+            failures.append(error)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=work, args=(worker,)) for worker in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not failures, failures
+    assert len(results) == 8 * GAMES
+    for (_, seed), lines in results.items():
+        assert lines == serial[seed]
