@@ -178,11 +178,13 @@ class Table:
         :func:`~persian_rummy.play` raises (a seat not to move, an illegal action), changing
         nothing. Same as :meth:`check` then :meth:`commit`.
 
+        >>> from persian_rummy import NotYourTurnError
         >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
-        >>> table.apply(2, "draw")
-        Traceback (most recent call last):
-        ...
-        persian_rummy.errors.NotYourTurnError: R6: seat 2 is not to act: seat 1 is
+        >>> try:
+        ...     table.apply(2, "draw")
+        ... except NotYourTurnError as error:
+        ...     print(error.reason)  # what the server relays: no card, no position
+        R6: it is seat 1's turn, not seat 2's
         """
         action, after = self.check(seat, action)
         return self.commit(action, after)
