@@ -150,4 +150,4 @@ def test_r27_no_card_a_seat_has_not_seen_crosses_the_wire(live_server: LiveServe
 
 @pytest.mark.thorough
 def test_r27_no_card_a_seat_has_not_seen_crosses_the_wire_in_many_games(live_server: LiveServer) -> None:
-    assert run_leak_check(live_server, games=30, bots=("random", "greedy", "greedy", "random")) > 10_000
+    assert run_leak_check(live_server, games=16, bots=("random", "greedy", "greedy", "random")) > 10_000
