@@ -18,62 +18,29 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import platform
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "server"))
+
+from live import create_table, free_port, start_serve
 
 from persian_rummy.server.client import SeatClient
-
-ROOT = Path(__file__).resolve().parent.parent
 
 MAX_TABLES = 500
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def start_server(db: str, port: int) -> subprocess.Popen[bytes]:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "persian_rummy", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db],
-        env=dict(os.environ, PYTHONPATH=str(ROOT)),
-        stdout=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2):
-                return process
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit("the server did not start")
-
-
-def create_table(port: int) -> list[str]:
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{port}/api/tables",
-        json.dumps({"seats": ["human"] * 4}).encode(),
-        {"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return [seat["token"] for seat in json.loads(response.read())["seats"]]
-
-
 async def run(port: int, tables: int, bot: str, seconds: float) -> tuple[list[SeatClient], float]:
-    tokens = [create_table(port) for _ in range(tables)]
+    tokens = [
+        [seat["token"] for seat in create_table(f"http://127.0.0.1:{port}", ["human"] * 4)["seats"]]
+        for _ in range(tables)
+    ]
     clients = [
         SeatClient(f"ws://127.0.0.1:{port}/ws/{token}", bot, seed=number * 4 + seat)
         for number, seats in enumerate(tokens)
@@ -110,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--tables must be 1-{MAX_TABLES}")
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
-        server = start_server(str(Path(folder) / "load.sqlite3"), port)
+        server = start_serve(Path(folder) / "load.sqlite3", port)
         try:
             client_cpu = time.process_time()
             clients, elapsed = asyncio.run(run(port, args.tables, args.bot, args.seconds))

@@ -6,70 +6,25 @@ left), and the games play on to the end with every acknowledged action in their 
 from __future__ import annotations
 
 import asyncio
-import json
-import os
 import pathlib
 import signal
-import socket
 import sqlite3
-import subprocess
-import sys
 import time
 import urllib.request
 from typing import Any
 
 import pytest
+from live import create_table, free_port, start_serve
 
-import persian_rummy
 from persian_rummy.record import loads
 from persian_rummy.server.client import SeatClient
 
-ROOT = pathlib.Path(persian_rummy.__file__).resolve().parent.parent
 TABLES = 4
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def start(db: pathlib.Path, port: int) -> subprocess.Popen[bytes]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    process = subprocess.Popen(
-        [sys.executable, "-m", "persian_rummy", "serve", "--port", str(port), "--db", str(db)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2):
-                return process
-        except OSError:
-            if process.poll() is not None:
-                raise RuntimeError(
-                    f"the server exited: {process.stderr.read().decode() if process.stderr else ''}"
-                ) from None
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("the server did not start")
 
 
 def get(url: str) -> str:
     with urllib.request.urlopen(url, timeout=20) as response:
         return str(response.read().decode())
-
-
-def create(port: int, seats: list[str]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{port}/api/tables",
-        json.dumps({"seats": seats}).encode(),
-        {"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=20) as response:
-        return dict(json.loads(response.read()))
 
 
 def stored(db: pathlib.Path) -> dict[str, list[str]]:
@@ -97,10 +52,10 @@ async def play_until(clients: list[SeatClient], done: Any) -> None:
 @pytest.mark.thorough
 def test_no_game_is_lost_when_the_server_is_killed(tmp_path: pathlib.Path) -> None:
     db, port = tmp_path / "games.sqlite3", free_port()
-    server = start(db, port)
+    server = start_serve(db, port)
     try:
-        tables = [create(port, ["human"] * 4) for _ in range(TABLES)]
-        bot_table = create(port, ["greedy"] * 4)  # the server's own bots (0.4 s a move)
+        tables = [create_table(f"http://127.0.0.1:{port}", ["human"] * 4) for _ in range(TABLES)]
+        bot_table = create_table(f"http://127.0.0.1:{port}", ["greedy"] * 4)  # the server's own bots (0.4 s a move)
         ws = f"ws://127.0.0.1:{port}/ws/"
         clients = {
             table["id"]: [SeatClient(ws + seat["token"], "random", seed=seat["seat"]) for seat in table["seats"]]
@@ -141,7 +96,7 @@ def test_no_game_is_lost_when_the_server_is_killed(tmp_path: pathlib.Path) -> No
     acked_before = sum(len(acked(table_id)) for table_id in clients)
     north = {table["id"]: table["seats"][0]["token"] for table in tables}
 
-    server = start(db, port)
+    server = start_serve(db, port)
     try:
         asyncio.run(play_until([client for group in clients.values() for client in group], lambda: False))
         for table_id, group in clients.items():

@@ -7,13 +7,11 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import urllib.request
 from collections.abc import Iterable
-from typing import Any
 
 import pytest
 import websockets
-from live import LiveServer
+from live import LiveServer, create_table
 
 from persian_rummy import DECK, GameState
 from persian_rummy.server.client import SeatClient
@@ -76,14 +74,6 @@ def check_messages(messages: Iterable[str], seen: list[set[str]]) -> int:
     return checked
 
 
-def create(server: LiveServer, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        server.url + "/api/tables", json.dumps(body).encode(), {"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request, timeout=20) as response:
-        return json.loads(response.read())  # type: ignore[no-any-return]
-
-
 async def watch(url: str, messages: list[str]) -> None:
     async with websockets.connect(url) as socket:
         async for message in socket:
@@ -99,7 +89,7 @@ async def play_games(
     loop = asyncio.get_running_loop()
     tables, runs = [], []
     for game in range(games):
-        created = await loop.run_in_executor(None, create, server, {"seats": ["human"] * 4})
+        created = await loop.run_in_executor(None, create_table, server.url, ["human"] * 4)
         clients = [
             SeatClient(
                 server.ws + seat["token"],
