@@ -209,3 +209,11 @@ def test_replay_reads_a_record_with_a_byte_order_mark(tmp_path: Path, capsys: py
     path.write_bytes(b"\xef\xbb\xbf" + (HEADER + "E draw\n").encode())
     assert main(["replay", str(path)]) == 0
     assert "Game record" in capsys.readouterr().out
+
+
+def test_r7_a_record_with_more_deals_than_its_rules_is_refused_at_the_extra_deal() -> None:
+    # Found by the fuzzer: copies of a deal's lines made a long record that parsed in full
+    # before its replay noticed the deals did not follow (deals=2 here, the default).
+    deal = "[Deal 2]\n[Dealer 1]\n[Seed 2]\nS draw\n"
+    error = quick(records.loads, HEADER + "E draw\n" + deal * 3000)
+    assert "R7" in str(error) and "line 10" in str(error)  # the third deal

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import re
 from collections.abc import Iterator
 from typing import IO, Final
 
 from persian_rummy.dealing import Seed, shuffled_deck
-from persian_rummy.errors import InvalidArgumentError, InvalidRulesError, InvalidStateError, NotationError, excerpt
+from persian_rummy.errors import (
+    InvalidArgumentError,
+    InvalidRulesError,
+    InvalidStateError,
+    NotationError,
+    PersianRummyError,
+    excerpt,
+)
 from persian_rummy.hand import Hand
 from persian_rummy.limits import ACTIONS_PER_DEAL, DEALS_LIMIT, record_limit
 from persian_rummy.record._deal import DEFAULT_PLAYERS, DEFAULT_TEAMS, DealRecord, RecordedAction, parse_deck
@@ -117,6 +126,7 @@ def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
         raise NotationError(f"expected the text of a record, not {type(text).__name__}")
     # A byte-order mark, as some editors write, is not part of the text.
     text = text.removeprefix("\ufeff")
+    most_deals = _check_size(text)
     game: dict[str, object] = {}
     deals: list[tuple[dict[str, object], list[RecordedAction]]] = []
     saw_format = False
@@ -136,8 +146,8 @@ def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
                     saw_format = True
                     continue
                 if name == "Deal":
-                    if not deals:
-                        _check_size(text, game)
+                    if len(deals) >= most_deals:
+                        raise NotationError(f"R7: a game of these rules has {most_deals} deals, so a record no more")
                     deals.append(({"Deal": value}, []))
                     continue
                 target = deals[-1][0] if deals else game
@@ -187,15 +197,24 @@ def _lines(text: str) -> Iterator[str]:
         start = end + 1
 
 
-def _check_size(text: str, game: dict[str, object]) -> None:
-    """Refuse a record longer than any valid record of its rules' deals, before its deals are
-    read (the game's tags, the rules among them, come first)."""
-    try:
-        deals = Rules.parse(_string(game.get("Rules", "default"), "Rules")).deals
-    except (InvalidRulesError, NotationError):
-        deals = DEALS_LIMIT  # the rules are refused, with a better message, once all is read
+_RULES_TAG: Final = re.compile(r'^[ \t]*\[Rules ("(?:[^"\\\n]|\\.){0,1024}")\][ \t]*$', re.MULTILINE)
+
+
+def _check_size(text: str) -> int:
+    """Refuse a record longer than any valid record of its rules' deals before reading it line
+    by line, and return how many deals it may have: the game's tags, the rules among them,
+    come before the first deal, so the rules are found by one search of the text up to there."""
+    end = text.find("[Deal ")
+    match = _RULES_TAG.search(text, 0, len(text) if end < 0 else end)
+    # No Rules tag: the default rules; one this search cannot read: the most any rules allow.
+    deals = DEALS_LIMIT if text.find("[Rules ", 0, len(text) if end < 0 else end) >= 0 else Rules().deals
+    if match is not None:
+        # A bad Rules tag is refused, with a better message, when the tag is read.
+        with contextlib.suppress(PersianRummyError, ValueError):
+            deals = Rules.parse(json.loads(match.group(1))).deals
     if len(text) > record_limit(deals):
         raise NotationError(f"a record of {deals} deals has at most {record_limit(deals)} characters, not {len(text)}")
+    return deals
 
 
 def _parse_tag(line: str) -> tuple[str, object]:
