@@ -24,6 +24,10 @@ THOROUGH = os.environ.get("HYPOTHESIS_PROFILE", "dev") == "ci"
 # extra -> (modules it provides, paths (globs, from the repository root) that need it)
 OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "dask": (("dask", "distributed"), ("tests/test_arena_dask.py",)),
+    "server-test": (
+        ("starlette", "uvicorn", "websockets", "httpx2", "playwright"),
+        ("tests/server/*", "persian_rummy/server/*"),
+    ),
 }
 
 

@@ -36,7 +36,7 @@ nitpicky = True
 nitpick_ignore_regex = [
     (
         r"py:.*",
-        r"(typing|typing_extensions|collections|collections\.abc|concurrent|concurrent\.futures|random|enum|io|json|attr|attrs|cattrs|hypothesis)(\..*)?",
+        r"(typing|typing_extensions|collections|collections\.abc|concurrent|concurrent\.futures|random|enum|io|json|attr|attrs|cattrs|hypothesis|starlette|uvicorn|websockets)(\..*)?",
     ),
     (
         r"py:.*",

@@ -628,6 +628,20 @@ def _save(path: str, seed: int, deals: Sequence[Sequence[Action]], rules: Rules,
     print(f"Saved the game record to {path}.", file=out)
 
 
+def _serve(host: str, port: int, db: str) -> int:
+    """Run the table server (:func:`persian_rummy.server.serve`) if the [server] extra is installed."""
+    try:
+        from persian_rummy.server import serve
+    except ImportError as error:
+        print(
+            f'persian-rummy: serve needs the [server] extra (pip install "persian-rummy[server]"): {error}',
+            file=sys.stderr,
+        )
+        return 2
+    serve(host, port, db)
+    return 0
+
+
 # --- main --------------------------------------------------------------------------------
 
 
@@ -667,6 +681,13 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("file", help="a game record file")
     rep.add_argument("--step", action="store_true", help="wait for Enter after each action")
     rep.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto", help=colour_help)
+
+    srv = commands.add_parser("serve", help="serve tables in the browser (needs the [server] extra)")
+    srv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    srv.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    srv.add_argument(
+        "--db", default="persian-rummy.sqlite3", help="the SQLite file of the games (default persian-rummy.sqlite3)"
+    )
     return parser
 
 
@@ -679,6 +700,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     out = sys.stdout
+    if args.command == "serve":
+        return _serve(args.host, args.port, args.db)
     style = Style.for_stream(out, args.color)
     try:
         if args.command == "replay":

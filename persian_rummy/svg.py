@@ -370,7 +370,13 @@ def _score_sheet(state: GameState | PlayerView, x: float, y: float) -> tuple[str
     return "".join(parts), bottom
 
 
-def table(position: GameState | PlayerView, *, title: str | None = None, last: Observation | None = None) -> str:
+def table(
+    position: GameState | PlayerView,
+    *,
+    title: str | None = None,
+    last: Observation | None = None,
+    spectator: bool = False,
+) -> str:
     """The table as an SVG document (a string), for a state or for one player's view.
 
     A :class:`~persian_rummy.GameState` shows every hand; a
@@ -381,6 +387,8 @@ def table(position: GameState | PlayerView, *, title: str | None = None, last: O
     is said in the header and its cards are outlined in cyan (the card
     discarded, the meld made, the card laid off, the cards drawn when they are face up).
     At the end of a deal the score sheet is shown below the melds.
+    ``spectator=True`` draws a view's own hand face down too, for someone who watches the
+    table and holds no hand (public information only, R27).
 
     >>> from persian_rummy import GameState, Observation, play
     >>> state = GameState.from_position(["4s 9d", "5s 6s Kd", "Qh Qd", "2c 2d"], "4c 7s 9c 2h")
@@ -393,6 +401,8 @@ def table(position: GameState | PlayerView, *, title: str | None = None, last: O
     >>> picture = table(after, last=Observation.parse("E take 1 = 7s 9c 2h"))
     >>> 'East took 7♠ 9♣ 2♥ from the discard pile' in picture, picture.count('marked"')
     (True, 3)
+    >>> cards_in(table(state.view(0), spectator=True))  # the discard pile only
+    ['4c', '7s', '9c', '2h']
     """
     is_view = isinstance(position, PlayerView)
     if is_view:
@@ -400,7 +410,8 @@ def table(position: GameState | PlayerView, *, title: str | None = None, last: O
         view = position
         revealed = view.revealed_hands
         hands: list[Hand | None] = [
-            view.hand if seat == view.seat else (revealed[seat] if revealed else None) for seat in range(4)
+            revealed[seat] if revealed else (view.hand if seat == view.seat and not spectator else None)
+            for seat in range(4)
         ]
         sizes = list(view.hand_sizes)
         stock_size = view.stock_size
@@ -559,7 +570,7 @@ def table(position: GameState | PlayerView, *, title: str | None = None, last: O
         title = f"Persian Rummy · deal {state.deal_number} of {state.rules.deals} · {SEAT_NAMES[state.dealer]} dealt"
         if is_view:
             assert isinstance(position, PlayerView)
-            title += f" · seen by {SEAT_NAMES[position.seat]}"
+            title += " · public table" if spectator else f" · seen by {SEAT_NAMES[position.seat]}"
     if phase is Phase.DRAW:
         turn = f"{SEAT_NAMES[current]} to draw"
     elif phase is Phase.MELD:

@@ -27,7 +27,20 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "record._text",
         "record",
     ),
-    ("bots", "arena", "strategies", "cli", "__main__"),
+    (
+        "bots",
+        "arena",
+        "strategies",
+        # the table server (the [server] extra): a program built on the library, as the CLI is
+        "server.tables",
+        "server.store",
+        "server.pages",
+        "server.app",
+        "server.client",
+        "server",
+        "cli",
+        "__main__",
+    ),
     ("__init__",),  # the package re-exports the public names of every layer
 )
 

@@ -91,6 +91,20 @@ def test_r27_view_picture_never_shows_a_hidden_card(state: GameState, seat: int)
 
 
 @settings(max_examples=40, deadline=None)
+@given(states, st.integers(0, 3))
+def test_r27_spectator_picture_shows_no_hand_while_the_round_is_played(state: GameState, seat: int) -> None:
+    view = state.view(seat)
+    picture = table(view, spectator=True)
+    expected = _public_cards(view)
+    for hand in view.revealed_hands or ():  # after the round every hand is public (R23)
+        expected.update(map(str, hand))
+    assert Counter(cards_in(picture)) == expected
+    if view.phase.is_live:
+        assert all(_hand_cards(picture, other) == ([], view.hand_sizes[other]) for other in range(4))
+    assert "public table" in picture and "seen by" not in picture
+
+
+@settings(max_examples=40, deadline=None)
 @given(states)
 def test_r27_state_picture_shows_every_card_but_the_stock_once(state: GameState) -> None:
     picture = table(state)

@@ -1,0 +1,35 @@
+"""A table server: people and bots play Persian Rummy in the browser, each seeing only their
+own view (needs the ``[server]`` extra: Starlette, uvicorn, websockets).
+
+``persian-rummy serve`` runs it (see :func:`serve`); :func:`create_app` gives the ASGI
+application for any ASGI server. The pieces: :mod:`~persian_rummy.server.tables` (a game and
+what each seat is sent), :mod:`~persian_rummy.server.store` (SQLite persistence),
+:mod:`~persian_rummy.server.app` (HTTP, WebSocket protocol, limits, bots) and
+:mod:`~persian_rummy.server.pages` (HTML). The "Serving games" page of the docs describes
+the protocol and the security model.
+
+>>> from persian_rummy.server import create_app
+>>> create_app(":memory:").state.server.limits.message_bytes
+4096
+"""
+
+from __future__ import annotations
+
+from persian_rummy.server.app import Limits, Server, create_app
+from persian_rummy.server.store import Store
+from persian_rummy.server.tables import Table
+
+__all__ = ["Limits", "Server", "Store", "Table", "create_app", "serve"]
+
+
+def serve(
+    host: str = "127.0.0.1", port: int = 8000, db: str = "persian-rummy.sqlite3", *, bot_delay: float = 0.4
+) -> None:
+    """Serve tables on ``host:port`` with uvicorn until interrupted, storing games in ``db``
+    and resuming the unfinished ones found there. WebSocket messages over 64 KiB close the
+    connection (the application's own limit, 4 KiB, answers with an error frame first)."""
+    import uvicorn
+
+    app = create_app(db, bot_delay=bot_delay)
+    print(f"persian-rummy: serving on http://{host}:{port}/ (games stored in {db}; Ctrl-C stops)", flush=True)
+    uvicorn.run(app, host=host, port=port, ws_max_size=65536, log_level="warning", ws="websockets-sansio")

@@ -1,0 +1,96 @@
+"""A bot that plays one seat of a table server over its WebSocket, as any remote program
+would: it reads its frames, rebuilds its :class:`~persian_rummy.PlayerView` from the view's
+JSON and answers with its bot's action when the frame offers legal actions.
+
+Each :class:`SeatClient` keeps what it measured and received: the acknowledged actions by
+number (``acks``), the time from sending each action to its acknowledgement (``latencies``,
+seconds), the number of actions played when each connection began (``joined``: a reconnect
+shows where the table resumed) and, when asked, every message received, byte for byte
+(``messages``), for tests that check what crossed the wire.
+
+>>> client = SeatClient("ws://127.0.0.1:8000/ws/TOKEN", "greedy")
+>>> client.acks, client.finished
+({}, False)
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from persian_rummy.bots import Bot, make_bot
+from persian_rummy.errors import PersianRummyError
+from persian_rummy.view import PlayerView
+
+__all__ = ["SeatClient"]
+
+
+class SeatClient:
+    """Plays the seat a WebSocket ``url`` (``ws://host:port/ws/<token>``) opens with ``bot``
+    (a bot or a bot's name). :meth:`run` returns when the game is over or the connection
+    closes; run it again to reconnect and carry on.
+    """
+
+    def __init__(self, url: str, bot: Bot | str, *, seed: int = 0, keep: bool = False) -> None:
+        self.url = url
+        self.bot = make_bot(bot, seed) if isinstance(bot, str) else bot
+        self.keep = keep
+        self.messages: list[str] = []
+        self.acks: dict[int, str] = {}
+        self.latencies: list[float] = []
+        self.errors: list[dict[str, Any]] = []
+        self.seq = -1
+        self.joined: list[int] = []
+        self.finished = False
+        self._sent: dict[int, float] = {}
+        self._requests = 0
+
+    async def run(self) -> None:
+        """Play until the game is over or the server closes the connection (or goes away)."""
+        import websockets
+
+        first = True
+        try:
+            async with websockets.connect(self.url, max_size=2**22, open_timeout=20) as socket:
+                async for message in socket:
+                    text = message if isinstance(message, str) else message.decode()
+                    if self.keep:
+                        self.messages.append(text)
+                    frame = json.loads(text)
+                    if first and frame.get("type") == "state":
+                        self.joined.append(frame["seq"])
+                        first = False
+                    reply = self._answer(frame)
+                    if reply is not None:
+                        await socket.send(reply)
+                    if self.finished:
+                        return
+        except (OSError, websockets.exceptions.ConnectionClosed, TimeoutError):
+            return
+
+    def _answer(self, frame: dict[str, Any]) -> str | None:
+        kind = frame.get("type")
+        if kind == "ack":
+            self.acks[frame["seq"]] = frame["action"]
+            sent = self._sent.pop(frame["id"], None)
+            if sent is not None:
+                self.latencies.append(time.perf_counter() - sent)
+            return None
+        if kind == "error":
+            self.errors.append(frame)
+            if frame.get("code") == "refused":
+                raise PersianRummyError(f"the server refused the bot's action: {frame}")
+            return None
+        if kind != "state":
+            return None
+        self.seq = frame["seq"]
+        if frame["phase"] == "game_over":
+            self.finished = True
+            return None
+        if not frame["legal"]:
+            return None
+        action = self.bot(PlayerView.from_json(json.dumps(frame["view"])))
+        self._requests += 1
+        self._sent[self._requests] = time.perf_counter()
+        return json.dumps({"type": "action", "action": str(action), "id": self._requests})

@@ -1,0 +1,298 @@
+"""A table: one game played by four seats (people or bots), with its secret tokens.
+
+The table holds the authoritative :class:`~persian_rummy.GameState`; it applies each action
+for the seat that sent it (``play(..., seat=...)``), numbers the accepted actions (``seq``,
+counted over the whole game) and deals the next deal as soon as one ends (R7). What each
+seat is sent is built here (:meth:`Table.frame`): its own :class:`~persian_rummy.PlayerView`,
+its picture (:func:`persian_rummy.svg.table`) and its legal actions, never another hand (R27).
+
+>>> table = Table.new(seats=("human", "greedy", "greedy", "greedy"), seed=7)
+>>> table.seq, table.state.deal_number, table.bots[0] is None, table.bots[1] is not None
+(0, 1, True, True)
+>>> frame = table.frame(0)
+>>> frame["type"], frame["seat"], frame["view"]["seat"], "svg" in frame
+('state', 0, 0, True)
+>>> table.frame(None)["view"] is None  # a spectator sees the public table only
+True
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from collections.abc import Sequence
+from typing import Any, Final
+
+import attrs
+
+from persian_rummy.actions import Action
+from persian_rummy.arena import deal_seed
+from persian_rummy.bots import Bot, make_bot
+from persian_rummy.dealing import new_game, next_deal
+from persian_rummy.engine import legal_actions, play
+from persian_rummy.errors import NotationError
+from persian_rummy.record import GameRecord, dumps
+from persian_rummy.rules import Rules
+from persian_rummy.scoring import score_round
+from persian_rummy.state import PLAYERS, SEAT_NAMES, TEAM_NAMES, GameState, Phase
+from persian_rummy.svg import table as picture
+
+__all__ = ["HUMAN", "Table", "new_token"]
+
+#: The seat kind of a person (any other kind is a bot's name, see :func:`~persian_rummy.bots.make_bot`).
+HUMAN: Final = "human"
+#: The longest player name a table accepts.
+MAX_NAME: Final = 40
+#: The largest value of a bot's knob (``mc:samples=8``) a table accepts.
+MAX_KNOB: Final = 32
+
+
+def new_token() -> str:
+    """A fresh unguessable token (128 random bits, URL-safe text) for a seat or spectator link.
+
+    >>> len(new_token()), new_token() != new_token()
+    (22, True)
+    """
+    return secrets.token_urlsafe(16)
+
+
+def _check_names(names: Sequence[str]) -> tuple[str, ...]:
+    if len(names) != PLAYERS:
+        raise NotationError(f"R3: a table has 4 player names, not {len(names)}")
+    cleaned = []
+    for name in names:
+        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME or not name.isprintable():
+            raise NotationError(f"a player name is 1-{MAX_NAME} printable characters, not {name!r}")
+        cleaned.append(name.strip())
+    return tuple(cleaned)
+
+
+@attrs.define(eq=False)
+class Table:
+    """One game at one table. Build it with :meth:`new` (a fresh game) or :meth:`resume`
+    (replaying the accepted actions of a stored game).
+
+    ``seats`` holds ``"human"`` or a bot's name per seat; ``bots`` the bot playing each bot
+    seat (``None`` for people). ``seed`` shuffles every deal (:func:`~persian_rummy.arena.deal_seed`)
+    and never leaves the server. ``deals`` lists the actions of each deal so far; ``seq``
+    counts them all; ``ended`` is the last state of the latest finished deal (every hand is
+    public then, R23), shown with its score sheet.
+
+    >>> table = Table.new(seats=("greedy",) * 4, seed=1)
+    >>> while table.state.phase is not Phase.GAME_OVER:
+    ...     seat = table.state.current_player
+    ...     _ = table.apply(seat, table.bots[seat](table.state.view(seat)))
+    >>> table.finished, table.seq == sum(len(deal) for deal in table.deals), len(table.deals)
+    (True, True, 2)
+    """
+
+    id: str
+    rules: Rules
+    seed: int
+    dealer: int
+    seats: tuple[str, ...]
+    names: tuple[str, ...]
+    bots: tuple[Bot | None, ...]
+    state: GameState
+    deals: list[list[Action]]
+    seq: int = 0
+    ended: GameState | None = None
+
+    @classmethod
+    def new(
+        cls,
+        *,
+        seats: Sequence[str],
+        rules: Rules = Rules(),
+        names: Sequence[str] = SEAT_NAMES,
+        seed: int | None = None,
+        dealer: int | None = None,
+        table_id: str | None = None,
+    ) -> Table:
+        """A fresh table: ``seats`` gives ``"human"`` or a bot name for each seat 0-3; the seed
+        and the first dealer are drawn at random unless given. Raises
+        :class:`~persian_rummy.NotationError` for a bad seat kind or name.
+
+        >>> Table.new(seats=("human", "nobody", "greedy", "greedy"))
+        Traceback (most recent call last):
+        ...
+        persian_rummy.errors.NotationError: 'nobody' is not a bot (expected one of random, greedy, montecarlo, mc)
+        """
+        if len(seats) != PLAYERS:
+            raise NotationError(f"R3: a table has 4 seats, not {len(seats)}")
+        seed = secrets.randbits(63) if seed is None else seed
+        dealer = secrets.randbelow(PLAYERS) if dealer is None else dealer
+        state = new_game(deal_seed(seed, 1), dealer=dealer, rules=rules)
+        return cls(
+            table_id or secrets.token_hex(8),
+            rules,
+            seed,
+            dealer,
+            tuple(seats),
+            _check_names(names),
+            _make_bots(seats, seed),
+            state,
+            [[]],
+        )
+
+    @classmethod
+    def resume(
+        cls,
+        *,
+        table_id: str,
+        seats: Sequence[str],
+        rules: Rules,
+        names: Sequence[str],
+        seed: int,
+        dealer: int,
+        actions: Sequence[tuple[int, str]],
+    ) -> Table:
+        """The table after replaying the stored ``(seat, action text)`` pairs in order (what
+        the server does on start for every unfinished game).
+
+        >>> table = Table.new(seats=("greedy",) * 4, seed=5, dealer=0, table_id="t")
+        >>> _ = table.apply(1, "draw")
+        >>> again = Table.resume(table_id="t", seats=table.seats, rules=table.rules, names=table.names,
+        ...                      seed=5, dealer=0, actions=[(1, "draw")])
+        >>> again.state == table.state, again.seq
+        (True, 1)
+        """
+        table = cls.new(seats=seats, rules=rules, names=names, seed=seed, dealer=dealer, table_id=table_id)
+        for seat, text in actions:
+            table.apply(seat, Action.parse(text))
+        return table
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over (R7, R26).
+
+        >>> Table.new(seats=("human",) * 4).finished
+        False
+        """
+        return self.state.phase is Phase.GAME_OVER
+
+    def apply(self, seat: int, action: Action | str) -> GameState:
+        """Play ``action`` for ``seat`` and return the state it leads to: the next deal's first
+        state when the action ends a deal that is not the last. Raises what
+        :func:`~persian_rummy.play` raises (a seat not to move, an illegal action), changing
+        nothing. Same as :meth:`check` then :meth:`commit`.
+
+        >>> from persian_rummy import NotYourTurnError
+        >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
+        >>> try:
+        ...     table.apply(2, "draw")
+        ... except NotYourTurnError as error:
+        ...     print(error.reason)  # what the server relays: no card, no position
+        R6: it is seat 1's turn, not seat 2's
+        """
+        action, after = self.check(seat, action)
+        return self.commit(action, after)
+
+    def check(self, seat: int, action: Action | str) -> tuple[Action, GameState]:
+        """The action (parsed) and the state it leads to, if ``seat`` may play it now; raises
+        what :func:`~persian_rummy.play` raises. The table does not change (the server stores
+        the action between this and :meth:`commit`).
+
+        >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
+        >>> action, after = table.check(1, "draw")
+        >>> action, after.phase.name, table.seq
+        (DrawStock(), 'MELD', 0)
+        """
+        if isinstance(action, str):
+            action = Action.parse(action)
+        return action, play(self.state, action, seat=seat)
+
+    def commit(self, action: Action, after: GameState) -> GameState:
+        """Record ``action``, checked by :meth:`check` on the current state, leading to ``after``;
+        deal the next deal if it ended one (R7). Returns the new current state.
+
+        >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
+        >>> table.commit(*table.check(1, "draw")).phase.name, table.seq
+        ('MELD', 1)
+        """
+        self.deals[-1].append(action)
+        self.seq += 1
+        self.state = after
+        if after.phase is Phase.ROUND_OVER:
+            self.ended = after
+            self.state = next_deal(after, deal_seed(self.seed, after.deal_number + 1))
+            self.deals.append([])
+        return self.state
+
+    def record(self) -> GameRecord:
+        """The full game record so far (with the seed: for the server only; seats get
+        :meth:`record_text`).
+
+        >>> len(Table.new(seats=("human",) * 4).record().deals)
+        1
+        """
+        return GameRecord.from_actions(
+            [(deal_seed(self.seed, number), actions) for number, actions in enumerate(self.deals, 1)],
+            dealer=self.dealer,
+            rules=self.rules,
+            players=self.names,
+        )
+
+    def record_text(self, seat: int) -> str:
+        """The game record as ``seat`` saw it (:meth:`~persian_rummy.record.GameRecord.redact`):
+        no seed, and every card the seat has not seen written ``??``.
+
+        >>> text = Table.new(seats=("human",) * 4, seed=3).record_text(0)
+        >>> "[Seed" in text, "[Viewer 0]" in text
+        (False, True)
+        """
+        return dumps(self.record().redact(seat))
+
+    def frame(
+        self, seat: int | None, state: GameState | None = None, last: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The ``state`` frame for ``seat`` (``None``: a spectator) on ``state`` (default: the
+        current state): the seat's view as JSON, the picture, its legal actions when it is to
+        move, the score sheet once the deal is over, and ``last`` (the public event that led
+        here). A spectator's frame has no view and a picture with every hand face down.
+
+        >>> frame = Table.new(seats=("human",) * 4, seed=1, dealer=0).frame(1)
+        >>> frame["turn"], frame["legal"][:2], frame["sheet"]
+        (1, ['draw'], None)
+        """
+        state = self.state if state is None else state
+        view = state.view(0 if seat is None else seat)
+        to_move = seat is not None and view.is_to_move
+        sheet = None
+        if not state.phase.is_live:
+            sheet = [
+                {"team": score.team, "name": TEAM_NAMES[score.team], "melded": score.melded,
+                 "laid_off": score.laid_off, "doubles": score.doubles, "in_hand": score.in_hand,
+                 "going_out": score.going_out, "total": score.total}
+                for score in score_round(state)
+            ]  # fmt: skip
+        return {
+            "type": "state",
+            "seq": self.seq,
+            "seat": seat,
+            "deal": state.deal_number,
+            "deals": state.rules.deals,
+            "phase": state.phase.value,
+            "turn": state.current_player,
+            "scores": list(state.scores),
+            "names": list(self.names),
+            "seats": list(self.seats),
+            "last": last,
+            "view": None if seat is None else json.loads(view.to_json()),
+            "svg": picture(view, spectator=seat is None),
+            "legal": [str(action) for action in legal_actions(view)] if to_move else [],
+            "sheet": sheet,
+        }
+
+
+def _make_bots(seats: Sequence[str], seed: int) -> tuple[Bot | None, ...]:
+    bots: list[Bot | None] = []
+    for seat, kind in enumerate(seats):
+        if not isinstance(kind, str):
+            raise NotationError(f"a seat is 'human' or a bot's name, not {kind!r}")
+        if kind != HUMAN and any(int(value) > MAX_KNOB for value in re.findall(r"=\s*(\d{1,100})", kind)):
+            # A bot's knobs set its work per move: a stranger must not make the server think for hours.
+            raise NotationError(f"a bot's knobs at a table are at most {MAX_KNOB}, not {kind[:80]!r}")
+        bots.append(None if kind == HUMAN else make_bot(kind, seed + seat))
+    return tuple(bots)

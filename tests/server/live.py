@@ -1,0 +1,89 @@
+"""Real servers for the server's tests and its load benchmark, on 127.0.0.1 only: uvicorn in a
+thread (:class:`LiveServer`) or ``persian-rummy serve`` as a separate process
+(:func:`start_serve`), and the table API over HTTP (:func:`create_table`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+
+from persian_rummy.server import create_app
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def free_port() -> int:
+    """A port of 127.0.0.1 free a moment ago."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start_serve(db: str | Path, port: int) -> subprocess.Popen[bytes]:
+    """``persian-rummy serve`` on 127.0.0.1:``port`` as a separate process, once it answers."""
+    # A file, not a pipe: a server that writes much must not block on it; it lives as long as the server.
+    errors = tempfile.TemporaryFile()  # noqa: SIM115
+    process = subprocess.Popen(
+        [sys.executable, "-m", "persian_rummy", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)],
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        stdout=subprocess.DEVNULL,
+        stderr=errors,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2):
+                return process
+        except OSError:
+            if process.poll() is not None:
+                errors.seek(0)
+                raise RuntimeError(f"the server exited: {errors.read().decode(errors='replace')}") from None
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("the server did not start")
+
+
+def create_table(url: str, seats: list[str]) -> dict[str, Any]:
+    """Create a table through ``POST /api/tables`` of the server at ``url``; its JSON answer."""
+    request = urllib.request.Request(
+        url + "/api/tables", json.dumps({"seats": seats}).encode(), {"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return dict(json.loads(response.read()))
+
+
+class LiveServer:
+    """uvicorn serving :func:`~persian_rummy.server.create_app` in a thread; ``url`` is its address."""
+
+    def __init__(self, db: str, **options: Any) -> None:
+        self.app = create_app(db, **options)
+        self.port = free_port()
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", ws="websockets-sansio")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws = f"ws://127.0.0.1:{self.port}/ws/"
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(20)

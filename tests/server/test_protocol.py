@@ -1,0 +1,375 @@
+"""The table server's protocol, through Starlette's test client: creating and joining tables,
+every kind of action, refused actions, wrong tokens, a second window for a seat, bad frames,
+the rate limit, the record download and resuming from the database (R3, R6, R12-R20, R27)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from persian_rummy import Action, PlayerView
+from persian_rummy.bots import RandomBot
+from persian_rummy.record import loads
+from persian_rummy.server import Limits, Store, create_app
+from persian_rummy.server.app import Server
+from persian_rummy.svg import cards_in
+
+HUMANS = ["human"] * 4
+
+
+@pytest.fixture
+def client(tmp_path: Any) -> Iterator[TestClient]:
+    with TestClient(create_app(str(tmp_path / "games.sqlite3"))) as client:
+        yield client
+
+
+def server_of(client: TestClient) -> Server:
+    server = client.app.state.server  # type: ignore[attr-defined]
+    assert isinstance(server, Server)
+    return server
+
+
+def new_table(
+    client: TestClient, seats: list[str] = HUMANS, seed: int = 1, dealer: int = 0
+) -> tuple[str, dict[int, str], str]:
+    """A table with a known seed (through the server, so its bots start in the app's loop)."""
+    assert client.portal is not None
+    table, tokens = client.portal.call(lambda: server_of(client).create_table(seats, seed=seed, dealer=dealer))
+    return table.id, dict(tokens["seats"]), tokens["spectator"]
+
+
+@contextlib.contextmanager
+def joined(client: TestClient, token: str) -> Iterator[tuple[Any, dict[str, Any], dict[str, Any]]]:
+    with client.websocket_connect(f"/ws/{token}") as ws:
+        welcome = ws.receive_json()
+        first = ws.receive_json()
+        yield ws, welcome, first
+
+
+def receive_state(ws: Any) -> dict[str, Any]:
+    """The next state frame; a finished deal's frame is followed by the next deal's (R7)."""
+    frame = ws.receive_json()
+    assert frame["type"] == "state", frame
+    if frame["phase"] == "round_over":
+        frame = ws.receive_json()
+        assert frame["type"] == "state" and frame["phase"] == "draw", frame
+    return frame
+
+
+def test_create_a_table_through_the_api_and_the_form(client: TestClient) -> None:
+    created = client.post("/api/tables", json={"seats": ["human", "greedy", "human", "random"], "rules": "deals=1"})
+    assert created.status_code == 201
+    body = created.json()
+    assert [seat["bot"] for seat in body["seats"]] == [None, "greedy", None, "random"]
+    assert [seat["token"] is None for seat in body["seats"]] == [False, True, False, True]
+    tokens = {seat["token"] for seat in body["seats"] if seat["token"]} | {body["spectator"]["token"]}
+    assert len(tokens) == 3 and all(len(token) >= 22 for token in tokens)
+    assert server_of(client).tables[body["id"]].rules.deals == 1
+    page = client.get(body["seats"][0]["url"])
+    assert page.status_code == 200 and 'data-seat="0"' in page.text
+    assert (
+        page.headers["referrer-policy"] == "no-referrer"
+        and "script-src 'self'" in page.headers["content-security-policy"]
+    )
+    form = client.post(
+        "/tables", content=b"seat0=human&seat1=greedy&seat2=greedy&seat3=greedy&preset=500_rum&name0=Ann"
+    )
+    assert form.status_code == 201 and "/play/" in form.text and "/watch/" in form.text and "Ann" in form.text
+    assert "<form" in client.get("/").text
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"seats": ["human", "clever", "human", "human"]},
+        {"seats": ["human"] * 3},
+        {"seats": HUMANS, "rules": "deals=zero"},
+        {"seats": HUMANS, "names": ["a", "b", "c", "d" * 41]},
+        {"seats": ["human", "mc:samples=100000", "human", "human"]},
+        {"seats": HUMANS, "rules": 5},
+        {"seats": HUMANS, "names": "Ann"},
+        {"seats": HUMANS, "names": ["Ann", "Bo"]},
+        {"seats": ["human", 7, "human", "human"]},
+        [1, 2],
+    ],
+)
+def test_a_bad_table_request_is_refused_with_a_reason(client: TestClient, body: Any) -> None:
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 400 and response.json()["error"]
+    assert client.post("/api/tables", content=b"{").status_code == 400
+    assert client.post("/api/tables", content=b" " * 5000).status_code == 413
+
+
+def test_r27_joining_a_seat_sends_its_own_view_and_a_spectator_the_public_table(client: TestClient) -> None:
+    table_id, tokens, spectator = new_table(client)
+    state = server_of(client).tables[table_id].state
+    with joined(client, tokens[1]) as (_, welcome, frame):
+        assert welcome == {
+            "type": "welcome",
+            "table": table_id,
+            "seat": 1,
+            "role": "player",
+            "names": ["North", "East", "South", "West"],
+        }
+        assert PlayerView.from_json(json.dumps(frame["view"])) == state.view(1)
+        assert frame["legal"] == ["draw"] and frame["turn"] == 1
+        assert sorted(cards_in(frame["svg"])) == sorted([str(card) for card in state.hands[1]] + ["2s"])
+    with joined(client, tokens[0]) as (_, _, frame):
+        assert frame["legal"] == []  # R6: seat 1 plays first
+    with joined(client, spectator) as (_, welcome, frame):
+        assert welcome["role"] == "spectator" and frame["view"] is None and frame["legal"] == []
+        assert cards_in(frame["svg"]) == [str(state.discard_pile[0])]  # R27: no hand at all
+
+
+def play_out(client: TestClient, tokens: dict[int, str], seed: int) -> tuple[Counter[str], list[dict[str, Any]]]:
+    """Four people's sockets play a whole game with random bots choosing from their frames."""
+    bots = {seat: RandomBot(seed + seat) for seat in range(4)}
+    kinds: Counter[str] = Counter()
+    with contextlib.ExitStack() as stack:
+        sockets, latest = {}, {}
+        for seat in range(4):
+            ws, _, frame = stack.enter_context(joined(client, tokens[seat]))
+            sockets[seat], latest[seat] = ws, frame
+        while latest[0]["phase"] != "game_over":
+            (seat,) = [seat for seat in range(4) if latest[seat]["legal"]]
+            action = bots[seat](PlayerView.from_json(json.dumps(latest[seat]["view"])))
+            assert str(action) in latest[seat]["legal"]
+            sockets[seat].send_json({"type": "action", "action": str(action), "id": kinds.total()})
+            ack = sockets[seat].receive_json()
+            assert ack == {"type": "ack", "seq": kinds.total() + 1, "action": str(action), "id": kinds.total()}
+            kinds[type(action).__name__] += 1
+            for other in range(4):
+                latest[other] = receive_state(sockets[other])
+                assert latest[other]["seq"] == kinds.total()
+                assert latest[other]["last"] in (
+                    {"seat": seat, "action": str(action), "seq": kinds.total()},
+                    {"seat": None, "action": "deal", "seq": kinds.total()},
+                )
+        return kinds, list(latest.values())
+
+
+def test_r12_r20_every_kind_of_action_over_the_socket_to_the_end_of_the_game(client: TestClient) -> None:
+    table_id, tokens, _ = new_table(client, seed=1)
+    kinds, finals = play_out(client, tokens, seed=1)
+    assert set(kinds) == {"DrawStock", "DrawDiscard", "MeldCards", "LayOff", "Discard", "Pass"}
+    table = server_of(client).tables[table_id]
+    assert table.finished and table.seq == kinds.total()
+    assert all(frame["phase"] == "game_over" and frame["sheet"] for frame in finals)
+    assert [team["total"] for team in finals[0]["sheet"]] != [] and finals[0]["scores"] == list(table.state.scores)
+    # the game record as each seat saw it: redacted, and it replays to the same final view
+    for seat in range(4):
+        text = client.get(f"/record/{tokens[seat]}")
+        assert text.status_code == 200 and "attachment" in text.headers["content-disposition"]
+        record = loads(text.text)
+        assert record.viewer == seat and list(record.views())[-1] == table.state.view(seat)
+
+
+def test_r6_refused_actions_say_why_and_change_nothing(client: TestClient) -> None:
+    table_id, tokens, _ = new_table(client)
+    table = server_of(client).tables[table_id]
+    before = table.state
+    with joined(client, tokens[0]) as (north, _, _), joined(client, tokens[1]) as (east, _, _):
+        north.send_json({"type": "action", "action": "draw", "id": 1})
+        refused = north.receive_json()
+        assert refused["type"] == "error" and refused["code"] == "not_your_turn" and refused["id"] == 1
+        east.send_json({"type": "action", "action": "discard 4s"})  # R12: draw first
+        refused = east.receive_json()
+        assert refused["code"] == "refused" and refused["reason"] and refused["action"] == "discard 4s"
+        east.send_json({"type": "action", "action": "take 7"})  # R13: no such card in the pile
+        assert east.receive_json()["code"] == "refused"
+        assert table.state is before and table.seq == 0
+        # what a refusal says names no card of another hand
+        hidden = {str(card) for seat in (0, 2, 3) for card in before.hands[seat]} - {
+            str(card) for card in before.hands[1]
+        }
+        assert not any(card in json.dumps(refused) for card in hidden)
+
+
+def test_a_wrong_token_opens_nothing(client: TestClient) -> None:
+    new_table(client)
+    with client.websocket_connect("/ws/not-a-real-token-at-all") as ws:
+        assert ws.receive_json()["code"] == "unknown_token"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4404
+    assert client.get("/play/not-a-real-token-at-all").status_code == 404
+    assert client.get("/record/not-a-real-token-at-all").status_code == 404
+    assert client.get("/static/../app.py").status_code == 404
+
+
+def test_a_second_window_for_a_seat_takes_it_over(client: TestClient) -> None:
+    _, tokens, spectator = new_table(client)
+    with joined(client, tokens[1]) as (first, _, _), joined(client, tokens[1]) as (second, _, frame):
+        notice = first.receive_json()
+        assert notice["code"] == "superseded"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            first.receive_json()
+        assert closed.value.code == 4409
+        assert frame["legal"] == ["draw"]
+        second.send_json({"type": "action", "action": "draw"})
+        assert second.receive_json()["type"] == "ack"
+    assert client.get(f"/record/{spectator}").status_code == 404  # a spectator has no hand to show a record of
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        ("not json", "bad_frame"),
+        ("[1, 2]", "bad_frame"),
+        ('{"type": "shout"}', "bad_frame"),
+        ('{"type": "action"}', "bad_frame"),
+        ('{"type": "action", "action": 7}', "bad_frame"),
+        ('{"type": "action", "action": "draw", "id": [1]}', "bad_frame"),
+        ('{"type": "action", "action": "fly away"}', "bad_action"),
+        ('{"type": "action", "action": "meld 4s 4s 4s"}', "refused"),
+        ("[" * 100_000, "too_large"),
+        ("[" * 3000 + "]" * 3000, "too_large"),
+        ("[" * 2000 + "]" * 2000, "bad_frame"),  # deep but small: parsed, then refused
+        (b"\x00\x01", "bad_frame"),
+    ],
+)
+def test_a_bad_message_gets_an_error_frame_and_the_connection_goes_on(
+    client: TestClient, message: str | bytes, code: str
+) -> None:
+    _, tokens, _ = new_table(client)
+    with joined(client, tokens[1]) as (ws, _, _):
+        if isinstance(message, bytes):
+            ws.send_bytes(message)
+        else:
+            ws.send_text(message)
+        error = ws.receive_json()
+        assert error["type"] == "error" and error["code"] == code and isinstance(error["reason"], str)
+        ws.send_json({"type": "ping", "id": "still there?"})
+        assert ws.receive_json() == {"type": "pong", "id": "still there?"}
+
+
+def test_a_spectator_cannot_play(client: TestClient) -> None:
+    _, _, spectator = new_table(client)
+    with joined(client, spectator) as (ws, _, _):
+        ws.send_json({"type": "action", "action": "draw"})
+        assert ws.receive_json()["code"] == "spectator"
+
+
+def test_too_many_messages_are_refused_then_the_connection_is_closed(tmp_path: Any) -> None:
+    limits = Limits(rate=1.0, burst=3.0, strikes=5)
+    with TestClient(create_app(str(tmp_path / "games.sqlite3"), limits=limits)) as client:
+        _, tokens, _ = new_table(client)
+        with joined(client, tokens[1]) as (ws, _, _):
+            codes = []
+            with pytest.raises(WebSocketDisconnect) as closed:
+                for number in range(20):
+                    ws.send_json({"type": "ping", "id": number})
+                    codes.append(ws.receive_json().get("code", "pong"))
+            assert codes[:3] == ["pong"] * 3 and codes[3:9] == ["rate_limited"] * 6
+            assert closed.value.code == 1008
+
+
+def test_bots_play_their_seats_and_a_restarted_server_resumes_every_table(tmp_path: Any) -> None:
+    path = str(tmp_path / "games.sqlite3")
+    with TestClient(create_app(path)) as client:
+        table_id, tokens, _ = new_table(client, ["greedy", "human", "greedy", "greedy"], seed=3, dealer=3)
+        with joined(client, tokens[1]) as (east, _, frame):
+            while not frame["legal"]:  # R6: North (a bot) plays first; its moves arrive as frames
+                frame = receive_state(east)
+            assert frame["seq"] >= 2 and frame["turn"] == 1
+            bot = RandomBot(1)
+            while frame["turn"] == 1:
+                east.send_json({"type": "action", "action": str(bot(PlayerView.from_json(json.dumps(frame["view"]))))})
+                assert east.receive_json()["type"] == "ack"
+                frame = receive_state(east)
+        table = server_of(client).tables[table_id]
+        seq, state = table.seq, table.state
+        assert seq >= 4
+    # the same database: the table comes back at its last stored action, and its bots play on
+    with TestClient(create_app(path)) as client:
+        again = server_of(client).tables[table_id]
+        assert (
+            again.seq >= seq
+            and [str(a) for deal in again.deals for a in deal][:seq]
+            == [str(a) for deal in table.deals for a in deal][:seq]
+        )
+        with joined(client, tokens[1]) as (_, _, frame):
+            assert frame["seq"] >= seq
+    assert state.deal_number == 1
+    stored = Store(path).unfinished()
+    assert [resumed.id for resumed in stored] == [table_id]
+
+
+def test_the_record_of_a_game_in_play_hides_what_the_seat_has_not_seen(client: TestClient) -> None:
+    table_id, tokens, _ = new_table(client)
+    with joined(client, tokens[1]) as (east, _, _):
+        east.send_json({"type": "action", "action": "draw"})
+        east.receive_json(), east.receive_json()
+    text = client.get(f"/record/{tokens[1]}").text
+    record = loads(text)
+    table = server_of(client).tables[table_id]
+    assert "[Seed" not in text and record.viewer == 1
+    assert list(record.views())[-1] == table.state.view(1)
+    assert Action.parse("draw") == record.deals[0].actions[0].action
+
+
+def test_the_lobby_form_refuses_a_bad_table_and_a_large_body(client: TestClient) -> None:
+    bad = client.post("/tables", content=b"seat0=human&seat1=clever&seat2=human&seat3=human")
+    assert bad.status_code == 400 and 'role="alert"' in bad.text
+    assert client.post("/tables", content=b"x" * 5000).status_code == 413
+    assert client.get("/static/app.py").status_code == 404
+    assert client.get("/static/table.js").headers["content-type"].startswith("text/javascript")
+
+
+def test_the_server_holds_a_bounded_number_of_tables(tmp_path: Any) -> None:
+    with TestClient(create_app(str(tmp_path / "games.sqlite3"), limits=Limits(tables=1))) as client:
+        assert client.post("/api/tables", json={"seats": HUMANS}).status_code == 201
+        refused = client.post("/api/tables", json={"seats": HUMANS})
+        assert refused.status_code == 503 and "full" in refused.json()["error"]
+        assert client.post("/tables", content=b"seat0=human").status_code == 503
+
+
+def test_a_finished_game_opens_again_after_a_restart(tmp_path: Any) -> None:
+    path = str(tmp_path / "games.sqlite3")
+    with TestClient(create_app(path, bot_delay=0.001)) as client:
+        table_id, tokens, _ = new_table(client, ["random", "random", "human", "random"], seed=2)
+        with joined(client, tokens[2]) as (south, _, frame):
+            bot = RandomBot(2)
+            while frame["phase"] != "game_over":
+                if frame["legal"]:
+                    south.send_json(
+                        {"type": "action", "action": str(bot(PlayerView.from_json(json.dumps(frame["view"]))))}
+                    )
+                    assert south.receive_json()["type"] == "ack"
+                frame = receive_state(south)
+        text = client.get(f"/record/{tokens[2]}").text
+    with TestClient(create_app(path)) as client:
+        assert server_of(client).tables == {}  # only unfinished games are replayed on start ...
+        assert client.get(f"/record/{tokens[2]}").text == text  # ... a finished one opens on demand
+        assert server_of(client).tables[table_id].finished
+
+
+def test_an_action_that_cannot_be_stored_is_not_played(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    table_id, tokens, _ = new_table(client)
+    store = server_of(client).store
+    real = store.add_action
+
+    def full_disk(*args: Any, **kwargs: Any) -> None:
+        monkeypatch.setattr(store, "add_action", real)  # once
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(store, "add_action", full_disk)
+    with joined(client, tokens[1]) as (east, _, _):
+        east.send_json({"type": "action", "action": "draw", "id": 1})
+        assert east.receive_json() == {
+            "type": "error",
+            "code": "unavailable",
+            "reason": "the action could not be stored: try again",
+            "id": 1,
+        }
+        assert server_of(client).tables[table_id].seq == 0
+        east.send_json({"type": "action", "action": "draw", "id": 2})
+        assert east.receive_json()["type"] == "ack" and server_of(client).tables[table_id].seq == 1
