@@ -22,7 +22,20 @@ import pytest
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE", "dev") == "ci"
 
 # extra -> (modules it provides, paths (globs, from the repository root) that need it)
-OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "rl": (
+        ("numpy", "pettingzoo", "gymnasium", "pyspiel"),
+        (
+            "tests/rl/*",
+            "persian_rummy/observation.py",
+            "persian_rummy/pettingzoo.py",
+            "persian_rummy/gymnasium.py",
+            "persian_rummy/openspiel.py",
+            "examples/rl_*.py",
+            "benchmarks/rl_step.py",
+        ),
+    ),
+}
 
 
 def _missing(extra: str) -> list[str]:
