@@ -31,7 +31,8 @@ The model:
 - Returns, at the end of the game only: +1 for the players of the winning team, -1 for the
   others, 0 each for a draw (R26), with the parameter ``utility="win"`` (the default); with
   ``utility="margin"``, each team's final score margin / 1000 (R23).
-- The parameter ``rules`` is a :class:`~persian_rummy.Rules` text (:meth:`Rules.parse`).
+- The parameters are the knobs of :class:`~persian_rummy.Rules` (``deals``, ``ace_in_runs``
+  …, with their defaults) and ``utility``.
 - :meth:`PersianRummyState.resample_from_infostate` deals the cards the player has not seen
   at random, keeping in each other hand the cards it is known to hold because it took them
   from the discard pile (:func:`persian_rummy.bots.determinize` on the player's
@@ -70,7 +71,9 @@ _MARGIN_SCALE: Final = 1000.0
 #: The most a team can score above the other in one deal, not counting the going-out bonus:
 #: every card on its side of the table, every set of four doubled (R22-R24).
 _MAX_DEAL_MARGIN: Final = 2 * sum(card.points for card in DECK)
-_PARAMETERS: Final = {"rules": str(Rules()), "utility": "win"}
+#: The game's parameters: every knob of :class:`~persian_rummy.Rules`, with its default, and
+#: the utility.
+_PARAMETERS: Final[dict[str, Any]] = {**attrs.asdict(Rules()), "utility": "win"}
 
 #: The game's type: sequential, explicit chance, imperfect information, zero-sum.
 GAME_TYPE: Final = pyspiel.GameType(
@@ -92,16 +95,17 @@ GAME_TYPE: Final = pyspiel.GameType(
 
 
 class PersianRummyGame(pyspiel.Game):
-    """The game (see the module documentation); ``params`` may set ``rules`` and ``utility``.
+    """The game (see the module documentation); ``params`` may set any knob of
+    :class:`~persian_rummy.Rules` and ``utility``.
 
-    >>> game = PersianRummyGame({"rules": "deals=1"})
-    >>> game.rules.deals, game.max_utility()
-    (1, 1.0)
+    >>> game = PersianRummyGame({"deals": 1, "ace_in_runs": "high_or_low"})
+    >>> game.rules.deals, game.rules.ace_in_runs, game.max_utility()
+    (1, 'high_or_low', 1.0)
     """
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**_PARAMETERS, **(params or {})}
-        self.rules = Rules.parse(str(params["rules"]))
+        self.rules = Rules(**{name: params[name] for name in attrs.asdict(Rules())})
         self.utility = str(params["utility"])
         if self.utility not in ("win", "margin"):
             raise ValueError(f"utility must be 'win' or 'margin', not {self.utility!r}")
@@ -151,7 +155,7 @@ class _Node:
     #: The deal's events, each stock draw with its card (shown to the drawer only).
     history: tuple[Observation, ...] = ()
     #: The finished deals: (the state at its start, its events, the state at its end).
-    past: tuple[tuple[GameState, tuple[Observation, ...], GameState], ...] = ()
+    past: tuple[tuple[GameState | None, tuple[Observation, ...], GameState], ...] = ()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Node:
         return self
@@ -231,7 +235,6 @@ class PersianRummyState(pyspiel.State):
         history = node.history + (event,)
         if state.phase is not Phase.ROUND_OVER:
             return attrs.evolve(node, state=state, stock_draw=False, history=history)
-        assert node.start is not None
         return _Node(
             dealer=(state.dealer + 1) % PLAYERS,
             deal_number=state.deal_number + 1,
@@ -282,7 +285,10 @@ class PersianRummyState(pyspiel.State):
         node = self._node
         lines: list[str] = []
         for number, (start, events, end) in enumerate(node.past, 1):
-            lines += [f"deal {number}", start.view(player).position(), *map(str, _seen(events, player))]
+            lines.append(f"deal {number}")
+            if start is not None:  # None for a state made from a seat's InfoState
+                lines.append(start.view(player).position())
+            lines += map(str, _seen(events, player))
             lines.append(end.view(player).position())
         if node.state is None:
             lines += [f"deal {node.deal_number} dealing", "hand " + " ".join(map(str, _dealt_to(node, player)))]
@@ -323,7 +329,9 @@ class PersianRummyState(pyspiel.State):
         clone = self.clone()
         if info is None:
             return clone  # type: ignore[no-any-return]
-        seed = int(float(probability_sampler()) * 2**53) if callable(probability_sampler) else random.getrandbits(53)
+        # OpenSpiel's sampler gives a uniform number in [0, 1): it seeds the deal of the cards.
+        draw: Any = probability_sampler
+        seed = int(float(draw()) * 2**53)
         world = determinize(info, random.Random(seed))
         clone._node = attrs.evolve(self._node, state=world, history=info.history)
         return clone  # type: ignore[no-any-return]
@@ -487,7 +495,7 @@ class ISMCTSPlayer:
     def _bot(self, rules: Rules) -> tuple[PersianRummyGame, Any]:
         found = self._games.get(rules)
         if found is None:
-            game = PersianRummyGame({"rules": str(rules)})
+            game = PersianRummyGame(attrs.asdict(rules))
             bot = self._ismcts.ISMCTSBot(
                 game,
                 self._evaluator,
