@@ -41,7 +41,7 @@ from persian_rummy.arena import derived_seed
 from persian_rummy.bots import Bot, make_bot
 from persian_rummy.encoding import NUM_ACTIONS, int_to_action, legal_indices
 from persian_rummy.errors import IllegalActionError, NotationError
-from persian_rummy.observation import OBSERVATION_HIGH, OBSERVATION_LOW, observation_tensor
+from persian_rummy.observation import OBSERVATION_HIGH, OBSERVATION_LOW, seat_tensor
 from persian_rummy.rules import Rules
 from persian_rummy.state import PLAYERS
 
@@ -153,7 +153,7 @@ class PersianRummyEnv(gymnasium.Env[Observation, np.int64]):
         return margin if self.seat % 2 == 0 else -margin
 
     def _observation(self) -> Observation:
-        return observation_tensor(self.episode.state.view(self.seat))
+        return seat_tensor(self.episode.state, self.seat)
 
     def action_masks(self) -> npt.NDArray[np.int8]:
         """The legal-action mask of the learner now (all zeros once the game is over).

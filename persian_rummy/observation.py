@@ -44,6 +44,7 @@ True
 
 from __future__ import annotations
 
+from array import array
 from typing import Final
 
 import numpy as np
@@ -51,6 +52,8 @@ import numpy.typing as npt
 
 from persian_rummy.cards import JOKER_INDEX
 from persian_rummy.encoding import MAX_MELDS, MAX_PILE, NUM_ACTIONS, legal_indices
+from persian_rummy.hand import Hand
+from persian_rummy.melds import Meld
 from persian_rummy.state import GameState, Phase
 from persian_rummy.view import PlayerView
 
@@ -62,6 +65,7 @@ __all__ = [
     "PLANES",
     "action_mask",
     "observation_tensor",
+    "seat_tensor",
 ]
 
 #: One column per distinct card: 52 naturals and the joker (R1).
@@ -81,7 +85,6 @@ OBSERVATION_SHAPE: Final = (PLANES, CARD_COLUMNS)
 _SCORE_SCALE: Final = 1000.0
 _SCORE_CLIP: Final = 10.0
 _PHASES: Final = {Phase.DRAW: 8, Phase.MELD: 9, Phase.ROUND_OVER: 10, Phase.GAME_OVER: 10}
-_BYTES: Final = (JOKER_INDEX + 7) // 8
 
 
 def _bounds() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
@@ -98,9 +101,35 @@ def _bounds() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
 OBSERVATION_LOW, OBSERVATION_HIGH = _bounds()
 
 
-def _bits(mask: int) -> npt.NDArray[np.uint8]:
-    """The 52 natural-card flags of a card mask."""
-    return np.unpackbits(np.frombuffer(mask.to_bytes(_BYTES, "little"), np.uint8), bitorder="little")[:JOKER_INDEX]
+_SIZE: Final = PLANES * CARD_COLUMNS
+_SCALARS: Final = SCALAR_PLANE * CARD_COLUMNS
+# The table planes (1-21) of a tuple of melds, for a viewer of team 0 and of team 1: the
+# melds tuple is shared by every state until a meld or lay-off changes it, so it is computed
+# once per table. id(melds) -> (melds, rows for team 0, rows for team 1); the tuple is kept
+# so that its id stays its own.
+_TABLE_ROWS: dict[int, tuple[tuple[Meld, ...], bytes, bytes]] = {}
+_TABLE_ROWS_LIMIT: Final = 1024
+
+
+def _table_rows(melds: tuple[Meld, ...], team: int) -> bytes:
+    found = _TABLE_ROWS.get(id(melds))
+    if found is None or found[0] is not melds:
+        rows = [bytearray((MUST_MELD_PLANE - MELD_PLANES) * CARD_COLUMNS) for _ in range(2)]
+        credit = (OWN_CREDIT_PLANE - MELD_PLANES) * CARD_COLUMNS
+        laid = (LAID_OFF_PLANE - MELD_PLANES) * CARD_COLUMNS
+        for slot, meld in enumerate(melds[:MAX_MELDS]):
+            base = slot * CARD_COLUMNS
+            for card, credited, laid_off in zip(meld.cards, meld.seats, meld.laid_off, strict=True):
+                index = card.index
+                for viewer, row in enumerate(rows):
+                    row[base + index] += 1
+                    row[credit + (0 if credited % 2 == viewer else CARD_COLUMNS) + index] += 1
+                    if laid_off:
+                        row[laid + index] += 1
+        if len(_TABLE_ROWS) >= _TABLE_ROWS_LIMIT:
+            _TABLE_ROWS.clear()
+        found = _TABLE_ROWS[id(melds)] = (melds, bytes(rows[0]), bytes(rows[1]))
+    return found[2] if team else found[1]
 
 
 def observation_tensor(view: PlayerView) -> npt.NDArray[np.float32]:
@@ -115,40 +144,55 @@ def observation_tensor(view: PlayerView) -> npt.NDArray[np.float32]:
     >>> (tensor[79, :6] * 56).round().tolist()  # hand sizes, stock, pile
     [7.0, 7.0, 7.0, 7.0, 27.0, 1.0]
     """
-    seat = view.seat
+    return _tensor(view, view.seat, view.hand, view.hand_sizes, view.stock_size)
+
+
+def seat_tensor(state: GameState, seat: int) -> npt.NDArray[np.float32]:
+    """``observation_tensor(state.view(seat))``, without building the view (for the
+    environments, which hold the full state); it reads only what the view holds.
+
+    >>> from persian_rummy import new_game
+    >>> state = new_game(1)
+    >>> bool((seat_tensor(state, 2) == observation_tensor(state.view(2))).all())
+    True
+    """
+    hands = state.hands
+    return _tensor(
+        state, seat, hands[seat], (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])), len(state.stock)
+    )
+
+
+def _tensor(
+    view: GameState | PlayerView, seat: int, hand: Hand, sizes: tuple[int, ...], stock_size: int
+) -> npt.NDArray[np.float32]:
+    """The tensor of ``seat``, from the public fields of ``view`` (a view, or the state it is a
+    view of) and the seat's hand, the hand sizes and the stock size."""
+    # The card counts are written into a byte buffer, one Python operation each, and converted
+    # at once: much faster than writing numpy entries one by one.
     team = seat % 2
-    out = np.zeros(OBSERVATION_SHAPE, np.float32)
-    hand = view.hand
-    out[HAND_PLANE, :JOKER_INDEX] = _bits(hand.mask)
-    out[HAND_PLANE, JOKER_INDEX] = hand.jokers
-    own_credit = out[OWN_CREDIT_PLANE]
-    other_credit = out[OTHER_CREDIT_PLANE]
-    laid_off_plane = out[LAID_OFF_PLANE]
-    for slot, meld in enumerate(view.melds[:MAX_MELDS]):
-        row = out[MELD_PLANES + slot]
-        for card, credited, laid_off in zip(meld.cards, meld.seats, meld.laid_off, strict=True):
-            index = card.index
-            row[index] += 1.0
-            if credited % 2 == team:
-                own_credit[index] += 1.0
-            else:
-                other_credit[index] += 1.0
-            if laid_off:
-                laid_off_plane[index] += 1.0
+    counts = bytearray(_SIZE)
+    mask = hand.mask
+    counts[JOKER_INDEX] = hand.jokers  # plane 0 is HAND_PLANE
+    while mask:
+        low = mask & -mask
+        counts[low.bit_length() - 1] = 1
+        mask ^= low
+    counts[MELD_PLANES * CARD_COLUMNS : MUST_MELD_PLANE * CARD_COLUMNS] = _table_rows(view.melds, team)
     if view.must_meld is not None:
-        out[MUST_MELD_PLANE, view.must_meld.index] = 1.0
-    pile = view.discard_pile[:MAX_PILE]
-    if pile:
-        out[PILE_PLANES + np.arange(len(pile)), [card.index for card in pile]] = 1.0
-    scalars = out[SCALAR_PLANE]
-    sizes = view.hand_sizes
+        counts[MUST_MELD_PLANE * CARD_COLUMNS + view.must_meld.index] = 1
+    base = PILE_PLANES * CARD_COLUMNS
+    for card in view.discard_pile[:MAX_PILE]:
+        counts[base + card.index] = 1
+        base += CARD_COLUMNS
+    out = np.frombuffer(counts, np.uint8).astype(np.float32)
+    own_score, other_score = (view.scores[0], view.scores[1]) if team == 0 else (view.scores[1], view.scores[0])
+    scalars = [0.0] * 27
     for relative in range(4):
         scalars[relative] = sizes[(seat + relative) % 4] / 56.0
-    scalars[4] = view.stock_size / 56.0
+    scalars[4] = stock_size / 56.0
     scalars[5] = len(view.discard_pile) / 56.0
-    own, other = (view.scores[0], view.scores[1]) if team == 0 else (view.scores[1], view.scores[0])
-    scalars[6] = min(max(own / _SCORE_SCALE, -_SCORE_CLIP), _SCORE_CLIP)
-    scalars[7] = min(max(other / _SCORE_SCALE, -_SCORE_CLIP), _SCORE_CLIP)
+    scalars[6] = min(max(own_score / _SCORE_SCALE, -_SCORE_CLIP), _SCORE_CLIP)
+    scalars[7] = min(max(other_score / _SCORE_SCALE, -_SCORE_CLIP), _SCORE_CLIP)
     scalars[_PHASES[view.phase]] = 1.0
     scalars[11 + (view.current_player - seat) % 4] = 1.0
     scalars[15 + (view.dealer - seat) % 4] = 1.0
@@ -158,7 +202,8 @@ def observation_tensor(view: PlayerView) -> npt.NDArray[np.float32]:
     scalars[22] = float(view.turn_progress)
     if view.went_out is not None:
         scalars[23 + (view.went_out - seat) % 4] = 1.0
-    return out
+    out[_SCALARS : _SCALARS + 27] = np.frombuffer(array("f", scalars), np.float32)
+    return out.reshape(OBSERVATION_SHAPE)
 
 
 def action_mask(state_or_view: GameState | PlayerView) -> npt.NDArray[np.int8]:

@@ -47,7 +47,7 @@ from pettingzoo.utils import wrappers
 from persian_rummy._episode import Episode
 from persian_rummy.encoding import NUM_ACTIONS, int_to_action, legal_indices
 from persian_rummy.errors import IllegalActionError
-from persian_rummy.observation import OBSERVATION_HIGH, OBSERVATION_LOW, observation_tensor
+from persian_rummy.observation import OBSERVATION_HIGH, OBSERVATION_LOW, seat_tensor
 from persian_rummy.rules import Rules
 from persian_rummy.state import PLAYERS
 
@@ -55,6 +55,7 @@ __all__ = ["AGENTS", "env", "raw_env"]
 
 #: The agents' names, by seat.
 AGENTS: Final = tuple(f"player_{seat}" for seat in range(PLAYERS))
+_SEATS: Final = {agent: seat for seat, agent in enumerate(AGENTS)}
 
 
 def env(**kwargs: Any) -> AECEnv[str, dict[str, npt.NDArray[Any]], int]:
@@ -115,6 +116,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self._episode: Episode | None = None
         self._legal: list[int] = []
         self._actions = 0
+        self._paid = False
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -140,6 +142,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self._actions = 0
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._paid = False
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
@@ -152,12 +155,25 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self._legal = legal_indices(state)
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
-        seat = AGENTS.index(agent)
+        seat = _SEATS[agent]
         state = self.episode.state
-        mask = np.zeros(NUM_ACTIONS, np.int8)
+        flags = bytearray(NUM_ACTIONS)
         if seat == state.current_player and state.phase.is_live:
-            mask[self._legal] = 1
-        return {"observation": observation_tensor(state.view(seat)), "action_mask": mask}
+            for index in self._legal:
+                flags[index] = 1
+        return {"observation": seat_tensor(state, seat), "action_mask": np.frombuffer(flags, np.int8)}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """What the agent to act needs: its observation (``None`` with ``observe=False``), its
+        reward since it last acted, whether it is terminated or truncated, and its info."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -172,18 +188,21 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
             raise IllegalActionError("R12-R20", f"{agent} cannot play {move} (action {index}) here")
         episode = self.episode
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(AGENTS, 0.0)
         scores = episode.play(int_to_action(index))
         self._actions += 1
         if scores is not None:
             margin = (scores[0] - scores[1]) / self.reward_scale
             self.rewards = {name: margin if seat % 2 == 0 else -margin for seat, name in enumerate(AGENTS)}
+            self._paid = True
+            self._accumulate_rewards()
+        elif self._paid:  # the rewards of the last deal's end were given: back to zeros
+            self.rewards = dict.fromkeys(AGENTS, 0.0)
+            self._paid = False
         if episode.is_over:
             self.terminations = dict.fromkeys(AGENTS, True)
         elif self.max_actions is not None and self._actions >= self.max_actions:
             self.truncations = dict.fromkeys(AGENTS, True)
         self._turn()
-        self._accumulate_rewards()
 
     def render(self) -> str | None:
         """The table with every hand, as text (``"ansi"``) or an SVG picture (``"svg"``)."""

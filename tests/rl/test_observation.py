@@ -18,6 +18,7 @@ from persian_rummy.observation import (
     OBSERVATION_SHAPE,
     action_mask,
     observation_tensor,
+    seat_tensor,
 )
 from persian_rummy.strategies import game_states, rules
 
@@ -37,6 +38,7 @@ def test_r27_a_tensor_is_a_function_of_the_view(state: GameState, seat: int) -> 
         assert world.view(seat) == view
         assert np.array_equal(observation_tensor(world.view(seat)), tensor)
     assert np.array_equal(observation_tensor(type(view).parse(view.position())), tensor)
+    assert np.array_equal(seat_tensor(state, seat), tensor)
 
 
 @given(game_states(rules()), st.integers(0, 3), st.data())
