@@ -33,6 +33,8 @@ OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "persian_rummy/openspiel.py",
             "examples/rl_*.py",
             "benchmarks/rl_step.py",
+            "benchmarks/ismcts_strength.py",
+            "docs/ai.rst",
         ),
     ),
 }

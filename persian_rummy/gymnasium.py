@@ -120,6 +120,9 @@ class PersianRummyEnv(gymnasium.Env[Observation, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
+        """Start a new game (the arena's game ``seed``, else one drawn from the environment's
+        generator) and let the bots play until the learner is to move; ``options`` are not
+        used. Returns the learner's observation and the info (with ``action_mask``)."""
         super().reset(seed=seed)
         game_seed = seed if seed is not None else int(self.np_random.integers(2**63 - 1))
         self._episode = Episode(game_seed, self.rules, self.dealer)
@@ -171,6 +174,8 @@ class PersianRummyEnv(gymnasium.Env[Observation, np.int64]):
         return {"action_mask": self.action_masks(), "illegal_action": illegal}
 
     def step(self, action: Any) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Play the learner's action, then the bots' until the learner is to move again or the
+        game is over: the observation, the reward, terminated, truncated and the info."""
         episode = self.episode
         if episode.is_over:
             raise IllegalActionError("R7", "the game is over: call reset()")

@@ -11,7 +11,7 @@
 The model:
 
 - Four players, the seats 0-3 (team 0 is players 0 and 2, R3). Player actions are the
-  :mod:`~persian_rummy.encoding` indices; :meth:`legal_actions` is
+  :mod:`~persian_rummy.encoding` indices; ``legal_actions()`` is
   :func:`~persian_rummy.encoding.legal_indices`.
 - Chance is explicit. Each deal starts with 29 chance nodes that deal one card each, in the
   order of :meth:`~persian_rummy.GameState.from_deck` (one card at a time to each player from

@@ -21,7 +21,7 @@ discard: R12-R17).
 - ``reset(seed=s)`` plays the deals of the arena's game ``s``
   (:func:`~persian_rummy.arena.play_game`); ``reset()`` draws the next game seed from the
   generator seeded by the last seed given.
-- ``render_mode="ansi"``: :meth:`render` returns the table as text, every hand shown;
+- ``render_mode="ansi"``: :meth:`raw_env.render` returns the table as text, every hand shown;
   ``"svg"``: the table as an SVG picture (:func:`persian_rummy.svg.table`).
 
 >>> game = env()
@@ -119,9 +119,11 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self._paid = False
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The agent's observation space: a ``Dict`` of the tensor's ``Box`` and the mask's."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
+        """``Discrete(1436)``: the action numbering."""
         return self.action_spaces[agent]
 
     @property
@@ -133,6 +135,8 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         return self._episode
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game: the arena's game ``seed``, or the next seed of the generator seeded
+        by the last seed given. ``options`` are not used."""
         if seed is not None:
             self._seeds = random.Random(seed)
             game_seed = seed
@@ -155,6 +159,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self._legal = legal_indices(state)
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
+        """The agent's observation: its tensor and its legal-action mask (zeros unless it is to act)."""
         seat = _SEATS[agent]
         state = self.episode.state
         flags = bytearray(NUM_ACTIONS)
@@ -176,6 +181,9 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         )
 
     def step(self, action: int | None) -> None:
+        """Play the agent's action (an index of :mod:`~persian_rummy.encoding`); ``None`` for
+        an agent that is done. Raises :class:`~persian_rummy.IllegalActionError` for an
+        illegal index."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)  # pyright: ignore[reportArgumentType] - PettingZoo passes None
