@@ -103,32 +103,53 @@ OBSERVATION_LOW, OBSERVATION_HIGH = _bounds()
 
 _SIZE: Final = PLANES * CARD_COLUMNS
 _SCALARS: Final = SCALAR_PLANE * CARD_COLUMNS
-# The table planes (1-21) of a tuple of melds, for a viewer of team 0 and of team 1: the
-# melds tuple is shared by every state until a meld or lay-off changes it, so it is computed
-# once per table. id(melds) -> (melds, rows for team 0, rows for team 1); the tuple is kept
-# so that its id stays its own.
+# The table planes (1-21) are cached twice over, because melds are immutable and shared from
+# one state to the next: per meld, its card row and its team 0 credit, team 1 credit and
+# lay-off rows as integers of one byte per card column (a column counts at most four cards,
+# so sums never carry); per melds tuple, the finished planes for a viewer of team 0 and of
+# team 1. The caches are keyed by id and keep the object, so that the id stays its own.
+_MELD_ROWS: dict[int, tuple[Meld, bytes, int, int, int]] = {}
 _TABLE_ROWS: dict[int, tuple[tuple[Meld, ...], bytes, bytes]] = {}
-_TABLE_ROWS_LIMIT: Final = 1024
+_CACHE_LIMIT: Final = 4096
+_ROW: Final = CARD_COLUMNS
+_EMPTY_ROWS: Final = bytes(_ROW * (MAX_MELDS + 1))
+
+
+def _meld_rows(meld: Meld) -> tuple[Meld, bytes, int, int, int]:
+    found = _MELD_ROWS.get(id(meld))
+    if found is not None and found[0] is meld:
+        return found
+    cards = bytearray(_ROW)
+    credit = [bytearray(_ROW), bytearray(_ROW)]
+    laid = bytearray(_ROW)
+    for card, credited, laid_off in zip(meld.cards, meld.seats, meld.laid_off, strict=True):
+        cards[card.index] += 1
+        credit[credited % 2][card.index] += 1
+        if laid_off:
+            laid[card.index] += 1
+    if len(_MELD_ROWS) >= _CACHE_LIMIT:
+        _MELD_ROWS.clear()
+    found = _MELD_ROWS[id(meld)] = (
+        meld,
+        bytes(cards),
+        int.from_bytes(credit[0], "little"),
+        int.from_bytes(credit[1], "little"),
+        int.from_bytes(laid, "little"),
+    )
+    return found
 
 
 def _table_rows(melds: tuple[Meld, ...], team: int) -> bytes:
     found = _TABLE_ROWS.get(id(melds))
     if found is None or found[0] is not melds:
-        rows = [bytearray((MUST_MELD_PLANE - MELD_PLANES) * CARD_COLUMNS) for _ in range(2)]
-        credit = (OWN_CREDIT_PLANE - MELD_PLANES) * CARD_COLUMNS
-        laid = (LAID_OFF_PLANE - MELD_PLANES) * CARD_COLUMNS
-        for slot, meld in enumerate(melds[:MAX_MELDS]):
-            base = slot * CARD_COLUMNS
-            for card, credited, laid_off in zip(meld.cards, meld.seats, meld.laid_off, strict=True):
-                index = card.index
-                for viewer, row in enumerate(rows):
-                    row[base + index] += 1
-                    row[credit + (0 if credited % 2 == viewer else CARD_COLUMNS) + index] += 1
-                    if laid_off:
-                        row[laid + index] += 1
-        if len(_TABLE_ROWS) >= _TABLE_ROWS_LIMIT:
+        rows = [_meld_rows(meld) for meld in melds[:MAX_MELDS]]
+        cards = b"".join(row[1] for row in rows) + _EMPTY_ROWS[: _ROW * (MAX_MELDS - len(rows))]
+        team0 = sum(row[2] for row in rows).to_bytes(_ROW, "little")
+        team1 = sum(row[3] for row in rows).to_bytes(_ROW, "little")
+        laid = sum(row[4] for row in rows).to_bytes(_ROW, "little")
+        if len(_TABLE_ROWS) >= _CACHE_LIMIT:
             _TABLE_ROWS.clear()
-        found = _TABLE_ROWS[id(melds)] = (melds, bytes(rows[0]), bytes(rows[1]))
+        found = _TABLE_ROWS[id(melds)] = (melds, cards + team0 + team1 + laid, cards + team1 + team0 + laid)
     return found[2] if team else found[1]
 
 
