@@ -42,6 +42,7 @@ The model:
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any, Final
 
 import attrs
@@ -50,7 +51,7 @@ import pyspiel
 
 from persian_rummy.actions import DRAW_STOCK, Action, DrawDiscard, DrawStock
 from persian_rummy.bots import GreedyBot, determinize
-from persian_rummy.cards import CARDS, DECK, JOKER_INDEX, Card
+from persian_rummy.cards import CARDS, DECK, DECK_COUNTS, JOKER_INDEX, Card
 from persian_rummy.encoding import NUM_ACTIONS, int_to_action, legal_indices
 from persian_rummy.engine import legal_actions, play
 from persian_rummy.observation import OBSERVATION_SHAPE, observation_tensor
@@ -343,16 +344,8 @@ def _dealt_to(node: _Node, player: int) -> tuple[Card, ...]:
 
 
 def _undealt(dealt: tuple[Card, ...]) -> list[Card]:
-    counts = [0] * (JOKER_INDEX + 1)
-    for card in dealt:
-        counts[card.index] += 1
-    rest = []
-    for card in DECK:
-        if counts[card.index]:
-            counts[card.index] -= 1
-        else:
-            rest.append(card)
-    return rest
+    """The cards not dealt yet, in deck order (R1)."""
+    return list((DECK_COUNTS - Counter(dealt)).elements())
 
 
 def _seen(events: tuple[Observation, ...], player: int) -> list[Observation]:

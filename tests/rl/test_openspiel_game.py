@@ -4,6 +4,7 @@ exact and leak-free (R27), and OpenSpiel's IS-MCTS plays whole games of it."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pyspiel
@@ -117,6 +118,19 @@ def test_r5_r27_the_deal_shows_each_player_its_own_cards_only(seed: int) -> None
     assert len({state.information_state_string(player) for player in range(4)}) == 4
 
 
+def _play_out(game: pyspiel.Game, choose: Callable[[pyspiel.State], int]) -> pyspiel.State:
+    """Play a whole game, chance by its probabilities, the players by ``choose``."""
+    state = game.new_initial_state()
+    rng = np.random.RandomState(0)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
+        else:
+            state.apply_action(int(choose(state)))
+    return state
+
+
 def test_openspiel_ismcts_plays_whole_games() -> None:
     # OpenSpiel's own IS-MCTS bot, driven by OpenSpiel's own game loop, with OpenSpiel's
     # random-rollout evaluator and with ours.
@@ -134,14 +148,7 @@ def test_openspiel_ismcts_plays_whole_games() -> None:
         )
         for seat in range(4)
     ]
-    state = game.new_initial_state()
-    rng = np.random.RandomState(0)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
-        else:
-            state.apply_action(bots[state.current_player()].step(state))
+    state = _play_out(game, lambda state: bots[state.current_player()].step(state))
     assert sorted(state.returns()) in ([-1.0, -1.0, 1.0, 1.0], [0.0] * 4)
 
 
@@ -154,16 +161,10 @@ def test_openspiel_ismcts_with_openspiels_random_rollouts_plays_a_whole_game() -
     bot = ismcts.ISMCTSBot(
         game, evaluator, 2.0, 2, random_state=np.random.RandomState(1), allow_inconsistent_action_sets=True
     )
-    state = game.new_initial_state()
-    rng = np.random.RandomState(0)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
-        elif state.current_player() == 0:
-            state.apply_action(bot.step(state))
-        else:
-            state.apply_action(int(rng.choice(state.legal_actions())))
+    rng = np.random.RandomState(2)
+    state = _play_out(
+        game, lambda state: bot.step(state) if state.current_player() == 0 else rng.choice(state.legal_actions())
+    )
     assert state.is_terminal()
 
 
