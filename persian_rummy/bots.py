@@ -53,6 +53,8 @@ _Position = GameState | PlayerView
 class Bot(Protocol):
     """A computer player: called with the :class:`~persian_rummy.PlayerView` of the seat to
     move, it returns one of that view's legal actions. Any function of that shape is a bot.
+    A bot that also reads the public history sets a true ``takes_info_state`` attribute: the
+    arena then calls it with the seat's :class:`~persian_rummy.InfoState` instead of the view.
 
     >>> from persian_rummy import new_game, legal_actions
     >>> def first(view: PlayerView) -> Action:
