@@ -87,16 +87,24 @@ def main(argv: list[str] | None = None) -> int:
         "--equal-mc", default="mc:samples=12,horizon=8", help="the Monte-Carlo bot of the equal-time match"
     )
     parser.add_argument("--equal-time", type=int, default=8, help="the IS-MCTS budget of the equal-time match")
+    parser.add_argument("--equal-only", action="store_true", help="play only the two history matches")
     parser.add_argument("--seed", default="ismcts", help="the match seed (default 'ismcts')")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     args = parser.parse_args(argv)
     history_mc = args.equal_mc + ",history=1"
-    anchors: list[BotSpec] = [ISMCTS(budget) for budget in args.budgets] + [ISMCTS(args.budgets[0], "greedy")]
+    anchors: list[BotSpec] = [] if args.equal_only else [ISMCTS(budget) for budget in args.budgets]
+    anchors += [] if args.equal_only else [ISMCTS(args.budgets[0], "greedy")]
     matches: list[tuple[BotSpec, BotSpec]] = [(anchor, "greedy") for anchor in anchors]
     matches += [(anchor, args.mc) for anchor in anchors]
-    matches += [(history_mc, ISMCTS(args.equal_time)), (history_mc, args.equal_mc)]
+    matches += [(history_mc, ISMCTS(args.equal_time))]
+    matches += [] if args.equal_only else [(history_mc, args.equal_mc)]
     timing = {}
-    for spec in [*anchors, ISMCTS(args.equal_time), "greedy", args.mc, args.equal_mc, history_mc]:
+    timed = (
+        [ISMCTS(args.equal_time), history_mc]
+        if args.equal_only
+        else [*anchors, ISMCTS(args.equal_time), "greedy", args.mc, args.equal_mc, history_mc]
+    )
+    for spec in timed:
         if _name(spec) not in timing:
             timing[_name(spec)] = seconds_per_move(spec, args.timing_games)
             print(f"{_name(spec)}: {1000 * timing[_name(spec)]:.1f} ms per decision", flush=True)
