@@ -62,7 +62,7 @@ from persian_rummy.actions import (
 )
 from persian_rummy.cards import CARDS, DECK, JOKER, JOKER_INDEX
 from persian_rummy.engine import legal_actions
-from persian_rummy.errors import IllegalActionError, NotationError
+from persian_rummy.errors import ArgumentTypeError, IllegalActionError, InvalidArgumentError
 from persian_rummy.state import GameState
 from persian_rummy.view import PlayerView
 
@@ -138,14 +138,16 @@ def action_to_int(action: Action | str, state_or_view: GameState | PlayerView | 
     also be legal there for the player to move, else :class:`~persian_rummy.IllegalActionError`.
     An action that is never legal under any rules (a meld that is not a set or run, a
     lay-off on meld 18 or more, a pile index of 56 or more) raises
-    :class:`~persian_rummy.NotationError`.
+    :class:`~persian_rummy.InvalidArgumentError`; text that is not an action,
+    :class:`~persian_rummy.NotationError`; a value that is neither,
+    :class:`~persian_rummy.ArgumentTypeError`.
 
     >>> action_to_int("take 3"), action_to_int("layoff 2s 1"), action_to_int("discard As")
     (4, 430, 1395)
     >>> action_to_int("meld 2s 3s 5s")
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.NotationError: R8-R11: 2s 3s 5s is not a set, a run or a joker set, so it has no action index
+    persian_rummy.errors.InvalidArgumentError: R8-R11: 2s 3s 5s is not a set, a run or a joker set, so it has no action index
     """
     if isinstance(action, str):
         action = Action.parse(action)
@@ -159,13 +161,13 @@ def action_to_int(action: Action | str, state_or_view: GameState | PlayerView | 
 
 def _unnumbered(action: object) -> Exception:
     if isinstance(action, LayOff):
-        return NotationError(f"R16: a table holds at most {MAX_MELDS} melds, so {action} has no action index")
+        return InvalidArgumentError(f"R16: a table holds at most {MAX_MELDS} melds, so {action} has no action index")
     if isinstance(action, DrawDiscard):
-        return NotationError(f"R13: the pile holds at most {MAX_PILE} cards, so {action} has no action index")
+        return InvalidArgumentError(f"R13: the pile holds at most {MAX_PILE} cards, so {action} has no action index")
     if isinstance(action, MeldCards):
         cards = " ".join(map(str, action.cards))
-        return NotationError(f"R8-R11: {cards} is not a set, a run or a joker set, so it has no action index")
-    return TypeError(f"expected an Action or its text, not {action!r}")
+        return InvalidArgumentError(f"R8-R11: {cards} is not a set, a run or a joker set, so it has no action index")
+    return ArgumentTypeError(f"expected an Action or its text, not {action!r}")
 
 
 def int_to_action(index: int, state_or_view: GameState | PlayerView | None = None) -> Action:
@@ -173,23 +175,24 @@ def int_to_action(index: int, state_or_view: GameState | PlayerView | None = Non
 
     Given ``state_or_view``, the action must be legal there for the player to move, else
     :class:`~persian_rummy.IllegalActionError`. An index outside the numbering raises
-    :class:`~persian_rummy.NotationError`.
+    :class:`~persian_rummy.InvalidArgumentError`, a value that is not a whole number
+    :class:`~persian_rummy.ArgumentTypeError`.
 
     >>> int_to_action(0), int_to_action(57), int_to_action(430)
     (DrawStock(), Pass(), LayOff(card=Card.parse('2s'), meld=1))
     >>> int_to_action(1436)
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.NotationError: 1436 is not an action index (expected 0 to 1435)
+    persian_rummy.errors.InvalidArgumentError: 1436 is not an action index (expected 0 to 1435)
     """
     if type(index) is not int:
         # numpy integers are welcome; anything else that is not a whole number is not.
         try:
             index = operator.index(index)
         except TypeError:
-            raise NotationError(f"an action index is a whole number, not {index!r}") from None
+            raise ArgumentTypeError(f"an action index is a whole number, not {index!r}") from None
     if not 0 <= index < NUM_ACTIONS:
-        raise NotationError(f"{index} is not an action index (expected 0 to {NUM_ACTIONS - 1})")
+        raise InvalidArgumentError(f"{index} is not an action index (expected 0 to {NUM_ACTIONS - 1})")
     if state_or_view is not None and index not in legal_indices(state_or_view):
         raise IllegalActionError("R12-R20", f"action {index} ({_ACTIONS[index]}) is not a legal action here")
     return _ACTIONS[index]

@@ -40,10 +40,10 @@ from persian_rummy._episode import Episode
 from persian_rummy.arena import derived_seed
 from persian_rummy.bots import Bot, make_bot
 from persian_rummy.encoding import NUM_ACTIONS, int_to_action, legal_indices
-from persian_rummy.errors import IllegalActionError, NotationError
+from persian_rummy.errors import IllegalActionError, InvalidArgumentError
 from persian_rummy.observation import OBSERVATION_HIGH, OBSERVATION_LOW, seat_tensor
 from persian_rummy.rules import Rules
-from persian_rummy.state import PLAYERS
+from persian_rummy.state import PLAYERS, team_of
 
 __all__ = ["ENV_ID", "PersianRummyEnv"]
 
@@ -83,16 +83,16 @@ class PersianRummyEnv(gymnasium.Env[Observation, np.int64]):
         render_mode: str | None = None,
     ) -> None:
         if type(seat) is not int or not 0 <= seat < PLAYERS:
-            raise NotationError(f"R3: the learner's seat is 0-3, not {seat!r}")
+            raise InvalidArgumentError(f"R3: the learner's seat is 0-3, not {seat!r}")
         names = [opponents] * (PLAYERS - 1) if isinstance(opponents, str) else list(opponents)
         if len(names) != PLAYERS - 1:
-            raise NotationError(f"R3: three opponents, one per other seat, not {len(names)}")
+            raise InvalidArgumentError(f"R3: three opponents, one per other seat, not {len(names)}")
         for name in names:
             make_bot(name)  # a bad name fails here, not at the first reset
         if illegal_action not in ("penalize", "raise"):
-            raise ValueError(f"illegal_action must be 'penalize' or 'raise', not {illegal_action!r}")
+            raise InvalidArgumentError(f"illegal_action must be 'penalize' or 'raise', not {illegal_action!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+            raise InvalidArgumentError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.seat = seat
         self.opponents = tuple(names)
         self.rules = rules
@@ -153,7 +153,7 @@ class PersianRummyEnv(gymnasium.Env[Observation, np.int64]):
         if scores is None:
             return 0.0
         margin = (scores[0] - scores[1]) / self.reward_scale
-        return margin if self.seat % 2 == 0 else -margin
+        return margin if team_of(self.seat) == 0 else -margin
 
     def _observation(self) -> Observation:
         return seat_tensor(self.episode.state, self.seat)

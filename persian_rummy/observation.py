@@ -54,7 +54,7 @@ from persian_rummy.cards import JOKER_INDEX
 from persian_rummy.encoding import MAX_MELDS, MAX_PILE, NUM_ACTIONS, legal_indices
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
-from persian_rummy.state import GameState, Phase
+from persian_rummy.state import GameState, Phase, team_of
 from persian_rummy.view import PlayerView
 
 __all__ = [
@@ -124,7 +124,7 @@ def _meld_rows(meld: Meld) -> tuple[Meld, bytes, int, int, int]:
     laid = bytearray(_ROW)
     for card, credited, laid_off in zip(meld.cards, meld.seats, meld.laid_off, strict=True):
         cards[card.index] += 1
-        credit[credited % 2][card.index] += 1
+        credit[team_of(credited)][card.index] += 1
         if laid_off:
             laid[card.index] += 1
     if len(_MELD_ROWS) >= _CACHE_LIMIT:
@@ -190,7 +190,7 @@ def _tensor(
     view of) and the seat's hand, the hand sizes and the stock size."""
     # The card counts are written into a byte buffer, one Python operation each, and converted
     # at once: much faster than writing numpy entries one by one.
-    team = seat % 2
+    team = team_of(seat)
     counts = bytearray(_SIZE)
     mask = hand.mask
     counts[JOKER_INDEX] = hand.jokers  # plane 0 is HAND_PLANE

@@ -54,10 +54,11 @@ from persian_rummy.bots import GreedyBot, determinize
 from persian_rummy.cards import CARDS, DECK, DECK_COUNTS, JOKER_INDEX, Card
 from persian_rummy.encoding import NUM_ACTIONS, int_to_action, legal_indices
 from persian_rummy.engine import legal_actions, play
+from persian_rummy.errors import InvalidArgumentError
 from persian_rummy.observation import OBSERVATION_SHAPE, observation_tensor
 from persian_rummy.rules import Rules
 from persian_rummy.scoring import winner
-from persian_rummy.state import HAND_SIZE, PLAYERS, GameState, Phase
+from persian_rummy.state import HAND_SIZE, PLAYERS, GameState, Phase, team_of
 from persian_rummy.view import InfoState, Observation, PlayerView
 
 __all__ = ["GAME_TYPE", "ISMCTSPlayer", "PersianRummyGame", "PersianRummyState", "RolloutEvaluator", "state_from_info"]
@@ -109,7 +110,7 @@ class PersianRummyGame(pyspiel.Game):
         self.rules = Rules(**{name: params[name] for name in attrs.asdict(Rules())})
         self.utility = str(params["utility"])
         if self.utility not in ("win", "margin"):
-            raise ValueError(f"utility must be 'win' or 'margin', not {self.utility!r}")
+            raise InvalidArgumentError(f"utility must be 'win' or 'margin', not {self.utility!r}")
         bound = (
             1.0
             if self.utility == "win"
@@ -133,7 +134,7 @@ class PersianRummyGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
         """The observer OpenSpiel uses for information-state and observation strings and tensors."""
         if params:
-            raise ValueError(f"the observer takes no parameters, not {params!r}")
+            raise InvalidArgumentError(f"the observer takes no parameters, not {params!r}")
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return _Observer(perfect_recall)
 
@@ -262,7 +263,7 @@ class PersianRummyState(pyspiel.State):
         else:
             team = winner(state)
             margin = 0.0 if team is None else (1.0 if team == 0 else -1.0)
-        return [margin if seat % 2 == 0 else -margin for seat in range(PLAYERS)]
+        return [margin if team_of(seat) == 0 else -margin for seat in range(PLAYERS)]
 
     def __str__(self) -> str:
         node = self._node
@@ -417,7 +418,7 @@ class RolloutEvaluator:
 
     def __init__(self, *, rollout: str = "random", seed: int = 0) -> None:
         if rollout not in ("random", "greedy"):
-            raise ValueError(f"rollout must be 'random' or 'greedy', not {rollout!r}")
+            raise InvalidArgumentError(f"rollout must be 'random' or 'greedy', not {rollout!r}")
         self.rollout = rollout
         self._rng = random.Random(seed)
         self._greedy = GreedyBot(seed)
@@ -475,7 +476,7 @@ class ISMCTSPlayer:
         from open_spiel.python.algorithms import ismcts
 
         if type(simulations) is not int or simulations < 1:
-            raise ValueError(f"simulations must be a whole number of at least 1, not {simulations!r}")
+            raise InvalidArgumentError(f"simulations must be a whole number of at least 1, not {simulations!r}")
         self.seed = seed
         self.simulations = simulations
         self.rollout = rollout

@@ -46,10 +46,10 @@ from pettingzoo.utils import wrappers
 
 from persian_rummy._episode import Episode
 from persian_rummy.encoding import NUM_ACTIONS, int_to_action, legal_indices
-from persian_rummy.errors import IllegalActionError
+from persian_rummy.errors import IllegalActionError, InvalidArgumentError
 from persian_rummy.observation import OBSERVATION_HIGH, OBSERVATION_LOW, seat_tensor
 from persian_rummy.rules import Rules
-from persian_rummy.state import PLAYERS
+from persian_rummy.state import PLAYERS, team_of
 
 __all__ = ["AGENTS", "env", "raw_env"]
 
@@ -99,7 +99,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'ansi' or 'svg', not {render_mode!r}")
+            raise InvalidArgumentError(f"render_mode must be None, 'ansi' or 'svg', not {render_mode!r}")
         self.rules = rules
         self.dealer = dealer
         self.reward_scale = float(reward_scale)
@@ -192,7 +192,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
             raise IllegalActionError("R12-R20", f"{agent} is to act and must choose an action")
         index = int(action)
         if index not in self._legal:
-            move = int_to_action(index)  # raises NotationError for an index outside the numbering
+            move = int_to_action(index)  # raises InvalidArgumentError for an index outside the numbering
             raise IllegalActionError("R12-R20", f"{agent} cannot play {move} (action {index}) here")
         episode = self.episode
         self._cumulative_rewards[agent] = 0.0
@@ -200,7 +200,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self._actions += 1
         if scores is not None:
             margin = (scores[0] - scores[1]) / self.reward_scale
-            self.rewards = {name: margin if seat % 2 == 0 else -margin for seat, name in enumerate(AGENTS)}
+            self.rewards = {name: margin if team_of(seat) == 0 else -margin for seat, name in enumerate(AGENTS)}
             self._paid = True
             self._accumulate_rewards()
         elif self._paid:  # the rewards of the last deal's end were given: back to zeros

@@ -11,9 +11,11 @@ from hypothesis import given, settings
 from persian_rummy import (
     DECK,
     Action,
+    ArgumentTypeError,
     DrawDiscard,
     GameState,
     IllegalActionError,
+    InvalidArgumentError,
     LayOff,
     Meld,
     MeldCards,
@@ -55,8 +57,12 @@ def test_every_index_decodes_to_a_distinct_action_that_encodes_back() -> None:
 
 
 def test_r8_r11_every_listed_meld_is_a_valid_meld() -> None:
-    for action in MELDS:
-        Meld(action.cards)  # raises for a card set that is not a set, run or joker set
+    # Meld() raises for cards that are not a set, a run or a joker set.
+    melds = [Meld(action.cards) for action in MELDS]
+    assert [sorted(meld.cards) for meld in melds] == [sorted(action.cards) for action in MELDS]
+    kinds = [(meld.kind.value, meld.is_joker_set, meld.ace_low) for meld in melds]
+    assert kinds.count(("set", False, False)) == 65 and kinds.count(("set", True, False)) == 2
+    assert kinds.count(("run", False, False)) == 4 * 66 and kinds.count(("run", False, True)) == 4 * 10
 
 
 def test_r8_r11_every_meld_any_hand_can_make_is_numbered() -> None:
@@ -76,22 +82,24 @@ def test_r13_r16_bounds_cover_the_largest_pile_and_table() -> None:
     assert len(DECK) == MAX_PILE
     assert action_to_int(DrawDiscard(MAX_PILE - 1)) == PASS_INDEX - 1
     assert action_to_int(LayOff("Jk", MAX_MELDS - 1)) == DISCARD_BASE - 1
-    with pytest.raises(NotationError, match="R13"):
+    with pytest.raises(InvalidArgumentError, match="R13"):
         action_to_int(DrawDiscard(MAX_PILE))
-    with pytest.raises(NotationError, match="R16"):
+    with pytest.raises(InvalidArgumentError, match="R16"):
         action_to_int(LayOff("2s", MAX_MELDS))
 
 
 def test_bad_indices_and_values_raise_notation_errors() -> None:
     for index in (-1, NUM_ACTIONS, 10**30):
-        with pytest.raises(NotationError, match="not an action index"):
+        with pytest.raises(InvalidArgumentError, match="not an action index"):
             int_to_action(index)
-    with pytest.raises(NotationError, match="whole number"):
+    with pytest.raises(ArgumentTypeError, match="whole number"):
         int_to_action("3")  # type: ignore[arg-type]
-    with pytest.raises(NotationError, match="R8-R11"):
+    with pytest.raises(InvalidArgumentError, match="R8-R11"):
         action_to_int(MeldCards("2s 3s 4h"))
-    with pytest.raises(TypeError):
-        action_to_int(3)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError):
+        action_to_int(3)
+    with pytest.raises(NotationError, match="not an action"):
+        action_to_int("jump")  # type: ignore[arg-type]
 
 
 def test_r12_a_state_checks_legality() -> None:

@@ -11,7 +11,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from persian_rummy import Action, DrawDiscard, GameState, InfoState, NotationError, PlayerView, legal_actions, play
+from persian_rummy import (
+    Action,
+    DrawDiscard,
+    GameState,
+    InfoState,
+    InvalidArgumentError,
+    PlayerView,
+    legal_actions,
+    play,
+)
 from persian_rummy.arena import play_game, run_match
 from persian_rummy.bots import GreedyBot, MonteCarloBot, determinize, make_bot
 from persian_rummy.strategies import decks, rules
@@ -85,7 +94,7 @@ def test_monte_carlo_history_knob() -> None:
     assert not MonteCarloBot().takes_info_state and repr(MonteCarloBot()) == (
         "MonteCarloBot(seed=0, samples=4, horizon=4, candidates=3)"
     )
-    with pytest.raises(NotationError, match="history is 0 or 1"):
+    with pytest.raises(InvalidArgumentError, match="history is 0 or 1"):
         make_bot("mc:history=2")
     result = run_match("mc:samples=2,horizon=2,history=1", "greedy", games=2, seed="history", workers=1)
     assert len(result.games) == 2

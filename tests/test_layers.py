@@ -27,7 +27,20 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "record._text",
         "record",
     ),
-    ("bots", "arena", "strategies", "cli", "__main__"),
+    (
+        "bots",
+        "arena",
+        "strategies",
+        "cli",
+        # The AI adapters: the numbering, then (with the [rl] extra) arrays and environments.
+        "encoding",
+        "_episode",
+        "observation",
+        "pettingzoo",
+        "gymnasium",
+        "openspiel",
+        "__main__",
+    ),
     ("__init__",),  # the package re-exports the public names of every layer
 )
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from persian_rummy import IllegalActionError, NotationError, Rules
+from persian_rummy import IllegalActionError, InvalidArgumentError, NotationError, Rules
 from persian_rummy.arena import derived_seed, play_game
 from persian_rummy.bots import RandomBot, make_bot
 from persian_rummy.encoding import action_to_int
@@ -70,16 +70,16 @@ def test_illegal_actions_are_penalized_or_raise() -> None:
     strict.reset(seed=1)
     with pytest.raises(IllegalActionError, match="cannot play pass"):
         strict.step(57)
-    with pytest.raises(NotationError, match="not an action index"):
+    with pytest.raises(InvalidArgumentError, match="not an action index"):
         strict.step(9999)
 
 
 def test_bad_arguments_raise() -> None:
     with pytest.raises(NotationError, match="not a bot"):
         PersianRummyEnv(opponents="clever")
-    with pytest.raises(NotationError, match="three opponents"):
+    with pytest.raises(InvalidArgumentError, match="three opponents"):
         PersianRummyEnv(opponents=["random"])
-    with pytest.raises(NotationError, match="seat"):
+    with pytest.raises(InvalidArgumentError, match="seat"):
         PersianRummyEnv(seat=4)
     with pytest.raises(ValueError, match="illegal_action"):
         PersianRummyEnv(illegal_action="ignore")

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from persian_rummy import IllegalActionError, NotationError, Rules, legal_actions
+from persian_rummy import IllegalActionError, InvalidArgumentError, Rules, legal_actions
 from persian_rummy.arena import play_game
 from persian_rummy.bots import RandomBot
 from persian_rummy.encoding import action_to_int
@@ -56,7 +56,7 @@ def test_an_illegal_action_raises_and_render_shows_the_table() -> None:
     game.reset(seed=1)
     with pytest.raises(IllegalActionError, match="cannot play pass"):
         game.step(57)
-    with pytest.raises(NotationError, match="not an action index"):
+    with pytest.raises(InvalidArgumentError, match="not an action index"):
         game.step(5000)
     text = game.render()
     assert isinstance(text, str) and "Deal 1 of 2" in text
