@@ -96,11 +96,10 @@ def main(argv: list[str] | None = None) -> int:
     anchors += [] if args.equal_only else [ISMCTS(args.budgets[0], "greedy")]
     matches: list[tuple[BotSpec, BotSpec]] = [(anchor, "greedy") for anchor in anchors]
     matches += [(anchor, args.mc) for anchor in anchors]
-    matches += [(history_mc, ISMCTS(args.equal_time))]
-    matches += [] if args.equal_only else [(history_mc, args.equal_mc)]
+    matches += [(history_mc, ISMCTS(args.equal_time)), (history_mc, args.equal_mc)]
     timing = {}
     timed = (
-        [ISMCTS(args.equal_time), history_mc]
+        [ISMCTS(args.equal_time), args.equal_mc, history_mc]
         if args.equal_only
         else [*anchors, ISMCTS(args.equal_time), "greedy", args.mc, args.equal_mc, history_mc]
     )
