@@ -25,8 +25,8 @@ The model:
   :class:`~persian_rummy.Observation`, with the card of a stock draw only for the player who
   drew it), then its view now (the position string, hidden hands as counts).
   ``observation_string(player)`` is the view now; ``observation_tensor(player)`` the
-  :func:`~persian_rummy.observation.observation_tensor` of the view now, flattened to 4,240
-  values. (There is no information-state tensor: the history has no fixed length; the
+  :func:`~persian_rummy.observation.observation_tensor` of the view now (shape ``(80, 53)``,
+  4,240 values). (There is no information-state tensor: the history has no fixed length; the
   string is exact.)
 - Returns, at the end of the game only: +1 for the players of the winning team, -1 for the
   others, 0 each for a draw (R26), with the parameter ``utility="win"`` (the default); with
@@ -65,10 +65,12 @@ __all__ = ["GAME_TYPE", "ISMCTSPlayer", "PersianRummyGame", "PersianRummyState",
 
 #: Cards dealt by chance at the start of a deal: the hands and the face-up card (R5).
 DEALT: Final = PLAYERS * HAND_SIZE + 1
-#: Player actions of one deal at most: at most 56 stock draws and cards added to the table,
-#: eight turns without either between them (R21), two actions a turn besides table actions.
+#: Player actions of one deal at most: a turn that draws from the stock (27 at most) or adds
+#: cards to the table (56 at most) comes at least every eighth turn (R21); a turn is a draw
+#: and a discard besides its table actions.
 _DEAL_ACTIONS: Final = 2 * 8 * (27 + len(DECK) + 1) + len(DECK)
-_DEAL_CHANCE: Final = DEALT + len(DECK) - DEALT
+#: Chance nodes of one deal at most: 29 to deal, then one per stock card drawn (27).
+_DEAL_CHANCE: Final = len(DECK)
 _MARGIN_SCALE: Final = 1000.0
 #: The most a team can score above the other in one deal, not counting the going-out bonus:
 #: every card on its side of the table, every set of four doubled (R22-R24).
