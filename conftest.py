@@ -28,6 +28,20 @@ OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("starlette", "uvicorn", "websockets", "httpx2", "playwright"),
         ("tests/server/*", "persian_rummy/server/*"),
     ),
+    "rl": (
+        ("numpy", "pettingzoo", "gymnasium", "pyspiel"),
+        (
+            "tests/rl/*",
+            "persian_rummy/observation.py",
+            "persian_rummy/pettingzoo.py",
+            "persian_rummy/gymnasium.py",
+            "persian_rummy/openspiel.py",
+            "examples/rl_*.py",
+            "benchmarks/rl_step.py",
+            "benchmarks/ismcts_strength.py",
+            "docs/ai.rst",
+        ),
+    ),
 }
 
 

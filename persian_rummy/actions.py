@@ -39,7 +39,7 @@ import attrs
 
 from persian_rummy._bits import cards_of_mask
 from persian_rummy.cards import CARDS, JOKER_INDEX, Card, parse_cards
-from persian_rummy.errors import NotationError, excerpt
+from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, NotationError, excerpt
 from persian_rummy.limits import MELD_LIMIT, PILE_LIMIT
 from persian_rummy.melds import candidate_melds
 
@@ -82,7 +82,10 @@ class Action:
         kind = _BY_KEYWORD.get(keyword)
         if kind is None:
             raise NotationError(f"{excerpt(words[0])} is {_NOT_AN_ACTION}", reason=_NOT_AN_ACTION)
-        return kind._from_words(arguments, text)
+        try:
+            return kind._from_words(arguments, text)
+        except InvalidArgumentError as error:  # a number past any game, read from text
+            raise NotationError(str(error), reason=error.reason) from None
 
     @classmethod
     def _from_words(cls, words: list[str], text: str) -> Action:
@@ -122,8 +125,12 @@ def _index(word: str, text: str, usage: str) -> int:
 def _index_below(limit: int, why: str) -> Any:
     def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
         # Bounded here, before any table is looked up or any text is made of the number.
-        if type(value) is not int or not 0 <= value < limit:
-            raise NotationError(
+        if type(value) is not int:
+            raise ArgumentTypeError(
+                f"{type(instance).__name__}.{attribute.name} must be a whole number, not {excerpt(value)}"
+            )
+        if not 0 <= value < limit:
+            raise InvalidArgumentError(
                 f"{type(instance).__name__}.{attribute.name} must be a whole number from 0 to {limit - 1} "
                 f"({why}), not {excerpt(value)}"
             )
@@ -132,7 +139,7 @@ def _index_below(limit: int, why: str) -> Any:
 
 
 _pile_index = _index_below(PILE_LIMIT, "R1, R13: no discard pile holds more than 56 cards")
-_meld_index = _index_below(MELD_LIMIT, "R1, R8, R9: no table holds more than 18 melds")
+_meld_index = _index_below(MELD_LIMIT, "R1, R8, R9, R16: no table holds more than 18 melds to lay off on")
 
 
 def _canonical_cards(cards: str | Iterable[Card | str]) -> tuple[Card, ...]:

@@ -37,6 +37,7 @@ from persian_rummy.engine import play
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, excerpt
 from persian_rummy.rules import Rules
 from persian_rummy.state import PLAYERS, GameState, Phase
+from persian_rummy.view import InfoState
 
 __all__ = [
     "BotSpec",
@@ -140,10 +141,12 @@ def play_game(
     on_action: Callable[[GameState, Action, GameState], None] | None = None,
 ) -> PlayedGame:
     """Play a whole game (every deal, R7) with ``bots[seat]`` choosing for each seat from its
-    own view (R27). Deal ``n`` is shuffled with :func:`~persian_rummy.deal_seed`. Returns a
-    :class:`PlayedGame`: the final state (``GAME_OVER``) and every deal's actions.
-    ``on_deal`` sees each fresh deal and each finished one; ``on_action`` sees every action
-    with the states before and after it.
+    own view (R27); a bot whose ``takes_info_state`` is true is given its seat's
+    :class:`~persian_rummy.InfoState` instead (the view and the deal's public history). Deal
+    ``n`` is shuffled with :func:`~persian_rummy.deal_seed`. Returns a :class:`PlayedGame`:
+    the final state (``GAME_OVER``) and every deal's actions. ``on_deal`` sees each fresh
+    deal and each finished one; ``on_action`` sees every action with the states before and
+    after it.
 
     >>> from persian_rummy.bots import GreedyBot
     >>> game = play_game([GreedyBot()] * 4, 3)
@@ -154,16 +157,22 @@ def play_game(
         raise InvalidArgumentError(f"R3: a game needs 4 bots, one per seat, not {len(bots)}")
     state = new_game(deal_seed(seed, 1), dealer=dealer, rules=rules)
     deals: list[tuple[Action, ...]] = []
+    # Bots that read the public history get their seat's InfoState instead of the view.
+    history = [seat for seat, bot in enumerate(bots) if getattr(bot, "takes_info_state", False)]
     while True:
         if on_deal is not None:
             on_deal(state)
         actions: list[Action] = []
+        infos = {seat: InfoState.start(state, seat) for seat in history}
         while state.phase.is_live:
             seat = state.current_player
-            action = bots[seat](state.view(seat))
+            info = infos.get(seat)
+            action = bots[seat](state.view(seat) if info is None else info)  # type: ignore[arg-type]
             after = play(state, action)
             if on_action is not None:
                 on_action(state, action, after)
+            for other, known in infos.items():
+                infos[other] = known.update(action, after)
             state = after
             actions.append(action)
         deals.append(tuple(actions))

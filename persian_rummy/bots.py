@@ -41,7 +41,7 @@ from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld, MeldKind, candidate_melds, extend, extensions, new_meld
 from persian_rummy.scoring import tally
 from persian_rummy.state import SHOWN_FIELDS, GameState, Phase, team_of
-from persian_rummy.view import PlayerView
+from persian_rummy.view import InfoState, PlayerView
 
 __all__ = ["BOTS", "Bot", "GreedyBot", "MonteCarloBot", "RandomBot", "determinize", "make_bot"]
 
@@ -54,6 +54,8 @@ _Position = GameState | PlayerView
 class Bot(Protocol):
     """A computer player: called with the :class:`~persian_rummy.PlayerView` of the seat to
     move, it returns one of that view's legal actions. Any function of that shape is a bot.
+    A bot that also reads the public history sets a true ``takes_info_state`` attribute: the
+    arena then calls it with the seat's :class:`~persian_rummy.InfoState` instead of the view.
 
     >>> from persian_rummy import new_game, legal_actions
     >>> def first(view: PlayerView) -> Action:
@@ -344,28 +346,27 @@ def _greedy_turn(view: _Position, actions: Sequence[Action]) -> Action:
 _DEAL_ATTEMPTS: Final = 32
 
 
-def _deal_unseen(view: PlayerView, unseen: list[Card], pinned: Card | None) -> tuple[Hand, ...]:
-    """The other seats' hands dealt in order from ``unseen``; the mover also holds ``pinned``."""
+def _deal_unseen(view: PlayerView, unseen: list[Card], known: list[list[Card]]) -> tuple[Hand, ...]:
+    """The other seats' hands dealt in order from ``unseen``, each also holding the cards
+    ``known`` to be in it."""
     hands = []
     start = 0
     for seat, size in enumerate(view.hand_sizes):
         if seat == view.seat:
             hands.append(view.hand)
             continue
-        if pinned is not None and seat == view.current_player:
-            size -= 1
-        dealt = unseen[start : start + size]
-        if pinned is not None and seat == view.current_player:
-            dealt = [*dealt, pinned]
-        hands.append(Hand(dealt))
+        size -= len(known[seat])
+        hands.append(Hand([*unseen[start : start + size], *known[seat]]))
         start += size
     return tuple(hands)
 
 
-def _place_usable(unseen: list[Card], pinned: Card | None, view: PlayerView) -> None:
+def _place_usable(unseen: list[Card], pinned: Card | None, view: PlayerView, known: list[list[Card]]) -> None:
     """Move unseen cards the mover can use at once to where its hand is dealt from: two that
     meld with ``pinned`` (R14), or else one that extends a meld on the table (R19)."""
-    start = sum(size for seat, size in enumerate(view.hand_sizes[: view.current_player]) if seat != view.seat)
+    start = sum(
+        size - len(known[seat]) for seat, size in enumerate(view.hand_sizes[: view.current_player]) if seat != view.seat
+    )
     ace_low = view.rules.ace_in_runs == "high_or_low"
     if pinned is not None:
         choices: list[tuple[Card, ...]] = list(meld_partners(pinned))
@@ -382,11 +383,15 @@ def _place_usable(unseen: list[Card], pinned: Card | None, view: PlayerView) -> 
         return
 
 
-def determinize(view: PlayerView, rng: random.Random) -> GameState:
+def determinize(view: PlayerView | InfoState, rng: random.Random) -> GameState:
     """A full :class:`~persian_rummy.GameState` consistent with ``view``: the viewer's hand and
     everything public as they are, the unseen cards (the deck minus the viewer's hand, the
     table and the discard pile) dealt at random to the other hands, in their known sizes, and
     to the stock (R27).
+
+    Given an :class:`~persian_rummy.InfoState`, the public history is used too: the cards a
+    seat took from the discard pile and has not played since stay in that seat's hand (R13,
+    R27), only the rest is dealt at random.
 
     >>> from persian_rummy import new_game
     >>> state = new_game(5)
@@ -394,7 +399,15 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
     >>> guess.hands[1] == state.hands[1], [len(hand) for hand in guess.hands], len(guess.stock)
     (True, [7, 7, 7, 7], 27)
     >>> guess.validate()
+    >>> state = GameState.from_position(["4s 9d 2h", "5s 6s Kd", "Qh Qd 3c", "2c 2d 7h"], "Qs 4c 7s")
+    >>> moves = ["take 2", "meld 5s 6s 7s", "discard Kd", "take 0", "meld Qs Qh Qd"]
+    >>> info = InfoState.from_history(state, moves, seat=0)
+    >>> str(info.history[3]), all(card in determinize(info, random.Random(seed)).hands[2] for card in ("4c", "Kd") for seed in range(20))
+    ('S take 0 = Qs 4c Kd', True)
     """
+    known = _known_cards(view) if isinstance(view, InfoState) else None
+    if isinstance(view, InfoState):
+        view = view.view
     seen = list(view.hand) + list(view.discard_pile)
     for meld in view.melds:
         seen.extend(meld.cards)
@@ -413,30 +426,57 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
             f"R1: the view of seat {view.seat} leaves {len(unseen)} unseen cards for "
             f"{others} cards in other hands and {view.stock_size} in the stock"
         )
-    # The card another seat just took from the pile must be in that seat's hand (R14, public),
-    # with cards that let it be melded or laid off at once: deals that miss are dealt again.
+    # Cards known to be in another seat's hand stay there: the card it just took from the pile
+    # (R14, public) and, with the history, every card it took and has not played (R13).
     pinned = view.must_meld if view.must_meld is not None and view.current_player != view.seat else None
-    if pinned is not None:
-        unseen.remove(pinned)
-    # After another seat's draw its hand must have a legal action (R14, R19), as in play.
+    if known is None:
+        known = [[] for _ in view.hand_sizes]
+        if pinned is not None:
+            known[view.current_player].append(pinned)
+    for cards in known:
+        for card in cards:
+            unseen.remove(card)
+    # After another seat's draw its hand must have a legal action (R14, R19), as in play:
+    # deals that miss are dealt again.
     check = view.phase is Phase.MELD and view.current_player != view.seat
     hands: tuple[Hand, ...] = ()
     for attempt in range(_DEAL_ATTEMPTS + 1):
         if attempt < _DEAL_ATTEMPTS:
             rng.shuffle(unseen)
         else:
-            _place_usable(unseen, pinned, view)
-        hands = _deal_unseen(view, unseen, pinned)
+            _place_usable(unseen, pinned, view, known)
+        hands = _deal_unseen(view, unseen, known)
         mover = hands[view.current_player]
         if not check or meld_phase_actions(
             mover.mask, mover.jokers, view.melds, pinned, view.rules, view.current_player, first_only=True
         ):
             break
+    dealt = sum(view.hand_sizes) - len(view.hand) - sum(len(cards) for cards in known)
     return GameState(
         hands=hands,
-        stock=tuple(unseen[sum(view.hand_sizes) - len(view.hand) - (pinned is not None) :]),
+        stock=tuple(unseen[dealt:]),
         **{name: getattr(view, name) for name in SHOWN_FIELDS},
     )
+
+
+def _known_cards(info: InfoState) -> list[list[Card]]:
+    """Per seat, the cards the history shows in its hand: taken from the pile (R13) and not
+    melded, laid off or discarded since (the viewer's own hand is known anyway)."""
+    known: list[list[Card]] = [[] for _ in range(len(info.view.hand_sizes))]
+    for event in info.history:
+        held = known[event.seat]
+        if event.seat == info.seat:
+            continue
+        action = event.action
+        if isinstance(action, DrawDiscard):
+            held.extend(event.cards)
+        elif isinstance(action, MeldCards):
+            for card in action.cards:
+                if card in held:
+                    held.remove(card)
+        elif isinstance(action, LayOff | Discard) and action.card in held:
+            held.remove(action.card)
+    return known
 
 
 def _evaluate(state: GameState, team: int) -> float:
@@ -479,6 +519,11 @@ class MonteCarloBot:
     horizon play better and cost proportionally more. All sampling comes from
     ``random.Random(seed)``.
 
+    With ``history=1`` (``make_bot("mc:history=1")``) the bot reads the public history too: it
+    sets ``takes_info_state``, so :func:`~persian_rummy.arena.play_game` hands it the seat's
+    :class:`~persian_rummy.InfoState`, and its sampled worlds keep in each hand the cards that
+    seat took from the discard pile and still holds (:func:`determinize`, R13, R27).
+
     >>> from persian_rummy import new_game
     >>> bot = MonteCarloBot(3, samples=8, horizon=6)
     >>> bot
@@ -487,21 +532,33 @@ class MonteCarloBot:
     DrawStock()
     """
 
-    __slots__ = ("_rng", "candidates", "horizon", "samples", "seed")
+    __slots__ = ("_rng", "candidates", "history", "horizon", "samples", "seed", "takes_info_state")
 
-    def __init__(self, seed: int = 0, *, samples: int = 4, horizon: int = 4, candidates: int = 3) -> None:
+    def __init__(
+        self, seed: int = 0, *, samples: int = 4, horizon: int = 4, candidates: int = 3, history: int = 0
+    ) -> None:
         for name, value in (("samples", samples), ("horizon", horizon), ("candidates", candidates)):
             if type(value) is not int or value < 1:
                 raise InvalidArgumentError(
                     f"MonteCarloBot {name} must be a whole number of at least 1, not {excerpt(value)}"
                 )
+        if history not in (0, 1):
+            raise InvalidArgumentError(f"MonteCarloBot history is 0 or 1, not {excerpt(history)}")
         self.seed = seed
         self.samples = samples
         self.horizon = horizon
         self.candidates = candidates
+        self.history = history
+        #: With ``history=1`` the arena hands the bot its InfoState (see arena.play_game).
+        self.takes_info_state = bool(history)
         self._rng = random.Random(seed)
 
-    def __call__(self, view: PlayerView) -> Action:
+    def __call__(self, view: PlayerView | InfoState) -> Action:
+        if isinstance(view, InfoState):
+            return self._choose(view.view, view)
+        return self._choose(view, None)
+
+    def _choose(self, view: PlayerView, info: InfoState | None) -> Action:
         actions = _legal(view)
         if len(actions) == 1:
             return actions[0]
@@ -519,9 +576,9 @@ class MonteCarloBot:
             options = list(_discard_order(view, discards)[: self.candidates])
         if len(options) == 1:
             return options[0]
-        return self._search(view, options)
+        return self._search(view if info is None or not self.history else info, options)
 
-    def _search(self, view: PlayerView, options: Sequence[Action]) -> Action:
+    def _search(self, view: PlayerView | InfoState, options: Sequence[Action]) -> Action:
         team = team_of(view.seat)
         totals = [0.0] * len(options)
         for _ in range(self.samples):
@@ -532,9 +589,10 @@ class MonteCarloBot:
         return options[best]
 
     def __repr__(self) -> str:
+        history = ", history=1" if self.history else ""
         return (
             f"MonteCarloBot(seed={self.seed}, samples={self.samples}, horizon={self.horizon}, "
-            f"candidates={self.candidates})"
+            f"candidates={self.candidates}{history})"
         )
 
 

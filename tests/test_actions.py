@@ -6,10 +6,12 @@ import pytest
 
 from persian_rummy import (
     Action,
+    ArgumentTypeError,
     Card,
     Discard,
     DrawDiscard,
     DrawStock,
+    InvalidArgumentError,
     LayOff,
     MeldCards,
     NotationError,
@@ -112,11 +114,14 @@ def test_r12_action_parse_rejects_non_text(value: object) -> None:
         Action.parse(value)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("index", [-1, True, 1.0, "1"])
-def test_r13_r16_indices_are_whole_numbers(index: object) -> None:
-    with pytest.raises(NotationError):
+@pytest.mark.parametrize(
+    ("index", "error"),
+    [(-1, InvalidArgumentError), (True, ArgumentTypeError), (1.0, ArgumentTypeError), ("1", ArgumentTypeError)],
+)
+def test_r13_r16_indices_are_whole_numbers(index: object, error: type[Exception]) -> None:
+    with pytest.raises(error):
         DrawDiscard(index)  # type: ignore[arg-type]
-    with pytest.raises(NotationError):
+    with pytest.raises(error):
         LayOff("3c", index)  # type: ignore[arg-type]
 
 
@@ -124,11 +129,11 @@ def test_r13_r16_indices_are_whole_numbers(index: object) -> None:
 def test_r1_r13_a_pile_index_past_the_deck_is_refused_at_once(index: int) -> None:
     # R1: no pile holds more than 56 cards; R8/R9: no table more than 18 melds.
     for make in (DrawDiscard, lambda value: LayOff("3c", value // 3 + 1)):
-        with pytest.raises(NotationError) as caught:
+        with pytest.raises(InvalidArgumentError) as caught:
             make(index)
         assert len(str(caught.value)) < 300
     assert DrawDiscard(55).index == 55 and LayOff("3c", 17).meld == 17
-    with pytest.raises(NotationError):
+    with pytest.raises(InvalidArgumentError):
         LayOff("3c", 18)
 
 

@@ -39,6 +39,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "server.client",
         "server",
         "cli",
+        # The AI adapters: the numbering, then (with the [rl] extra) arrays and environments.
+        "encoding",
+        "_episode",
+        "observation",
+        "pettingzoo",
+        "gymnasium",
+        "openspiel",
         "__main__",
     ),
     ("__init__",),  # the package re-exports the public names of every layer

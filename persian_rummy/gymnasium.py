@@ -1,0 +1,204 @@
+"""A single-agent Gymnasium environment: the learner holds one seat, bots the other three
+(needs ``[rl]``).
+
+Importing this module registers the environment as ``persian_rummy/PersianRummy-v0``, so
+``gymnasium.make("persian_rummy.gymnasium:persian_rummy/PersianRummy-v0")`` works without
+an import of its own. The opponents are bots of :mod:`persian_rummy.bots`, by name
+(``"random"``, ``"greedy"``, ``"montecarlo:samples=8"`` …), one name for all three seats or
+one per seat in seat order; each plays from its own view (R27), seeded from the game seed.
+
+- Observation: the learner's :func:`~persian_rummy.observation.observation_tensor`
+  (``float32``, shape ``(80, 53)``), from its view alone.
+- Action: a ``Discrete(1436)`` index (:mod:`~persian_rummy.encoding`); the mask of legal
+  ones is ``info["action_mask"]`` (``int8``), also returned by :meth:`PersianRummyEnv.action_masks`.
+- An illegal index leaves the game unchanged and gives ``illegal_reward`` (default -1) with
+  ``info["illegal_action"] = True``; ``illegal_action="raise"`` raises
+  :class:`~persian_rummy.IllegalActionError` instead.
+- Reward: at the end of each deal, the learner's team's deal score minus the other team's
+  (R23-R25), over ``reward_scale`` (100); the episode's rewards add up to the final margin
+  over ``reward_scale``. The episode ends (``terminated``) with the game (R7).
+- ``reset(seed=s)`` plays the deals of the arena's game ``s``.
+
+>>> import gymnasium
+>>> game = gymnasium.make("persian_rummy/PersianRummy-v0", opponents="greedy")
+>>> observation, info = game.reset(seed=1)
+>>> observation.shape, info["action_mask"].nonzero()[0].tolist()
+((80, 53), [0])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final, SupportsFloat
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from persian_rummy._episode import Episode
+from persian_rummy.arena import derived_seed
+from persian_rummy.bots import Bot, make_bot
+from persian_rummy.encoding import NUM_ACTIONS, int_to_action, legal_indices
+from persian_rummy.errors import IllegalActionError, InvalidArgumentError
+from persian_rummy.observation import OBSERVATION_HIGH, OBSERVATION_LOW, seat_tensor
+from persian_rummy.rules import Rules
+from persian_rummy.state import PLAYERS, team_of
+
+__all__ = ["ENV_ID", "PersianRummyEnv"]
+
+#: The id the environment is registered under.
+ENV_ID: Final = "persian_rummy/PersianRummy-v0"
+
+Observation = npt.NDArray[np.float32]
+
+
+class PersianRummyEnv(gymnasium.Env[Observation, np.int64]):
+    """The learner at ``seat`` against three bots (see the module documentation).
+
+    ``opponents`` is one bot name for the three other seats or three names in seat order;
+    ``rules``, ``dealer``, ``reward_scale``, ``illegal_action`` (``"penalize"`` or
+    ``"raise"``), ``illegal_reward``, ``max_actions`` (truncate after that many learner
+    actions) and ``render_mode`` (``"ansi"``: the table as the learner sees it).
+
+    >>> game = PersianRummyEnv(opponents=["random", "greedy", "random"], seat=2)
+    >>> observation, info = game.reset(seed=4)
+    >>> game.episode.state.current_player, info["action_mask"].sum() > 0
+    (2, np.True_)
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's class attribute
+
+    def __init__(
+        self,
+        opponents: str | Sequence[str] = "random",
+        *,
+        seat: int = 0,
+        rules: Rules = Rules(),
+        dealer: int = 0,
+        reward_scale: float = 100.0,
+        illegal_action: str = "penalize",
+        illegal_reward: float = -1.0,
+        max_actions: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        if type(seat) is not int or not 0 <= seat < PLAYERS:
+            raise InvalidArgumentError(f"R3: the learner's seat is 0-3, not {seat!r}")
+        names = [opponents] * (PLAYERS - 1) if isinstance(opponents, str) else list(opponents)
+        if len(names) != PLAYERS - 1:
+            raise InvalidArgumentError(f"R3: three opponents, one per other seat, not {len(names)}")
+        for name in names:
+            make_bot(name)  # a bad name fails here, not at the first reset
+        if illegal_action not in ("penalize", "raise"):
+            raise InvalidArgumentError(f"illegal_action must be 'penalize' or 'raise', not {illegal_action!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise InvalidArgumentError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.seat = seat
+        self.opponents = tuple(names)
+        self.rules = rules
+        self.dealer = dealer
+        self.reward_scale = float(reward_scale)
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.max_actions = max_actions
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(OBSERVATION_LOW, OBSERVATION_HIGH, dtype=np.float32)
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self._episode: Episode | None = None
+        self._bots: list[Bot | None] = []
+        self._legal: list[int] = []
+        self._actions = 0
+        self._pending = 0.0
+
+    @property
+    def episode(self) -> Episode:
+        """The game being played (after :meth:`reset`); ``episode.state`` is the full state."""
+        if self._episode is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self._episode
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        """Start a new game (the arena's game ``seed``, else one drawn from the environment's
+        generator) and let the bots play until the learner is to move; ``options`` are not
+        used. Returns the learner's observation and the info (with ``action_mask``)."""
+        super().reset(seed=seed)
+        game_seed = seed if seed is not None else int(self.np_random.integers(2**63 - 1))
+        self._episode = Episode(game_seed, self.rules, self.dealer)
+        others = iter(self.opponents)
+        self._bots = [
+            None if seat == self.seat else make_bot(next(others), derived_seed(game_seed, "bot", seat))
+            for seat in range(PLAYERS)
+        ]
+        self._actions = 0
+        # A deal the bots end before the learner's first move is paid with its first step.
+        self._pending = self._advance()
+        return self._observation(), self._info()
+
+    def _advance(self) -> float:
+        """Let the bots play until the learner is to move or the game is over; the learner's
+        reward from the deals that ended meanwhile."""
+        episode = self.episode
+        reward = 0.0
+        while not episode.is_over and episode.state.current_player != self.seat:
+            state = episode.state
+            bot = self._bots[state.current_player]
+            assert bot is not None  # every seat but the learner's has one
+            reward += self._reward(episode.play(bot(state.view(state.current_player))))
+        self._legal = [] if episode.is_over else legal_indices(episode.state)
+        return reward
+
+    def _reward(self, scores: tuple[int, int] | None) -> float:
+        if scores is None:
+            return 0.0
+        margin = (scores[0] - scores[1]) / self.reward_scale
+        return margin if team_of(self.seat) == 0 else -margin
+
+    def _observation(self) -> Observation:
+        return seat_tensor(self.episode.state, self.seat)
+
+    def action_masks(self) -> npt.NDArray[np.int8]:
+        """The legal-action mask of the learner now (all zeros once the game is over).
+
+        >>> game = PersianRummyEnv()
+        >>> _ = game.reset(seed=2)
+        >>> [str(int_to_action(index)) for index in game.action_masks().nonzero()[0]]
+        ['draw', 'take 1']
+        """
+        mask = np.zeros(NUM_ACTIONS, np.int8)
+        mask[self._legal] = 1
+        return mask
+
+    def _info(self, *, illegal: bool = False) -> dict[str, Any]:
+        return {"action_mask": self.action_masks(), "illegal_action": illegal}
+
+    def step(self, action: Any) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Play the learner's action, then the bots' until the learner is to move again or the
+        game is over: the observation, the reward, terminated, truncated and the info."""
+        episode = self.episode
+        if episode.is_over:
+            raise IllegalActionError("R7", "the game is over: call reset()")
+        index = int(action)
+        if index not in self._legal:
+            if self.illegal_action == "raise":
+                move = int_to_action(index)
+                raise IllegalActionError("R12-R20", f"the learner cannot play {move} (action {index}) here")
+            return self._observation(), self.illegal_reward, False, False, self._info(illegal=True)
+        reward = self._pending + self._reward(episode.play(int_to_action(index)))
+        reward += self._advance()
+        self._pending = 0.0
+        self._actions += 1
+        truncated = self.max_actions is not None and self._actions >= self.max_actions and not episode.is_over
+        return self._observation(), reward, episode.is_over, truncated, self._info()
+
+    def render(self) -> str | None:
+        """The table as the learner sees it, as text (``render_mode="ansi"``)."""
+        if self.render_mode is None:
+            return None
+        from persian_rummy.cli import Style, table_text
+
+        return table_text(self.episode.state.view(self.seat), Style(symbols=False))
+
+
+gymnasium.register(id=ENV_ID, entry_point="persian_rummy.gymnasium:PersianRummyEnv")

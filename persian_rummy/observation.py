@@ -1,0 +1,240 @@
+"""Observation tensors: a seat's :class:`~persian_rummy.PlayerView` as a numpy array (needs the
+``[rl]`` extra).
+
+:func:`observation_tensor` reads the view alone, so it can show nothing the seat has not seen
+(R27): two states that one seat cannot tell apart give that seat the same tensor. The array is
+``float32`` with shape :data:`OBSERVATION_SHAPE` = ``(80, 53)``: 80 planes of 53 columns, one
+column per card (:attr:`~persian_rummy.Card.index`: ♠2…♠A, ♥2…♥A, ♦2…♦A, ♣2…♣A, then the
+joker, whose column holds a count 0-4, since the four jokers are one card, R1). Seats are
+relative to the viewer: 0 is the viewer, 1 the seat on its left, 2 its partner, 3 its right.
+
+=========  ==================================================================================
+Plane      Contents
+=========  ==================================================================================
+0          the viewer's hand
+1 – 18     table meld 0-17 (:data:`~persian_rummy.encoding.MAX_MELDS` slots, in table order,
+           the lay-off numbering of :mod:`~persian_rummy.encoding`), its cards
+19         table cards credited to the viewer's team (R16, R23)
+20         table cards credited to the other team
+21         table cards laid off after their meld was made (R16, R24: a set of four with a
+           lay-off is not doubled)
+22         the card that must be melded next (R14), if any
+23 – 78    the discard pile, one plane per position from the bottom: plane ``23 + i`` marks
+           the card at ``discard_pile[i]`` (``take i``, R13)
+79         scalars, by column (below)
+=========  ==================================================================================
+
+The scalar plane (79), by column: 0-3 the hand sizes by relative seat, divided by 56; 4 the
+stock size / 56; 5 the pile size / 56; 6-7 the scores of the viewer's team and of the other
+team / 1000, clipped to ±10 (R23); 8-10 the phase: draw, meld, round or game over (one-hot);
+11-14 the seat to move (relative, one-hot); 15-18 the dealer (relative, one-hot); 19 the deal
+number / deals (R7); 20 passes in a row / 4 (R20); 21 idle turns / 8 (R21); 22 whether this
+turn has drawn from the stock or added to the table (R21); 23-26 the seat that went out
+(relative, one-hot, R18); the other columns are 0.
+
+>>> from persian_rummy import new_game
+>>> tensor = observation_tensor(new_game(1).view(1))
+>>> tensor.shape == OBSERVATION_SHAPE, tensor.dtype, int(tensor[0].sum()), int(tensor[0, 52])
+(True, dtype('float32'), 7, 2)
+>>> OBSERVATION_LOW.shape == OBSERVATION_HIGH.shape == OBSERVATION_SHAPE
+True
+
+:func:`action_mask` is :func:`~persian_rummy.encoding.legal_mask` as an ``int8`` array.
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from persian_rummy.cards import JOKER_INDEX
+from persian_rummy.encoding import MAX_MELDS, MAX_PILE, NUM_ACTIONS, legal_indices
+from persian_rummy.hand import Hand
+from persian_rummy.melds import Meld
+from persian_rummy.state import GameState, Phase, team_of
+from persian_rummy.view import PlayerView
+
+__all__ = [
+    "CARD_COLUMNS",
+    "OBSERVATION_HIGH",
+    "OBSERVATION_LOW",
+    "OBSERVATION_SHAPE",
+    "PLANES",
+    "action_mask",
+    "observation_tensor",
+    "seat_tensor",
+]
+
+#: One column per distinct card: 52 naturals and the joker (R1).
+CARD_COLUMNS: Final = JOKER_INDEX + 1
+HAND_PLANE: Final = 0
+MELD_PLANES: Final = 1
+OWN_CREDIT_PLANE: Final = MELD_PLANES + MAX_MELDS
+OTHER_CREDIT_PLANE: Final = OWN_CREDIT_PLANE + 1
+LAID_OFF_PLANE: Final = OTHER_CREDIT_PLANE + 1
+MUST_MELD_PLANE: Final = LAID_OFF_PLANE + 1
+PILE_PLANES: Final = MUST_MELD_PLANE + 1
+SCALAR_PLANE: Final = PILE_PLANES + MAX_PILE
+#: The number of planes.
+PLANES: Final = SCALAR_PLANE + 1
+#: The shape of :func:`observation_tensor`'s array: (planes, card columns).
+OBSERVATION_SHAPE: Final = (PLANES, CARD_COLUMNS)
+_SCORE_SCALE: Final = 1000.0
+_SCORE_CLIP: Final = 10.0
+_PHASES: Final = {Phase.DRAW: 8, Phase.MELD: 9, Phase.ROUND_OVER: 10, Phase.GAME_OVER: 10}
+
+
+def _bounds() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    low = np.zeros(OBSERVATION_SHAPE, np.float32)
+    high = np.ones(OBSERVATION_SHAPE, np.float32)
+    high[:PILE_PLANES, JOKER_INDEX] = 4.0  # up to four jokers (R1)
+    low[SCALAR_PLANE, 6:8] = -_SCORE_CLIP
+    high[SCALAR_PLANE, 6:8] = _SCORE_CLIP
+    high.flags.writeable = low.flags.writeable = False
+    return low, high
+
+
+#: The least and greatest value of each entry of the tensor (read-only arrays), for spaces.
+OBSERVATION_LOW, OBSERVATION_HIGH = _bounds()
+
+
+_SIZE: Final = PLANES * CARD_COLUMNS
+_SCALARS: Final = SCALAR_PLANE * CARD_COLUMNS
+# The table planes (1-21) are cached twice over, because melds are immutable and shared from
+# one state to the next: per meld, its card row and its team 0 credit, team 1 credit and
+# lay-off rows as integers of one byte per card column (a column counts at most four cards,
+# so sums never carry); per melds tuple, the finished planes for a viewer of team 0 and of
+# team 1. The caches are keyed by id and keep the object, so that the id stays its own.
+_MELD_ROWS: dict[int, tuple[Meld, bytes, int, int, int]] = {}
+_TABLE_ROWS: dict[int, tuple[tuple[Meld, ...], bytes, bytes]] = {}
+_CACHE_LIMIT: Final = 4096
+_ROW: Final = CARD_COLUMNS
+_EMPTY_ROWS: Final = bytes(_ROW * (MAX_MELDS + 1))
+
+
+def _meld_rows(meld: Meld) -> tuple[Meld, bytes, int, int, int]:
+    found = _MELD_ROWS.get(id(meld))
+    if found is not None and found[0] is meld:
+        return found
+    cards = bytearray(_ROW)
+    credit = [bytearray(_ROW), bytearray(_ROW)]
+    laid = bytearray(_ROW)
+    for card, credited, laid_off in zip(meld.cards, meld.seats, meld.laid_off, strict=True):
+        cards[card.index] += 1
+        credit[team_of(credited)][card.index] += 1
+        if laid_off:
+            laid[card.index] += 1
+    if len(_MELD_ROWS) >= _CACHE_LIMIT:
+        _MELD_ROWS.clear()
+    found = _MELD_ROWS[id(meld)] = (
+        meld,
+        bytes(cards),
+        int.from_bytes(credit[0], "little"),
+        int.from_bytes(credit[1], "little"),
+        int.from_bytes(laid, "little"),
+    )
+    return found
+
+
+def _table_rows(melds: tuple[Meld, ...], team: int) -> bytes:
+    found = _TABLE_ROWS.get(id(melds))
+    if found is None or found[0] is not melds:
+        rows = [_meld_rows(meld) for meld in melds[:MAX_MELDS]]
+        cards = b"".join(row[1] for row in rows) + _EMPTY_ROWS[: _ROW * (MAX_MELDS - len(rows))]
+        team0 = sum(row[2] for row in rows).to_bytes(_ROW, "little")
+        team1 = sum(row[3] for row in rows).to_bytes(_ROW, "little")
+        laid = sum(row[4] for row in rows).to_bytes(_ROW, "little")
+        if len(_TABLE_ROWS) >= _CACHE_LIMIT:
+            _TABLE_ROWS.clear()
+        found = _TABLE_ROWS[id(melds)] = (melds, cards + team0 + team1 + laid, cards + team1 + team0 + laid)
+    return found[2] if team else found[1]
+
+
+def observation_tensor(view: PlayerView) -> npt.NDArray[np.float32]:
+    """The viewer's observation as a ``float32`` array of shape :data:`OBSERVATION_SHAPE`
+    (the planes are listed in the module documentation). It reads ``view`` alone.
+
+    >>> from persian_rummy import new_game
+    >>> view = new_game(1).view(0)
+    >>> tensor = observation_tensor(view)
+    >>> [str(card) for card in view.discard_pile], float(tensor[23, 0])
+    (['2s'], 1.0)
+    >>> (tensor[79, :6] * 56).round().tolist()  # hand sizes, stock, pile
+    [7.0, 7.0, 7.0, 7.0, 27.0, 1.0]
+    """
+    return _tensor(view, view.seat, view.hand, view.hand_sizes, view.stock_size)
+
+
+def seat_tensor(state: GameState, seat: int) -> npt.NDArray[np.float32]:
+    """``observation_tensor(state.view(seat))``, without building the view (for the
+    environments, which hold the full state); it reads only what the view holds.
+
+    >>> from persian_rummy import new_game
+    >>> state = new_game(1)
+    >>> bool((seat_tensor(state, 2) == observation_tensor(state.view(2))).all())
+    True
+    """
+    hands = state.hands
+    return _tensor(
+        state, seat, hands[seat], (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])), len(state.stock)
+    )
+
+
+def _tensor(
+    view: GameState | PlayerView, seat: int, hand: Hand, sizes: tuple[int, ...], stock_size: int
+) -> npt.NDArray[np.float32]:
+    """The tensor of ``seat``, from the public fields of ``view`` (a view, or the state it is a
+    view of) and the seat's hand, the hand sizes and the stock size."""
+    # The card counts are written into a byte buffer, one Python operation each, and converted
+    # at once: much faster than writing numpy entries one by one.
+    team = team_of(seat)
+    counts = bytearray(_SIZE)
+    mask = hand.mask
+    counts[JOKER_INDEX] = hand.jokers  # plane 0 is HAND_PLANE
+    while mask:
+        low = mask & -mask
+        counts[low.bit_length() - 1] = 1
+        mask ^= low
+    counts[MELD_PLANES * CARD_COLUMNS : MUST_MELD_PLANE * CARD_COLUMNS] = _table_rows(view.melds, team)
+    if view.must_meld is not None:
+        counts[MUST_MELD_PLANE * CARD_COLUMNS + view.must_meld.index] = 1
+    base = PILE_PLANES * CARD_COLUMNS
+    for card in view.discard_pile[:MAX_PILE]:
+        counts[base + card.index] = 1
+        base += CARD_COLUMNS
+    out = np.frombuffer(counts, np.uint8).astype(np.float32)
+    own_score, other_score = (view.scores[0], view.scores[1]) if team == 0 else (view.scores[1], view.scores[0])
+    scalars = [0.0] * 27
+    for relative in range(4):
+        scalars[relative] = sizes[(seat + relative) % 4] / 56.0
+    scalars[4] = stock_size / 56.0
+    scalars[5] = len(view.discard_pile) / 56.0
+    scalars[6] = min(max(own_score / _SCORE_SCALE, -_SCORE_CLIP), _SCORE_CLIP)
+    scalars[7] = min(max(other_score / _SCORE_SCALE, -_SCORE_CLIP), _SCORE_CLIP)
+    scalars[_PHASES[view.phase]] = 1.0
+    scalars[11 + (view.current_player - seat) % 4] = 1.0
+    scalars[15 + (view.dealer - seat) % 4] = 1.0
+    scalars[19] = view.deal_number / view.rules.deals
+    scalars[20] = min(view.consecutive_passes, 4) / 4.0
+    scalars[21] = min(view.idle_turns, 8) / 8.0
+    scalars[22] = float(view.turn_progress)
+    if view.went_out is not None:
+        scalars[23 + (view.went_out - seat) % 4] = 1.0
+    out[_SCALARS : _SCALARS + 27] = np.frombuffer(array("f", scalars), np.float32)
+    return out.reshape(OBSERVATION_SHAPE)
+
+
+def action_mask(state_or_view: GameState | PlayerView) -> npt.NDArray[np.int8]:
+    """:func:`~persian_rummy.encoding.legal_mask` as an ``int8`` array of ``NUM_ACTIONS`` flags.
+
+    >>> from persian_rummy import new_game
+    >>> mask = action_mask(new_game(1).view(1))
+    >>> mask.shape, mask.dtype, mask.nonzero()[0].tolist()
+    ((1436,), dtype('int8'), [0])
+    """
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    mask[legal_indices(state_or_view)] = 1
+    return mask

@@ -1,0 +1,229 @@
+"""A PettingZoo environment: the four seats as four agents of an AEC game (needs ``[rl]``).
+
+:func:`env` builds the environment (wrapped in PettingZoo's order-enforcing wrapper),
+:class:`raw_env` the bare one. The agents are ``"player_0"`` … ``"player_3"``, the seats
+0-3 (team 0 is players 0 and 2, R3). The agent to act is the seat to move; it acts once per
+action, so it is selected several times in a row during its turn (draw, melds and lay-offs,
+discard: R12-R17).
+
+- Observation of each agent: ``{"observation": ..., "action_mask": ...}``, the
+  :func:`~persian_rummy.observation.observation_tensor` of its :class:`~persian_rummy.PlayerView`
+  (``float32``, shape ``(80, 53)``) and the ``int8`` mask of its legal actions in the
+  :mod:`~persian_rummy.encoding` numbering (all zeros when it is not to move).
+- Actions: ``Discrete(1436)`` indices (:func:`~persian_rummy.encoding.int_to_action`). An
+  illegal index raises :class:`~persian_rummy.IllegalActionError`: use the mask.
+- Rewards: when a deal ends, each agent receives its team's score for the deal minus the other
+  team's (R23-R25), divided by ``reward_scale`` (default 100); every other step gives 0. Over
+  the game an agent's rewards add up to its team's final margin / ``reward_scale``, which is
+  positive exactly when its team wins (R26).
+- The game is ``rules.deals`` deals (R7); the next deal starts at once. When the last one ends
+  every agent is terminated. There is no truncation unless ``max_actions`` is given.
+- ``reset(seed=s)`` plays the deals of the arena's game ``s``
+  (:func:`~persian_rummy.arena.play_game`); ``reset()`` draws the next game seed from the
+  generator seeded by the last seed given.
+- ``render_mode="ansi"``: :meth:`raw_env.render` returns the table as text, every hand shown;
+  ``"svg"``: the table as an SVG picture (:func:`persian_rummy.svg.table`).
+
+>>> game = env()
+>>> game.reset(seed=1)
+>>> game.agent_selection, game.observe("player_1")["action_mask"].nonzero()[0].tolist()
+('player_1', [0])
+>>> game.step(0)  # draw (R12)
+>>> game.agent_selection
+'player_1'
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from persian_rummy._episode import Episode
+from persian_rummy.encoding import NUM_ACTIONS, int_to_action, legal_indices
+from persian_rummy.errors import IllegalActionError, InvalidArgumentError
+from persian_rummy.observation import OBSERVATION_HIGH, OBSERVATION_LOW, seat_tensor
+from persian_rummy.rules import Rules
+from persian_rummy.state import PLAYERS, team_of
+
+__all__ = ["AGENTS", "env", "raw_env"]
+
+#: The agents' names, by seat.
+AGENTS: Final = tuple(f"player_{seat}" for seat in range(PLAYERS))
+_SEATS: Final = {agent: seat for seat, agent in enumerate(AGENTS)}
+
+
+def env(**kwargs: Any) -> AECEnv[str, dict[str, npt.NDArray[Any]], int]:
+    """The environment, wrapped so that PettingZoo checks the order of calls (see
+    :class:`raw_env` for the keyword arguments).
+
+    >>> env(render_mode="ansi").metadata["name"]
+    'persian_rummy_v0'
+    """
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
+    """The bare PettingZoo AEC environment of Persian Rummy (see the module documentation).
+
+    ``rules`` are the :class:`~persian_rummy.Rules` in force; ``dealer`` deals the first deal;
+    ``reward_scale`` divides the rewards; ``max_actions`` (if not ``None``) truncates a game
+    after that many actions; ``render_mode`` is ``None``, ``"ansi"`` or ``"svg"``.
+
+    >>> game = raw_env()
+    >>> game.reset(seed=2)
+    >>> game.observation_space("player_0")["observation"].shape, int(game.action_space("player_0").n)
+    ((80, 53), 1436)
+    """
+
+    # PettingZoo reads this class attribute, and declares it as an instance one.
+    metadata: dict[str, Any] = {  # noqa: RUF012
+        "render_modes": ["ansi", "svg"],
+        "name": "persian_rummy_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        *,
+        rules: Rules = Rules(),
+        dealer: int = 0,
+        reward_scale: float = 100.0,
+        max_actions: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise InvalidArgumentError(f"render_mode must be None, 'ansi' or 'svg', not {render_mode!r}")
+        self.rules = rules
+        self.dealer = dealer
+        self.reward_scale = float(reward_scale)
+        self.max_actions = max_actions
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        observation = spaces.Box(OBSERVATION_LOW, OBSERVATION_HIGH, dtype=np.float32)
+        mask = spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8)
+        self.observation_spaces: dict[str, spaces.Space[Any]] = {
+            agent: spaces.Dict({"observation": observation, "action_mask": mask}) for agent in AGENTS
+        }
+        self.action_spaces: dict[str, spaces.Space[Any]] = {agent: spaces.Discrete(NUM_ACTIONS) for agent in AGENTS}
+        self._seeds = random.Random()
+        self._episode: Episode | None = None
+        self._legal: list[int] = []
+        self._actions = 0
+        self._paid = False
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The agent's observation space: a ``Dict`` of the tensor's ``Box`` and the mask's."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """``Discrete(1436)``: the action numbering."""
+        return self.action_spaces[agent]
+
+    @property
+    def episode(self) -> Episode:
+        """The game being played (after :meth:`reset`): its ``state`` is the full
+        :class:`~persian_rummy.GameState`."""
+        if self._episode is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self._episode
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game: the arena's game ``seed``, or the next seed of the generator seeded
+        by the last seed given. ``options`` are not used."""
+        if seed is not None:
+            self._seeds = random.Random(seed)
+            game_seed = seed
+        else:
+            game_seed = self._seeds.getrandbits(63)
+        self._episode = Episode(game_seed, self.rules, self.dealer)
+        self._actions = 0
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._paid = False
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in AGENTS}
+        self._turn()
+
+    def _turn(self) -> None:
+        state = self.episode.state
+        self.agent_selection = AGENTS[state.current_player]
+        self._legal = legal_indices(state)
+
+    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
+        """The agent's observation: its tensor and its legal-action mask (zeros unless it is to act)."""
+        seat = _SEATS[agent]
+        state = self.episode.state
+        flags = bytearray(NUM_ACTIONS)
+        if seat == state.current_player and state.phase.is_live:
+            for index in self._legal:
+                flags[index] = 1
+        return {"observation": seat_tensor(state, seat), "action_mask": np.frombuffer(flags, np.int8)}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """What the agent to act needs: its observation (``None`` with ``observe=False``), its
+        reward since it last acted, whether it is terminated or truncated, and its info."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def step(self, action: int | None) -> None:
+        """Play the agent's action (an index of :mod:`~persian_rummy.encoding`); ``None`` for
+        an agent that is done. Raises :class:`~persian_rummy.IllegalActionError` for an
+        illegal index."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)  # pyright: ignore[reportArgumentType] - PettingZoo passes None
+            return
+        if action is None:
+            raise IllegalActionError("R12-R20", f"{agent} is to act and must choose an action")
+        index = int(action)
+        if index not in self._legal:
+            move = int_to_action(index)  # raises InvalidArgumentError for an index outside the numbering
+            raise IllegalActionError("R12-R20", f"{agent} cannot play {move} (action {index}) here")
+        episode = self.episode
+        self._cumulative_rewards[agent] = 0.0
+        scores = episode.play(int_to_action(index))
+        self._actions += 1
+        if scores is not None:
+            margin = (scores[0] - scores[1]) / self.reward_scale
+            self.rewards = {name: margin if team_of(seat) == 0 else -margin for seat, name in enumerate(AGENTS)}
+            self._paid = True
+            self._accumulate_rewards()
+        elif self._paid:  # the rewards of the last deal's end were given: back to zeros
+            self.rewards = dict.fromkeys(AGENTS, 0.0)
+            self._paid = False
+        if episode.is_over:
+            self.terminations = dict.fromkeys(AGENTS, True)
+        elif self.max_actions is not None and self._actions >= self.max_actions:
+            self.truncations = dict.fromkeys(AGENTS, True)
+        self._turn()
+
+    def render(self) -> str | None:
+        """The table with every hand, as text (``"ansi"``) or an SVG picture (``"svg"``)."""
+        if self.render_mode is None:
+            return None
+        state = self.episode.state
+        if self.render_mode == "svg":
+            from persian_rummy.svg import table
+
+            return table(state)
+        from persian_rummy.cli import Style, table_text
+
+        return table_text(state, Style(symbols=False))
+
+    def close(self) -> None:
+        """Nothing to release."""

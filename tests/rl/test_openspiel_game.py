@@ -1,0 +1,193 @@
+"""The OpenSpiel game passes OpenSpiel's own random simulation test, keeps information sets
+exact and leak-free (R27), and OpenSpiel's IS-MCTS plays whole games of it."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import numpy as np
+import pyspiel
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from persian_rummy import InfoState, Rules
+from persian_rummy.arena import play_game
+from persian_rummy.bots import GreedyBot, RandomBot
+from persian_rummy.openspiel import ISMCTSPlayer, PersianRummyState, RolloutEvaluator, state_from_info
+
+
+def _game(**params: object) -> pyspiel.Game:
+    return pyspiel.load_game("python_persian_rummy", params)
+
+
+def test_openspiel_random_sim_test_one_deal() -> None:
+    pyspiel.random_sim_test(_game(deals=1), num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.thorough
+def test_openspiel_random_sim_test() -> None:
+    pyspiel.random_sim_test(_game(), num_sims=5, serialize=False, verbose=False)
+    pyspiel.random_sim_test(_game(), num_sims=2, serialize=True, verbose=False)
+    game = _game(ace_in_runs="high_or_low", last_card_discard="forbidden", utility="margin")
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_the_game_describes_itself() -> None:
+    game = _game()
+    assert (game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes()) == (4, 1436, 53)
+    assert game.observation_tensor_shape() == [80, 53] and game.observation_tensor_size() == 80 * 53
+    assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
+    margin = _game(utility="margin")
+    assert margin.max_utility() == pytest.approx(2 * (2 * 476 + 25) / 1000)
+    with pytest.raises(ValueError, match="utility"):
+        _game(utility="points")
+
+
+def _random_state(seed: int, steps: int, game: pyspiel.Game | None = None) -> PersianRummyState:
+    rng = random.Random(seed)
+    state = (game or _game()).new_initial_state()
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, weights)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state  # type: ignore[no-any-return]
+
+
+def _strings(state: PersianRummyState, player: int) -> tuple[str, str, list[float]]:
+    return (
+        state.information_state_string(player),
+        state.observation_string(player),
+        list(state.observation_tensor(player)),
+    )
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 400), st.integers(0, 3))
+def test_r27_resampled_states_look_the_same_to_the_player(seed: int, steps: int, player: int) -> None:
+    state = _random_state(seed, steps)
+    if state.is_chance_node() or state.is_terminal():
+        return
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for _ in range(3):
+        world = state.resample_from_infostate(player, sampler)
+        assert _strings(world, player) == _strings(state, player)
+        assert world.legal_actions() == state.legal_actions() or player != state.current_player()
+        world._node.state.validate()
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32), st.integers(40, 400))
+def test_r12_r27_another_players_stock_draw_is_not_seen(seed: int, steps: int) -> None:
+    # Two worlds that differ only in the card chance gives a stock draw: to every other player
+    # they are the same information state, observation and tensor.
+    state = _random_state(seed, steps)
+    while not state.is_terminal() and not (state.is_chance_node() and state._node.stock_draw):
+        state.apply_action(state.legal_actions()[0] if not state.is_chance_node() else state.chance_outcomes()[0][0])
+    if state.is_terminal() or len(state.chance_outcomes()) < 2:
+        return
+    drawer = state._node.state.current_player
+    (first, _), (second, _) = state.chance_outcomes()[:2]
+    one, two = state.clone(), state.clone()
+    one.apply_action(first)
+    two.apply_action(second)
+    for player in range(4):
+        if player == drawer:
+            assert one.information_state_string(player) != two.information_state_string(player)
+        else:
+            assert _strings(one, player) == _strings(two, player)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32))
+def test_r5_r27_the_deal_shows_each_player_its_own_cards_only(seed: int) -> None:
+    state = _random_state(seed, 29)
+    hands = state._node.state.hands
+    for player in range(4):
+        text = state.information_state_string(player)
+        assert state._node.state.view(player).position() in text
+        assert np.array_equal(
+            np.asarray(state.observation_tensor(player)).reshape(80, 53)[0, :52].nonzero()[0],
+            sorted(card.index for card in set(hands[player]) if not card.is_joker),
+        )
+    assert len({state.information_state_string(player) for player in range(4)}) == 4
+
+
+def _play_out(game: pyspiel.Game, choose: Callable[[pyspiel.State], int]) -> pyspiel.State:
+    """Play a whole game, chance by its probabilities, the players by ``choose``."""
+    state = game.new_initial_state()
+    rng = np.random.RandomState(0)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
+        else:
+            state.apply_action(int(choose(state)))
+    return state
+
+
+def test_openspiel_ismcts_plays_whole_games() -> None:
+    # OpenSpiel's own IS-MCTS bot, driven by OpenSpiel's own game loop, with OpenSpiel's
+    # random-rollout evaluator and with ours.
+    from open_spiel.python.algorithms import ismcts
+
+    game = _game(deals=1)
+    bots = [
+        ismcts.ISMCTSBot(
+            game,
+            RolloutEvaluator(seed=seat),
+            2.0,
+            3,
+            random_state=np.random.RandomState(seat),
+            allow_inconsistent_action_sets=True,
+        )
+        for seat in range(4)
+    ]
+    state = _play_out(game, lambda state: bots[state.current_player()].step(state))
+    assert sorted(state.returns()) in ([-1.0, -1.0, 1.0, 1.0], [0.0] * 4)
+
+
+@pytest.mark.thorough
+def test_openspiel_ismcts_with_openspiels_random_rollouts_plays_a_whole_game() -> None:
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = _game(deals=1)
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(1))
+    bot = ismcts.ISMCTSBot(
+        game, evaluator, 2.0, 2, random_state=np.random.RandomState(1), allow_inconsistent_action_sets=True
+    )
+    rng = np.random.RandomState(2)
+    state = _play_out(
+        game, lambda state: bot.step(state) if state.current_player() == 0 else rng.choice(state.legal_actions())
+    )
+    assert state.is_terminal()
+
+
+def test_ismcts_player_plays_arena_games_from_the_info_state() -> None:
+    bots = [
+        ISMCTSPlayer(1, simulations=2),
+        GreedyBot(1),
+        ISMCTSPlayer(2, simulations=2, rollout="greedy"),
+        RandomBot(3),
+    ]
+    game = play_game(bots, 3, rules=Rules(deals=1))
+    state, actions = game.final, game.action_count
+    assert state.is_over and actions > 0
+
+
+def test_state_from_info_keeps_the_seat_view() -> None:
+    from persian_rummy import new_game, play
+
+    start = new_game(4)
+    drawn = play(start, "draw")
+    throw = "discard " + str(sorted(drawn.hands[1])[0])
+    after = play(drawn, throw)
+    info = InfoState.start(start, 0).update("draw", drawn).update(throw, after)
+    state = state_from_info(_game(), info, random.Random(0))
+    assert state._node.state.view(0) == after.view(0)
+    assert state.information_state_string(0).splitlines()[1:3] == [str(event) for event in info.history]

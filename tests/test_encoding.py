@@ -1,0 +1,155 @@
+"""The fixed action numbering (persian_rummy.encoding): bounds, round trips and masks."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+
+from persian_rummy import (
+    DECK,
+    Action,
+    ArgumentTypeError,
+    DrawDiscard,
+    GameState,
+    IllegalActionError,
+    InvalidArgumentError,
+    LayOff,
+    Meld,
+    MeldCards,
+    NotationError,
+    Rules,
+    legal_actions,
+    play,
+)
+from persian_rummy.cards import CARDS
+from persian_rummy.encoding import (
+    DISCARD_BASE,
+    LAY_OFF_BASE,
+    MAX_MELDS,
+    MAX_PILE,
+    MELD_BASE,
+    MELDS,
+    NUM_ACTIONS,
+    PASS_INDEX,
+    action_to_int,
+    int_to_action,
+    legal_indices,
+    legal_mask,
+)
+from persian_rummy.strategies import game_states, rules
+
+ACE_LOW = Rules(ace_in_runs="high_or_low")
+
+
+def test_the_blocks_tile_the_numbering() -> None:
+    assert (PASS_INDEX, MELD_BASE, LAY_OFF_BASE, DISCARD_BASE, NUM_ACTIONS) == (57, 58, 429, 1383, 1436)
+    assert len(MELDS) == 13 * 5 + 2 + 4 * (66 + 10)
+
+
+def test_every_index_decodes_to_a_distinct_action_that_encodes_back() -> None:
+    actions = [int_to_action(index) for index in range(NUM_ACTIONS)]
+    assert len(set(actions)) == NUM_ACTIONS
+    assert [action_to_int(action) for action in actions] == list(range(NUM_ACTIONS))
+    assert [action_to_int(str(action)) for action in actions] == list(range(NUM_ACTIONS))
+
+
+def test_r8_r11_every_listed_meld_is_a_valid_meld() -> None:
+    # Meld() raises for cards that are not a set, a run or a joker set.
+    melds = [Meld(action.cards) for action in MELDS]
+    assert [sorted(meld.cards) for meld in melds] == [sorted(action.cards) for action in MELDS]
+    kinds = [(meld.kind.value, meld.is_joker_set, meld.ace_low) for meld in melds]
+    assert kinds.count(("set", False, False)) == 65 and kinds.count(("set", True, False)) == 2
+    assert kinds.count(("run", False, False)) == 4 * 66 and kinds.count(("run", False, True)) == 4 * 10
+
+
+def test_r8_r11_every_meld_any_hand_can_make_is_numbered() -> None:
+    # A hand holding the whole deck (after drawing the last card) can make every meld there is,
+    # runs with the ace low included (R10 knob).
+    last = CARDS[0]
+    hand = list(DECK[1:])
+    state = GameState.from_position([hand, "", "", ""], "", stock=[last], dealer=3, rules=ACE_LOW)
+    state = play(state, "draw")
+    made = {action for action in legal_actions(state) if isinstance(action, MeldCards)}
+    assert made == set(MELDS)
+
+
+def test_r13_r16_bounds_cover_the_largest_pile_and_table() -> None:
+    # 18 melds of three take 54 cards: the most melds a table can hold (R8-R11).
+    assert MAX_MELDS == 18 and 3 * MAX_MELDS <= len(DECK) < 3 * (MAX_MELDS + 1)
+    assert len(DECK) == MAX_PILE
+    assert action_to_int(DrawDiscard(MAX_PILE - 1)) == PASS_INDEX - 1
+    assert action_to_int(LayOff("Jk", MAX_MELDS - 1)) == DISCARD_BASE - 1
+    with pytest.raises(InvalidArgumentError, match="R13"):
+        action_to_int(DrawDiscard(MAX_PILE))
+    with pytest.raises(InvalidArgumentError, match="R16"):
+        action_to_int(LayOff("2s", MAX_MELDS))
+
+
+def test_bad_indices_and_values_raise_notation_errors() -> None:
+    for index in (-1, NUM_ACTIONS, 10**30):
+        with pytest.raises(InvalidArgumentError, match="not an action index"):
+            int_to_action(index)
+    with pytest.raises(ArgumentTypeError, match="whole number"):
+        int_to_action("3")  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="R8-R11"):
+        action_to_int(MeldCards("2s 3s 4h"))
+    with pytest.raises(ArgumentTypeError):
+        action_to_int(3)
+    with pytest.raises(NotationError, match="not an action"):
+        action_to_int("jump")  # type: ignore[arg-type]
+
+
+def test_r12_a_state_checks_legality() -> None:
+    from persian_rummy import new_game
+
+    state = new_game(1)
+    assert action_to_int("draw", state) == 0 and int_to_action(0, state.view(1)) == Action.parse("draw")
+    with pytest.raises(IllegalActionError, match="not a legal action"):
+        action_to_int("pass", state)
+    with pytest.raises(IllegalActionError, match="not a legal action"):
+        int_to_action(0, state.view(0))  # seat 0 is not to move
+
+
+def _check(state: GameState) -> None:
+    actions = legal_actions(state)
+    indices = [action_to_int(action) for action in actions]
+    assert [int_to_action(index) for index in indices] == list(actions)
+    assert len(set(indices)) == len(indices)
+    assert legal_indices(state) == sorted(indices)
+    mask = legal_mask(state)
+    assert len(mask) == NUM_ACTIONS
+    assert {index for index, flag in enumerate(mask) if flag} == set(indices)
+    for seat in range(4):
+        view = state.view(seat)
+        expected = set(indices) if seat == state.current_player and state.phase.is_live else set()
+        assert {index for index, flag in enumerate(legal_mask(view)) if flag} == expected
+
+
+@given(game_states(rules()))
+def test_r12_r20_round_trip_and_mask_on_reachable_states(state: GameState) -> None:
+    _check(state)
+
+
+@given(game_states(ACE_LOW, finished=True))
+def test_r10_round_trip_and_mask_with_the_ace_low(state: GameState) -> None:
+    _check(state)
+
+
+@pytest.mark.thorough
+@settings(max_examples=500)
+@given(game_states(rules(), max_actions=600, finished=True))
+def test_r12_r20_round_trip_and_mask_thorough(state: GameState) -> None:
+    _check(state)
+
+
+def test_the_core_imports_without_numpy() -> None:
+    # The numbering is core: it must import in an interpreter where numpy cannot be found.
+    code = (
+        "import sys; sys.modules['numpy'] = None\n"
+        "import persian_rummy, persian_rummy.encoding, persian_rummy.bots, persian_rummy.arena\n"
+        "assert persian_rummy.encoding.NUM_ACTIONS == 1436\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
