@@ -16,13 +16,21 @@ from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS, team_of
 from persian_rummy.actions import DISCARDS, Action, lay_off_action, meld_action
 from persian_rummy.cards import CARDS, JOKER_INDEX, Card
 from persian_rummy.hand import Hand
-from persian_rummy.melds import Meld, candidate_melds, extend, extensions, new_meld
+from persian_rummy.melds import Meld, candidate_melds, extend, extension_bits, extensions, new_meld
 from persian_rummy.rules import Rules
 
 
 def can_lay_off(card_index: int, melds: Iterable[Meld], ace_low: bool) -> bool:
-    card = CARDS[card_index]
-    return any(card in extensions(table_meld, ace_low) for table_meld in melds)
+    return any(extension_bits(table_meld, ace_low) >> card_index & 1 for table_meld in melds)
+
+
+def lay_off_bits(melds: Iterable[Meld], ace_low: bool) -> int:
+    """Every card that some meld of the table accepts, as a mask (bit ``JOKER_INDEX`` for the
+    joker): what :func:`can_lay_off` asks of each card, computed once for a table."""
+    bits = 0
+    for table_meld in melds:
+        bits |= extension_bits(table_meld, ace_low)
+    return bits
 
 
 def leftover_ok(mask: int, jokers: int, melds: tuple[Meld, ...], rules: Rules) -> bool:
@@ -62,15 +70,16 @@ def meld_phase_actions(
         if first_only:
             return out
     if must is None or rules.pickup_use == "meld_or_lay_off":
+        # The cards that may be laid off, as a mask: the hand's, or only the card taken (R14).
+        held = mask | (1 << JOKER_INDEX if jokers else 0)
+        if must is not None:
+            held &= 1 << must.index
         for position, table_meld in enumerate(melds):
+            if not extension_bits(table_meld, ace_low) & held:
+                continue
             for card in extensions(table_meld, ace_low):
                 index = card.index
-                if index == JOKER_INDEX:
-                    if not jokers:
-                        continue
-                elif not mask >> index & 1:
-                    continue
-                if must is not None and card != must:
+                if not held >> index & 1:
                     continue
                 if forbidden and size == 2:
                     table = melds[:position] + (extend(table_meld, card, seat),) + melds[position + 1 :]
@@ -97,9 +106,18 @@ def without(mask: int, jokers: int, index: int) -> tuple[int, int]:
     return mask & ~(1 << index), jokers
 
 
-def target_usable(mask: int, jokers: int, target: Card, melds: tuple[Meld, ...], rules: Rules, seat: int) -> bool:
+def target_usable(
+    mask: int,
+    jokers: int,
+    target: Card,
+    melds: tuple[Meld, ...],
+    rules: Rules,
+    seat: int,
+    lay_offs: int | None = None,
+) -> bool:
     """Whether the card taken from the discard pile can be melded or laid off at once, using the
-    hand plus every card taken (R14, and R19 under ``"forbidden"``)."""
+    hand plus every card taken (R14, and R19 under ``"forbidden"``). ``lay_offs`` is
+    :func:`lay_off_bits` of the table, if the caller has it."""
     if rules.last_card_discard == "forbidden":
         return bool(meld_phase_actions(mask, jokers, melds, target, rules, seat, first_only=True))
     ace_low = rules.ace_in_runs == "high_or_low"
@@ -112,19 +130,23 @@ def target_usable(mask: int, jokers: int, target: Card, melds: tuple[Meld, ...],
         if (mask & RANK_MASKS[offset]).bit_count() >= 3:
             return True
         suit_bits = mask >> (index - offset) & SUIT_BITS
-        if in_run_window(suit_bits, offset):
+        if in_runs(suit_bits) >> offset & 1:
             return True
         if ace_low and suit_bits & ACE_BIT:
             rotated = ((suit_bits << 1) | (suit_bits >> 12)) & SUIT_BITS
-            if in_run_window(rotated, (offset + 1) % 13):
+            if in_runs(rotated) >> ((offset + 1) % 13) & 1:
                 return True
     if rules.pickup_use == "new_meld_only":
         return False
-    return can_lay_off(index, melds, ace_low)
+    if lay_offs is None:
+        return can_lay_off(index, melds, ace_low)
+    return bool(lay_offs >> index & 1)
 
 
-def in_run_window(bits: int, position: int) -> bool:
-    return any(0 <= start <= 10 and bits >> start & 7 == 7 for start in (position - 2, position - 1, position))
+def in_runs(bits: int) -> int:
+    """The ranks of one suit's bits that lie in three or more in a row (R9), as bits."""
+    starts = bits & bits >> 1 & bits >> 2
+    return starts | starts << 1 | starts << 2
 
 
 def meld_partners(target: Card) -> Iterator[tuple[Card, ...]]:

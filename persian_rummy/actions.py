@@ -276,10 +276,11 @@ _DRAW_DISCARDS: Final = tuple(DrawDiscard(index) for index in range(PILE_LIMIT))
 _LAY_OFFS: Final = tuple(tuple(LayOff(card, meld) for meld in range(MELD_LIMIT)) for card in CARDS)
 
 
-#: Every valid meld of the deck by (natural mask, jokers): sets, runs (ace high, and ace low
-#: for ``ace_in_runs="high_or_low"``) and joker sets (R8-R11), 371 in all.
+#: Every valid meld of the deck by ``mask | jokers << JOKER_INDEX`` (its natural mask, or its
+#: count of jokers above the naturals' bits): sets, runs (ace high, and ace low for
+#: ``ace_in_runs="high_or_low"``) and joker sets (R8-R11), 371 in all.
 _MELDS: Final = {
-    (mask, jokers): MeldCards([*cards_of_mask(mask), *[CARDS[JOKER_INDEX]] * jokers])
+    mask | jokers << JOKER_INDEX: MeldCards([*cards_of_mask(mask), *[CARDS[JOKER_INDEX]] * jokers])
     for mask, jokers, _ in candidate_melds((1 << JOKER_INDEX) - 1, 4, True)
 }
 
@@ -297,7 +298,7 @@ def lay_off_action(card_index: int, meld: int) -> LayOff:
 def meld_action(mask: int, jokers: int) -> MeldCards:
     """The shared ``MeldCards`` value for the natural cards of ``mask`` plus ``jokers`` jokers,
     a valid meld (internal). Anything else is built afresh and not kept."""
-    action = _MELDS.get((mask, jokers))
+    action = _MELDS.get(mask | jokers << JOKER_INDEX)
     if action is None:
         return MeldCards([*cards_of_mask(mask), *[CARDS[JOKER_INDEX]] * jokers])
     return action

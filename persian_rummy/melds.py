@@ -98,46 +98,78 @@ def shape_of(mask: int, jokers: int) -> MeldShape | MeldValueError:
 SET_SHAPES: Final = tuple(MeldShape(MeldKind.SET, -1, offset + 2, offset + 2, False) for offset in range(13))
 JOKER_SET: Final = MeldShape(MeldKind.SET, -1, 0, 0, False)
 
+#: A candidate meld as the engine and the bots see it: (natural mask, jokers, shape).
+MeldEntry = tuple[int, int, MeldShape]
 
-def candidate_melds(mask: int, jokers: int, ace_low: bool) -> Iterator[tuple[int, int, MeldShape]]:
-    """Every valid meld within a hand, as (natural mask, jokers, shape): sets by rank, then runs
-    by suit and position, then joker sets (R8-R11); internal, shared by the engine and the bots."""
-    for offset in range(13):
-        rank_bits = mask & RANK_MASKS[offset]
-        if rank_bits.bit_count() >= 3:
-            shape = SET_SHAPES[offset]
-            bits = [1 << (suit * 13 + offset) for suit in range(4) if rank_bits >> (suit * 13 + offset) & 1]
-            for trio in combinations(bits, 3):
-                yield trio[0] | trio[1] | trio[2], 0, shape
-            if len(bits) == 4:
-                yield rank_bits, 0, shape
+
+def _run_entries() -> dict[int, MeldEntry]:
+    # Every run of the deck by its mask, with its shape: 2-3-4 … 2-…-A, and A-2-3 … A-2-…-Q
+    # (the ace low; A-2-…-K is the whole suit, the run 2…A).
+    entries: dict[int, MeldEntry] = {}
     for suit in range(4):
         base = suit * 13
-        suit_bits = mask >> base & SUIT_BITS
-        if suit_bits.bit_count() < 3:
-            continue
-        rest = suit_bits
-        while rest:
-            start = (rest & -rest).bit_length() - 1
-            ones = rest >> start
-            length = ((~ones) & (ones + 1)).bit_length() - 1
-            rest &= ~(((1 << length) - 1) << start)
-            for first in range(length - 2):
-                for last in range(first + 2, length):
-                    run = ((1 << (last - first + 1)) - 1) << (base + start + first)
-                    yield run, 0, MeldShape(MeldKind.RUN, suit, start + first + 2, start + last + 2, False)
+        for first in range(11):
+            for last in range(first + 2, 13):
+                run = ((1 << (last - first + 1)) - 1) << (base + first)
+                entries[run] = (run, 0, MeldShape(MeldKind.RUN, suit, first + 2, last + 2, False))
+        for last in range(1, 11):
+            run = 1 << (base + 12) | ((1 << (last + 1)) - 1) << base
+            entries[run] = (run, 0, MeldShape(MeldKind.RUN, suit, 1, last + 2, True))
+    return entries
+
+
+def _set_entries() -> dict[int, tuple[MeldEntry, ...]]:
+    # For each rank's cards held (three or four of them), its sets: each three, then the four.
+    entries: dict[int, tuple[MeldEntry, ...]] = {}
+    for offset in range(13):
+        shape = SET_SHAPES[offset]
+        bits = [1 << (suit * 13 + offset) for suit in range(4)]
+        for held in combinations(bits, 3):
+            rank_bits = held[0] | held[1] | held[2]
+            entries[rank_bits] = ((rank_bits, 0, shape),)
+        trios = tuple((trio[0] | trio[1] | trio[2], 0, shape) for trio in combinations(bits, 3))
+        entries[RANK_MASKS[offset]] = (*trios, (RANK_MASKS[offset], 0, shape))
+    return entries
+
+
+# Fixed tables built once at import (never grown, so safe to read from any thread): every run
+# and the sets of each rank's cards, so the enumeration builds no shape and no tuple.
+_RUNS: Final = _run_entries()
+_SETS: Final = _set_entries()
+_JOKER_SETS: Final = ((0, 3, JOKER_SET), (0, 4, JOKER_SET))
+
+
+def candidate_melds(mask: int, jokers: int, ace_low: bool) -> Iterator[MeldEntry]:
+    """Every valid meld within a hand, as (natural mask, jokers, shape): sets by rank, then runs
+    by suit and position, then joker sets (R8-R11); internal, shared by the engine and the bots."""
+    spades, hearts = mask & SUIT_BITS, mask >> 13 & SUIT_BITS
+    diamonds, clubs = mask >> 26 & SUIT_BITS, mask >> 39 & SUIT_BITS
+    # The ranks of which the hand holds three or four cards, as one suit's bits.
+    threes = (spades & hearts & (diamonds | clubs)) | ((spades | hearts) & diamonds & clubs)
+    while threes:
+        low = threes & -threes
+        threes ^= low
+        yield from _SETS[mask & RANK_MASKS[low.bit_length() - 1]]
+    for base, suit_bits in ((0, spades), (13, hearts), (26, diamonds), (39, clubs)):
+        if suit_bits & suit_bits >> 1 & suit_bits >> 2:  # three in a row somewhere
+            rest = suit_bits
+            while rest:
+                start = (rest & -rest).bit_length() - 1
+                ones = rest >> start
+                length = ((~ones) & (ones + 1)).bit_length() - 1
+                rest &= ~(((1 << length) - 1) << start)
+                for first in range(length - 2):
+                    for last in range(first + 2, length):
+                        yield _RUNS[((1 << (last - first + 1)) - 1) << (base + start + first)]
         if ace_low and suit_bits & ACE_BIT and suit_bits & 3 == 3:
             ones = suit_bits & (SUIT_BITS >> 1)
             length = ((~ones) & (ones + 1)).bit_length() - 1
             ace = 1 << (base + 12)
             # A-2…K would be the whole suit, already listed as the run 2…A.
             for last in range(1, min(length, 11)):
-                run = ace | ((1 << (last + 1)) - 1) << base
-                yield run, 0, MeldShape(MeldKind.RUN, suit, 1, last + 2, True)
+                yield _RUNS[ace | ((1 << (last + 1)) - 1) << base]
     if jokers >= 3:
-        yield 0, 3, JOKER_SET
-        if jokers == 4:
-            yield 0, 4, JOKER_SET
+        yield from _JOKER_SETS[: jokers - 2]
 
 
 def _order_key(shape: MeldShape, card: Card) -> int:
@@ -167,8 +199,10 @@ class Meld:
     shape: MeldShape = attrs.field(eq=False, hash=False)
     _mask: int = attrs.field(eq=False, hash=False)
     _jokers: int = attrs.field(eq=False, hash=False)
-    # The cards that extend the meld, computed on first use: (ace high only, ace low allowed).
+    # The cards that extend the meld, computed on first use: (ace high only, ace low allowed),
+    # as cards and as a mask (bit JOKER_INDEX for the joker).
     _extensions: list[tuple[Card, ...] | None] = attrs.field(eq=False, hash=False)
+    _extension_bits: list[int | None] = attrs.field(eq=False, hash=False)
 
     def __init__(
         self,
@@ -432,6 +466,7 @@ def _init_meld(
     setter(meld, "_mask", mask)
     setter(meld, "_jokers", jokers)
     setter(meld, "_extensions", [None, None])
+    setter(meld, "_extension_bits", [None, None])
 
 
 def new_meld(mask: int, jokers: int, shape: MeldShape, seat: int) -> Meld:
@@ -452,6 +487,19 @@ def extensions(meld: Meld, ace_low_allowed: bool) -> tuple[Card, ...]:
     cached = meld._extensions[ace_low_allowed]
     if cached is None:
         cached = meld._extensions[ace_low_allowed] = _compute_extensions(meld, ace_low_allowed)
+    return cached
+
+
+def extension_bits(meld: Meld, ace_low_allowed: bool) -> int:
+    """The cards that extend ``meld`` as a mask, bit :data:`~persian_rummy.cards.JOKER_INDEX`
+    for the joker (internal): a lay-off test of a hand is one ``&``. Computed once per meld
+    (two threads that race compute the same value)."""
+    cached = meld._extension_bits[ace_low_allowed]
+    if cached is None:
+        cached = 0
+        for card in extensions(meld, ace_low_allowed):
+            cached |= 1 << card.index
+        meld._extension_bits[ace_low_allowed] = cached
     return cached
 
 
