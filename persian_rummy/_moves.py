@@ -106,22 +106,47 @@ def without(mask: int, jokers: int, index: int) -> tuple[int, int]:
     return mask & ~(1 << index), jokers
 
 
-def target_usable(
-    mask: int,
-    jokers: int,
-    target: Card,
-    melds: tuple[Meld, ...],
-    rules: Rules,
-    seat: int,
-    lay_offs: int | None = None,
-) -> bool:
+def target_usable(mask: int, jokers: int, target: Card, melds: tuple[Meld, ...], rules: Rules, seat: int) -> bool:
     """Whether the card taken from the discard pile can be melded or laid off at once, using the
-    hand plus every card taken (R14, and R19 under ``"forbidden"``). ``lay_offs`` is
-    :func:`lay_off_bits` of the table, if the caller has it."""
+    hand plus every card taken (R14, and R19 under ``"forbidden"``)."""
     if rules.last_card_discard == "forbidden":
         return bool(meld_phase_actions(mask, jokers, melds, target, rules, seat, first_only=True))
     ace_low = rules.ace_in_runs == "high_or_low"
-    index = target.index
+    lay_offs = lay_off_bits(melds, ace_low) if rules.pickup_use == "meld_or_lay_off" else 0
+    return _usable(mask, jokers, target.index, ace_low, lay_offs)
+
+
+def usable_targets(
+    mask: int, jokers: int, pile: tuple[Card, ...], melds: tuple[Meld, ...], rules: Rules, seat: int
+) -> list[int]:
+    """The indices of the discard pile, from the top down, whose card the hand ``mask`` and
+    ``jokers`` could take with every card above it and use at once (R13-R14, R19): the
+    :func:`target_usable` of each, with what they share worked out once."""
+    out = []
+    top = len(pile) - 1
+    free_top = not rules.top_card_must_meld
+    forbidden = rules.last_card_discard == "forbidden"
+    ace_low = rules.ace_in_runs == "high_or_low"
+    lay_offs = lay_off_bits(melds, ace_low) if rules.pickup_use == "meld_or_lay_off" else 0
+    for index in range(top, -1, -1):
+        card = pile[index]
+        card_index = card.index
+        if card_index == JOKER_INDEX:
+            jokers += 1
+        else:
+            mask |= 1 << card_index
+        if (index == top and free_top) or (
+            meld_phase_actions(mask, jokers, melds, card, rules, seat, first_only=True)
+            if forbidden
+            else _usable(mask, jokers, card_index, ace_low, lay_offs)
+        ):
+            out.append(index)
+    return out
+
+
+def _usable(mask: int, jokers: int, index: int, ace_low: bool, lay_offs: int) -> bool:
+    # Card ``index`` melds with cards of ``mask`` and ``jokers`` (which hold it), or is one of
+    # the table's ``lay_offs`` (R8-R11, R14, R16).
     if index == JOKER_INDEX:
         if jokers >= 3:
             return True
@@ -136,10 +161,6 @@ def target_usable(
             rotated = ((suit_bits << 1) | (suit_bits >> 12)) & SUIT_BITS
             if in_runs(rotated) >> ((offset + 1) % 13) & 1:
                 return True
-    if rules.pickup_use == "new_meld_only":
-        return False
-    if lay_offs is None:
-        return can_lay_off(index, melds, ace_low)
     return bool(lay_offs >> index & 1)
 
 

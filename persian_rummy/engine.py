@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import cast
 
-from persian_rummy._moves import lay_off_bits, leftover_ok, meld_phase_actions, tally, target_usable, without
+from persian_rummy._moves import leftover_ok, meld_phase_actions, tally, target_usable, usable_targets, without
 from persian_rummy.actions import (
     DISCARDS,
     DRAW_STOCK,
@@ -101,24 +101,8 @@ def legal_draws(state: GameState | PlayerView) -> tuple[Action, ...]:
     out: list[Action] = [DRAW_STOCK] if has_stock else []
     pile = state.discard_pile
     if pile:
-        seat = state.current_player
-        mask, jokers = hand.mask, hand.jokers
-        rules, melds = state.rules, state.melds
-        lay_offs = lay_off_bits(melds, rules.ace_in_runs == "high_or_low")  # once for every card
-        usable: list[Action] = []
-        top = len(pile) - 1
-        for index in range(top, -1, -1):
-            card = pile[index]
-            if card.index == JOKER_INDEX:
-                jokers += 1
-            else:
-                mask |= 1 << card.index
-            if (index == top and not rules.top_card_must_meld) or target_usable(
-                mask, jokers, card, melds, rules, seat, lay_offs
-            ):
-                usable.append(draw_discard_action(index))
-        usable.reverse()
-        out.extend(usable)
+        usable = usable_targets(hand.mask, hand.jokers, pile, state.melds, state.rules, state.current_player)
+        out.extend([draw_discard_action(index) for index in reversed(usable)])
     if not has_stock:
         out.append(PASS)
     return tuple(out)
