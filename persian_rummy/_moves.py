@@ -9,6 +9,7 @@ masks, melds and rules, never a state, so they sit below the state in the layers
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from typing import Final
 
 import attrs
 
@@ -18,6 +19,9 @@ from persian_rummy.cards import CARDS, JOKER_INDEX, Card
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld, candidate_melds, extend, extension_bits, extensions, new_meld
 from persian_rummy.rules import Rules
+
+#: Each natural card's discard by the card's bit (internal).
+_DISCARD_BY_BIT: Final = {1 << index: DISCARDS[index] for index in range(JOKER_INDEX)}
 
 
 def can_lay_off(card_index: int, melds: Iterable[Meld], ace_low: bool) -> bool:
@@ -75,7 +79,10 @@ def meld_phase_actions(
         if must is not None:
             held &= 1 << must.index
         for position, table_meld in enumerate(melds):
-            if not extension_bits(table_meld, ace_low) & held:
+            bits = table_meld._extension_bits[ace_low]  # extension_bits(), without the call once known
+            if bits is None:
+                bits = extension_bits(table_meld, ace_low)
+            if not bits & held:
                 continue
             for card in extensions(table_meld, ace_low):
                 index = card.index
@@ -93,7 +100,7 @@ def meld_phase_actions(
         rest = mask
         while rest:
             low = rest & -rest
-            out.append(DISCARDS[low.bit_length() - 1])
+            out.append(_DISCARD_BY_BIT[low])
             rest ^= low
         if jokers:
             out.append(DISCARDS[JOKER_INDEX])

@@ -186,15 +186,17 @@ def _require_state(state: object) -> None:
 
 
 def _require_card(state: GameState, card: Card, action: Action, rule: str) -> None:
-    if card not in state.hands[state.current_player]:
-        seat = state.current_player
-        raise CardNotInHandError(
-            rule,
-            f"seat {seat} does not hold {card}",
-            state=state,
-            action=action,
-            reason=f"{rule}: seat {seat} does not hold the card named",
-        )
+    hand = state.hands[state.current_player]
+    if hand.jokers if card.index == JOKER_INDEX else hand.mask >> card.index & 1:
+        return
+    seat = state.current_player
+    raise CardNotInHandError(
+        rule,
+        f"seat {seat} does not hold {card}",
+        state=state,
+        action=action,
+        reason=f"{rule}: seat {seat} does not hold the card named",
+    )
 
 
 def _require_target(state: GameState, used: bool, action: Action) -> None:
@@ -391,7 +393,11 @@ def meld(state: GameState, cards: str | Iterable[Card | str]) -> GameState:
     >>> after.melds, after.hand
     ((Meld.parse('6s@1 7s@1 8s@1'),), Hand.parse('5s Jk'))
     """
-    action = MeldCards(cards)
+    return _meld(state, MeldCards(cards))
+
+
+def _meld(state: GameState, action: MeldCards) -> GameState:
+    # meld() for an action already built: its cards are parsed and in canonical order.
     _require(state, Phase.MELD, action)
     seat = state.current_player
     hand = state.hands[seat]
@@ -587,7 +593,7 @@ def play(state: GameState, action: Action | str, *, seat: int | None = None) -> 
     if kind is Discard:
         return discard(state, cast(Discard, action).card)
     if kind is MeldCards:
-        return meld(state, cast(MeldCards, action).cards)
+        return _meld(state, cast(MeldCards, action))
     if kind is LayOff:
         laid = cast(LayOff, action)
         return lay_off(state, laid.card, laid.meld)
