@@ -17,7 +17,7 @@ from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS, team_of
 from persian_rummy.actions import DISCARDS, Action, lay_off_action, meld_action
 from persian_rummy.cards import CARDS, JOKER_INDEX, Card
 from persian_rummy.hand import Hand
-from persian_rummy.melds import Meld, candidate_melds, extend, extension_bits, extensions, new_meld
+from persian_rummy.melds import Meld, candidate_melds, credits, extend, extension_bits, extensions, new_meld
 from persian_rummy.rules import Rules
 
 #: Each natural card's discard by the card's bit (internal).
@@ -257,8 +257,11 @@ def tally(
     laid_off = [0, 0]
     doubles = [0, 0]
     for meld in melds:
-        for card, seat, flag in zip(meld.cards, meld.seats, meld.laid_off, strict=True):
-            (laid_off if flag else melded)[team_of(seat)] += card.points
+        first_melded, second_melded, first_laid, second_laid = credits(meld)
+        melded[0] += first_melded
+        melded[1] += second_melded
+        laid_off[0] += first_laid
+        laid_off[1] += second_laid
         if meld.scores_double(rules.double_four_jokers):
             doubles[team_of(meld.owner)] += meld.points
     in_hand = [0, 0]

@@ -111,6 +111,14 @@ def _meld_value(mask: int, jokers: int, is_set: bool) -> int:
     return value
 
 
+#: The value of every meld of the deck (see _meld_value), by ``mask | jokers << JOKER_INDEX``:
+#: worked out once at import instead of for each candidate of each plan.
+_MELD_VALUES: Final = {
+    mask | jokers << JOKER_INDEX: _meld_value(mask, jokers, shape.kind is MeldKind.SET)
+    for mask, jokers, shape in candidate_melds((1 << JOKER_INDEX) - 1, 4, True)
+}
+
+
 def _plan(mask: int, jokers: int, melds: Sequence[Meld], ace_low: bool, seat: int) -> tuple[int, int, int]:
     """A greedy meld plan for a hand: repeatedly lay the most valuable meld, then lay off
     whatever fits the table and the new melds. Returns ``(points laid, mask left, jokers left)``
@@ -121,7 +129,7 @@ def _plan(mask: int, jokers: int, melds: Sequence[Meld], ace_low: bool, seat: in
         best = None
         best_value = 0
         for meld_mask, meld_jokers, shape in candidate_melds(mask, jokers, ace_low):
-            value = _meld_value(meld_mask, meld_jokers, shape.kind is MeldKind.SET)
+            value = _MELD_VALUES[meld_mask | meld_jokers << JOKER_INDEX]
             if value > best_value:
                 best, best_value = (meld_mask, meld_jokers, shape), value
         if best is None:
@@ -163,6 +171,26 @@ def _net(mask: int, jokers: int, melds: Sequence[Meld], ace_low: bool, seat: int
     return laid - 0.5 * (mask_points(left_mask) + 20 * left_jokers)
 
 
+def _neighbours(offset: int) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+    # For a rank offset: each adjacent rank's bit with the bits of the two ends that would make
+    # the pair a run of three, and each rank two away with the bit of the rank between.
+    adjacent = []
+    for neighbour in (offset - 1, offset + 1):
+        if 0 <= neighbour < 13:
+            low, high = min(offset, neighbour) - 1, max(offset, neighbour) + 1
+            ends = (1 << low if low >= 0 else 0) | (1 << high if high < 13 else 0)
+            adjacent.append((1 << neighbour, ends))
+    gapped = [
+        (1 << neighbour, 1 << ((offset + neighbour) // 2))
+        for neighbour in (offset - 2, offset + 2)
+        if 0 <= neighbour < 13
+    ]
+    return tuple(adjacent), tuple(gapped)
+
+
+_NEIGHBOURS: Final = tuple(_neighbours(offset) for offset in range(13))
+
+
 def _keep_score(index: int, mask: int, jokers: int, gone: int) -> int:
     """How close a card of the hand is to a meld: partners for a set, neighbours for a run,
     counting only melds whose missing cards are not already out of play (``gone``)."""
@@ -177,19 +205,15 @@ def _keep_score(index: int, mask: int, jokers: int, gone: int) -> int:
         score += 2 * mates
     suit_bits = mask >> base & SUIT_BITS
     dead = gone >> base & SUIT_BITS
-    for step, weight in ((1, 2), (2, 1)):
-        for neighbour in (offset - step, offset + step):
-            if 0 <= neighbour < 13 and suit_bits >> neighbour & 1:
-                # The run needs the card between (for a gap) or one beyond the pair.
-                if step == 2:
-                    needed = 1 << ((offset + neighbour) // 2)
-                    if not dead & needed:
-                        score += weight
-                else:
-                    low, high = min(offset, neighbour) - 1, max(offset, neighbour) + 1
-                    ends = (1 << low if low >= 0 else 0) | (1 << high if high < 13 else 0)
-                    if ends & ~dead:
-                        score += weight
+    adjacent, gapped = _NEIGHBOURS[offset]
+    # A neighbour in the suit counts 2 if a card beyond the pair is still in play, a rank two
+    # away counts 1 if the card between is.
+    for bit, ends in adjacent:
+        if suit_bits & bit and ends & ~dead:
+            score += 2
+    for bit, between in gapped:
+        if suit_bits & bit and not dead & between:
+            score += 1
     return score
 
 

@@ -21,7 +21,7 @@ from typing import Final, Literal
 
 import attrs
 
-from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS, cards_of_mask, is_seat, run_bits
+from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS, cards_of_mask, is_seat, run_bits, team_of
 from persian_rummy.cards import CARDS, JOKER_INDEX, Card, parse_cards
 from persian_rummy.errors import InvalidArgumentError, MeldValueError, NotationError, excerpt
 
@@ -203,6 +203,8 @@ class Meld:
     # as cards and as a mask (bit JOKER_INDEX for the joker).
     _extensions: list[tuple[Card, ...] | None] = attrs.field(eq=False, hash=False)
     _extension_bits: list[int | None] = attrs.field(eq=False, hash=False)
+    # The points credited to each team, computed on first use (see credits()).
+    _credits: tuple[int, int, int, int] | None = attrs.field(eq=False, hash=False)
 
     def __init__(
         self,
@@ -467,6 +469,7 @@ def _init_meld(
     setter(meld, "_jokers", jokers)
     setter(meld, "_extensions", [None, None])
     setter(meld, "_extension_bits", [None, None])
+    setter(meld, "_credits", None)
 
 
 def new_meld(mask: int, jokers: int, shape: MeldShape, seat: int) -> Meld:
@@ -500,6 +503,20 @@ def extension_bits(meld: Meld, ace_low_allowed: bool) -> int:
         for card in extensions(meld, ace_low_allowed):
             cached |= 1 << card.index
         meld._extension_bits[ace_low_allowed] = cached
+    return cached
+
+
+def credits(meld: Meld) -> tuple[int, int, int, int]:
+    """The points of the meld's cards by team of the seat credited (R16, R23): melded by team
+    0, melded by team 1, laid off by team 0, laid off by team 1 (internal; computed once per
+    meld, and two threads that race compute the same value)."""
+    cached = meld._credits
+    if cached is None:
+        points = [0, 0, 0, 0]
+        for card, seat, flag in zip(meld.cards, meld.seats, meld.laid_off, strict=True):
+            points[2 * flag + team_of(seat)] += card.points
+        cached = (points[0], points[1], points[2], points[3])
+        object.__setattr__(meld, "_credits", cached)
     return cached
 
 
