@@ -38,7 +38,7 @@ from persian_rummy.cards import DECK, JOKER_INDEX, POINTS, Card
 from persian_rummy.engine import legal_actions, play
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, NotationError, excerpt
 from persian_rummy.hand import Hand
-from persian_rummy.melds import Meld, MeldKind, candidate_melds, extend, extensions, new_meld
+from persian_rummy.melds import Meld, MeldKind, candidate_melds, extend, extension_bits, extensions, new_meld
 from persian_rummy.scoring import tally
 from persian_rummy.state import SHOWN_FIELDS, GameState, Phase, team_of
 from persian_rummy.view import PlayerView
@@ -143,7 +143,10 @@ def _plan(mask: int, jokers: int, melds: Sequence[Meld], ace_low: bool, seat: in
         changed = True
         while changed and (mask or jokers):
             changed = False
+            held = mask | (1 << JOKER_INDEX if jokers else 0)
             for position, table_meld in enumerate(table):
+                if not extension_bits(table_meld, ace_low) & held:
+                    continue
                 for card in extensions(table_meld, ace_low):
                     index = card.index
                     if index == JOKER_INDEX:
