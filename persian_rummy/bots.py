@@ -33,7 +33,7 @@ from typing import Final, Protocol, runtime_checkable
 
 from persian_rummy._bits import RANK_MASKS, SUIT_BITS, mask_points
 from persian_rummy._moves import meld_partners, meld_phase_actions
-from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
+from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass, meld_action
 from persian_rummy.cards import DECK, JOKER_INDEX, POINTS, Card
 from persian_rummy.engine import legal_actions, play
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, NotationError, excerpt
@@ -117,6 +117,15 @@ _MELD_VALUES: Final = {
     mask | jokers << JOKER_INDEX: _meld_value(mask, jokers, shape.kind is MeldKind.SET)
     for mask, jokers, shape in candidate_melds((1 << JOKER_INDEX) - 1, 4, True)
 }
+#: The engine's shared meld actions by identity (they live as long as the module), with their
+#: mask, jokers and value; any other MeldCards is read from its cards.
+_MELD_ACTIONS: Final = {
+    id(action): (action, mask, jokers, _MELD_VALUES[mask | jokers << JOKER_INDEX])
+    for action, mask, jokers in (
+        (meld_action(mask, jokers), mask, jokers)
+        for mask, jokers, _ in candidate_melds((1 << JOKER_INDEX) - 1, 4, True)
+    )
+}
 
 
 def _plan(mask: int, jokers: int, melds: Sequence[Meld], ace_low: bool, seat: int) -> tuple[int, int, int]:
@@ -145,7 +154,10 @@ def _plan(mask: int, jokers: int, melds: Sequence[Meld], ace_low: bool, seat: in
             changed = False
             held = mask | (1 << JOKER_INDEX if jokers else 0)
             for position, table_meld in enumerate(table):
-                if not extension_bits(table_meld, ace_low) & held:
+                bits = table_meld._extension_bits[ace_low]  # extension_bits(), without the call once known
+                if bits is None:
+                    bits = extension_bits(table_meld, ace_low)
+                if not bits & held:
                     continue
                 for card in extensions(table_meld, ace_low):
                     index = card.index
@@ -254,15 +266,19 @@ def _table_action_value(view: _Position, action: Action) -> float:
     seat = view.current_player
     melds = view.melds
     if isinstance(action, MeldCards):
-        meld_mask = 0
-        meld_jokers = 0
-        for card in action.cards:
-            if card.index == JOKER_INDEX:
-                meld_jokers += 1
-            else:
-                meld_mask |= 1 << card.index
-        is_set = meld_jokers > 0 or len({card.rank for card in action.cards}) == 1
-        gained = _meld_value(meld_mask, meld_jokers, is_set)
+        known = _MELD_ACTIONS.get(id(action))
+        if known is not None and known[0] is action:
+            _, meld_mask, meld_jokers, gained = known
+        else:
+            meld_mask = 0
+            meld_jokers = 0
+            for card in action.cards:
+                if card.index == JOKER_INDEX:
+                    meld_jokers += 1
+                else:
+                    meld_mask |= 1 << card.index
+            is_set = meld_jokers > 0 or len({card.rank for card in action.cards}) == 1
+            gained = _meld_value(meld_mask, meld_jokers, is_set)
         mask &= ~meld_mask
         jokers -= meld_jokers
         rest = melds  # the new meld's extensions matter little for this comparison
