@@ -88,7 +88,7 @@ class Action:
     def _from_words(cls, words: list[str], text: str) -> Action:
         # An action with no arguments (draw, pass); the others read theirs.
         _arity(words, 0, text, cls.keyword)
-        return cls()
+        return DRAW_STOCK if cls is DrawStock else PASS if cls is Pass else cls()
 
     def __str__(self) -> str:
         return self.keyword
@@ -177,7 +177,8 @@ class DrawDiscard(Action):
     @classmethod
     def _from_words(cls, words: list[str], text: str) -> Action:
         _arity(words, 1, text, "take INDEX")
-        return cls(_index(words[0], text, "take INDEX"))
+        index = _index(words[0], text, "take INDEX")
+        return _DRAW_DISCARDS[index] if index < PILE_LIMIT else cls(index)  # the shared value, or the error
 
     def __str__(self) -> str:
         return f"take {self.index}"
@@ -204,7 +205,13 @@ class MeldCards(Action):
                 f"{excerpt(text.strip())} does not parse: expected 'meld CARD CARD CARD ...'",
                 reason="the action does not parse: expected 'meld CARD CARD CARD ...'",
             )
-        return cls(parse_cards(" ".join(words)))
+        action = cls(parse_cards(" ".join(words)))
+        mask = 0
+        for card in action.cards:
+            mask |= 1 << card.index if card.index != JOKER_INDEX else 0
+        jokers = len(action.cards) - mask.bit_count()
+        shared = _MELDS.get(mask | jokers << JOKER_INDEX)
+        return shared if shared == action else action  # the engine's shared value when it is one
 
     def __str__(self) -> str:
         return "meld " + " ".join(map(str, self.cards))
@@ -225,7 +232,8 @@ class LayOff(Action):
     @classmethod
     def _from_words(cls, words: list[str], text: str) -> Action:
         _arity(words, 2, text, "layoff CARD MELD")
-        return cls(Card.parse(words[0]), _index(words[1], text, "layoff CARD MELD"))
+        card, meld = Card.parse(words[0]), _index(words[1], text, "layoff CARD MELD")
+        return _LAY_OFFS[card.index][meld] if meld < MELD_LIMIT else cls(card, meld)  # shared, or the error
 
     def __str__(self) -> str:
         return f"layoff {self.card} {self.meld}"
@@ -245,7 +253,7 @@ class Discard(Action):
     @classmethod
     def _from_words(cls, words: list[str], text: str) -> Action:
         _arity(words, 1, text, "discard CARD")
-        return cls(Card.parse(words[0]))
+        return DISCARDS[Card.parse(words[0]).index]  # the shared value
 
     def __str__(self) -> str:
         return f"discard {self.card}"

@@ -124,7 +124,7 @@ def _hand(value: Hand | str | Iterable[Card | str]) -> Hand:
     return value if isinstance(value, Hand) else Hand(value)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a state is hashed as often as it is played (search, tables)
 class GameState:
     """One position of a game of Persian Rummy. Immutable: every action returns a new state,
     sharing the parts that did not change.
@@ -470,6 +470,8 @@ _KEEP: Final = _Keep.KEEP
     _SET_TURN_PROGRESS,
     _SET_WENT_OUT,
 ) = (getattr(GameState, field.name).__set__ for field in attrs.fields(GameState))
+# The slot in which attrs keeps a state's hash once computed (cache_hash=True).
+_SET_HASH: Final = next(getattr(GameState, name).__set__ for name in vars(GameState) if name.endswith("cached_hash"))
 
 
 def evolve(
@@ -513,6 +515,7 @@ def evolve(
     _SET_IDLE_TURNS(new, state.idle_turns if idle_turns is _KEEP else idle_turns)
     _SET_TURN_PROGRESS(new, state.turn_progress if turn_progress is _KEEP else turn_progress)
     _SET_WENT_OUT(new, state.went_out if went_out is _KEEP else went_out)
+    _SET_HASH(new, None)  # not hashed yet
     return new
 
 
@@ -692,7 +695,7 @@ def _check_deck(counts: Counter[Card]) -> None:
     raise InvalidStateError("R1: the position must hold exactly the 56 cards of the deck; " + "; ".join(problems))
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, cache_hash=True)
 class PlayerView:
     """One seat's view of a state: everything public plus that seat's own hand (R27).
 
