@@ -373,7 +373,7 @@ def _greedy_draw(view: _Position, actions: Sequence[Action]) -> Action:
 
 
 def _greedy_turn(view: _Position, actions: Sequence[Action]) -> Action:
-    table = [action for action in actions if isinstance(action, MeldCards | LayOff)]
+    table = [action for action in actions if type(action) is MeldCards or type(action) is LayOff]
     if table:
         return max(table, key=lambda action: _table_action_value(view, action))
     discards = [action for action in actions if isinstance(action, Discard)]
@@ -556,7 +556,9 @@ class MonteCarloBot:
             preferred = _greedy_draw(view, actions)
             options.sort(key=lambda action: action != preferred)
         else:
-            if view.must_meld is not None or any(isinstance(action, MeldCards | LayOff) for action in actions):
+            if view.must_meld is not None or any(
+                type(action) is MeldCards or type(action) is LayOff for action in actions
+            ):
                 return _greedy_turn(view, actions)
             discards = [action for action in actions if isinstance(action, Discard)]
             options = list(_discard_order(view, discards)[: self.candidates])

@@ -65,6 +65,9 @@ def shape_of(mask: int, jokers: int) -> MeldShape | MeldValueError:
     Runs that need the ace low are accepted here; whether ``ace_in_runs`` allows them is the
     engine's business (R10).
     """
+    entry = _DECK_MELDS.get(mask | jokers << JOKER_INDEX)
+    if entry is not None:  # a meld of the deck: its shape is in the table
+        return entry[2]
     count = mask.bit_count()
     if jokers:
         if count:
@@ -137,6 +140,11 @@ def _set_entries() -> dict[int, tuple[MeldEntry, ...]]:
 _RUNS: Final = _run_entries()
 _SETS: Final = _set_entries()
 _JOKER_SETS: Final = ((0, 3, JOKER_SET), (0, 4, JOKER_SET))
+#: Every meld of the deck by ``mask | jokers << JOKER_INDEX``: what shape_of answers at once.
+_DECK_MELDS: Final = {
+    entry[0] | entry[1] << JOKER_INDEX: entry
+    for entry in (*_RUNS.values(), *(entry for entries in _SETS.values() for entry in entries), *_JOKER_SETS)
+}
 
 
 def candidate_melds(mask: int, jokers: int, ace_low: bool) -> Iterator[MeldEntry]:
