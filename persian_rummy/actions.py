@@ -211,7 +211,7 @@ class MeldCards(Action):
             mask |= 1 << card.index if card.index != JOKER_INDEX else 0
         jokers = len(action.cards) - mask.bit_count()
         shared = _MELDS.get(mask | jokers << JOKER_INDEX)
-        return shared if shared == action else action  # the engine's shared value when it is one
+        return shared if shared is not None and shared == action else action  # the shared value when it is one
 
     def __str__(self) -> str:
         return "meld " + " ".join(map(str, self.cards))
