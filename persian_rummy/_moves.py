@@ -79,10 +79,7 @@ def meld_phase_actions(
         if must is not None:
             held &= 1 << must.index
         for position, table_meld in enumerate(melds):
-            bits = table_meld._extension_bits[ace_low]  # extension_bits(), without the call once known
-            if bits is None:
-                bits = extension_bits(table_meld, ace_low)
-            if not bits & held:
+            if not table_meld._lay_off_bits[ace_low] & held:  # extension_bits(), without the call
                 continue
             for card in extensions(table_meld, ace_low):
                 index = card.index

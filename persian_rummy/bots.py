@@ -38,7 +38,7 @@ from persian_rummy.cards import DECK, JOKER_INDEX, POINTS, Card
 from persian_rummy.engine import legal_actions, play
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, NotationError, excerpt
 from persian_rummy.hand import Hand
-from persian_rummy.melds import Meld, MeldKind, candidate_melds, extend, extension_bits, extensions, new_meld
+from persian_rummy.melds import Meld, MeldKind, candidate_melds, extend, extensions, new_meld
 from persian_rummy.scoring import tally
 from persian_rummy.state import SHOWN_FIELDS, GameState, Phase, team_of
 from persian_rummy.view import PlayerView
@@ -154,10 +154,7 @@ def _plan(mask: int, jokers: int, melds: Sequence[Meld], ace_low: bool, seat: in
             changed = False
             held = mask | (1 << JOKER_INDEX if jokers else 0)
             for position, table_meld in enumerate(table):
-                bits = table_meld._extension_bits[ace_low]  # extension_bits(), without the call once known
-                if bits is None:
-                    bits = extension_bits(table_meld, ace_low)
-                if not bits & held:
+                if not table_meld._lay_off_bits[ace_low] & held:  # extension_bits(), without the call
                     continue
                 for card in extensions(table_meld, ace_low):
                     index = card.index

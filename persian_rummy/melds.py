@@ -207,10 +207,11 @@ class Meld:
     shape: MeldShape = attrs.field(eq=False, hash=False)
     _mask: int = attrs.field(eq=False, hash=False)
     _jokers: int = attrs.field(eq=False, hash=False)
-    # The cards that extend the meld, computed on first use: (ace high only, ace low allowed),
-    # as cards and as a mask (bit JOKER_INDEX for the joker).
-    _extensions: list[tuple[Card, ...] | None] = attrs.field(eq=False, hash=False)
-    _extension_bits: list[int | None] = attrs.field(eq=False, hash=False)
+    # The cards that extend the meld, (ace high only, ace low allowed), as cards and as masks
+    # (bit JOKER_INDEX for the joker): shared entries of _LAY_OFFS, as they depend on the
+    # cards only.
+    _lay_off_cards: tuple[tuple[Card, ...], tuple[Card, ...]] = attrs.field(eq=False, hash=False)
+    _lay_off_bits: tuple[int, int] = attrs.field(eq=False, hash=False)
     # The points credited to each team, computed on first use (see credits()).
     _credits: tuple[int, int, int, int] | None = attrs.field(eq=False, hash=False)
 
@@ -475,8 +476,10 @@ def _init_meld(
     setter(meld, "shape", shape)
     setter(meld, "_mask", mask)
     setter(meld, "_jokers", jokers)
-    setter(meld, "_extensions", [None, None])
-    setter(meld, "_extension_bits", [None, None])
+    key = mask | jokers << JOKER_INDEX
+    lay_offs = _LAY_OFFS.get(key) or _lay_offs_of(shape, mask, jokers)
+    setter(meld, "_lay_off_cards", lay_offs[0])
+    setter(meld, "_lay_off_bits", lay_offs[1])
     setter(meld, "_credits", None)
 
 
@@ -495,23 +498,13 @@ def new_meld(mask: int, jokers: int, shape: MeldShape, seat: int) -> Meld:
 
 def extensions(meld: Meld, ace_low_allowed: bool) -> tuple[Card, ...]:
     """The cards that extend ``meld`` (internal; see :meth:`Meld.lay_off_cards`)."""
-    cached = meld._extensions[ace_low_allowed]
-    if cached is None:
-        cached = meld._extensions[ace_low_allowed] = _compute_extensions(meld, ace_low_allowed)
-    return cached
+    return meld._lay_off_cards[ace_low_allowed]
 
 
 def extension_bits(meld: Meld, ace_low_allowed: bool) -> int:
     """The cards that extend ``meld`` as a mask, bit :data:`~persian_rummy.cards.JOKER_INDEX`
-    for the joker (internal): a lay-off test of a hand is one ``&``. Computed once per meld
-    (two threads that race compute the same value)."""
-    cached = meld._extension_bits[ace_low_allowed]
-    if cached is None:
-        cached = 0
-        for card in extensions(meld, ace_low_allowed):
-            cached |= 1 << card.index
-        meld._extension_bits[ace_low_allowed] = cached
-    return cached
+    for the joker (internal): a lay-off test of a hand is one ``&``."""
+    return meld._lay_off_bits[ace_low_allowed]
 
 
 def credits(meld: Meld) -> tuple[int, int, int, int]:
@@ -528,17 +521,17 @@ def credits(meld: Meld) -> tuple[int, int, int, int]:
     return cached
 
 
-def _compute_extensions(meld: Meld, ace_low_allowed: bool) -> tuple[Card, ...]:
-    shape = meld.shape
-    size = len(meld.cards)
+def _lay_off_cards(shape: MeldShape, mask: int, jokers: int, ace_low_allowed: bool) -> tuple[Card, ...]:
+    # The cards that extend a meld of these cards (R8-R11, R16): they depend on nothing else.
+    size = mask.bit_count() + jokers
     if shape.kind is MeldKind.SET:
         if size >= 4:
             return ()
-        if meld._jokers:
+        if jokers:
             return (CARDS[JOKER_INDEX],)
         offset = shape.low - 2
         for suit in range(4):
-            if not meld._mask >> (suit * 13 + offset) & 1:
+            if not mask >> (suit * 13 + offset) & 1:
                 return (CARDS[suit * 13 + offset],)
         raise AssertionError("unreachable: a set of three misses one suit")  # pragma: no cover
     base = shape.suit * 13
@@ -552,6 +545,22 @@ def _compute_extensions(meld: Meld, ace_low_allowed: bool) -> tuple[Card, ...]:
     if high <= 13 and not (high == 13 and low == 1):
         out.append(CARDS[base + high - 1])
     return tuple(out)
+
+
+_LayOffEntry = tuple[tuple[tuple[Card, ...], tuple[Card, ...]], tuple[int, int]]
+
+
+def _lay_offs_of(shape: MeldShape, mask: int, jokers: int) -> _LayOffEntry:
+    # A meld's lay-off cards and masks, (ace high only, ace low allowed).
+    high, low = _lay_off_cards(shape, mask, jokers, False), _lay_off_cards(shape, mask, jokers, True)
+    return (high, low), (_bits_of(high), _bits_of(low))
+
+
+def _bits_of(cards: tuple[Card, ...]) -> int:
+    bits = 0
+    for card in cards:
+        bits |= 1 << card.index
+    return bits
 
 
 def extend(meld: Meld, card: Card, seat: int) -> Meld:
@@ -589,3 +598,8 @@ def extend(meld: Meld, card: Card, seat: int) -> Meld:
     mask = meld._mask | (0 if card.index == JOKER_INDEX else 1 << card.index)
     _init_meld(result, cards, seats, flags, new_shape, mask, jokers)
     return result
+
+
+#: The lay-off cards of every meld of the deck by ``mask | jokers << JOKER_INDEX``, built once
+#: at import: a meld takes its entry when it is made, and no meld computes them again.
+_LAY_OFFS: Final = {key: _lay_offs_of(entry[2], entry[0], entry[1]) for key, entry in _DECK_MELDS.items()}
