@@ -38,7 +38,7 @@ from persian_rummy.cards import DECK, JOKER_INDEX, POINTS, Card
 from persian_rummy.engine import legal_actions, play
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, NotationError, excerpt
 from persian_rummy.hand import Hand
-from persian_rummy.melds import Meld, MeldKind, candidate_melds, extend, extensions, new_meld
+from persian_rummy.melds import LAY_OFFS, MeldKind, candidate_melds, extensions, meld_key
 from persian_rummy.scoring import tally
 from persian_rummy.state import SHOWN_FIELDS, GameState, Phase, team_of
 from persian_rummy.view import PlayerView
@@ -128,56 +128,59 @@ _MELD_ACTIONS: Final = {
 }
 
 
-def _plan(mask: int, jokers: int, melds: Sequence[Meld], ace_low: bool, seat: int) -> tuple[int, int, int]:
+def _plan(mask: int, jokers: int, table: Sequence[int], ace_low: bool) -> tuple[int, int, int]:
     """A greedy meld plan for a hand: repeatedly lay the most valuable meld, then lay off
     whatever fits the table and the new melds. Returns ``(points laid, mask left, jokers left)``
-    (R8-R11, R15-R16, R22, R24)."""
+    (R8-R11, R15-R16, R22, R24). The table is the melds' keys (see ``meld_key``): what a meld
+    takes depends on its cards only, so the plan builds no meld."""
     laid = 0
-    table = list(melds)
+    keys = list(table)
     while True:
         best = None
         best_value = 0
-        for meld_mask, meld_jokers, shape in candidate_melds(mask, jokers, ace_low):
+        for meld_mask, meld_jokers, _ in candidate_melds(mask, jokers, ace_low):
             value = _MELD_VALUES[meld_mask | meld_jokers << JOKER_INDEX]
             if value > best_value:
-                best, best_value = (meld_mask, meld_jokers, shape), value
+                best, best_value = (meld_mask, meld_jokers), value
         if best is None:
             break
-        meld_mask, meld_jokers, shape = best
+        meld_mask, meld_jokers = best
         mask &= ~meld_mask
         jokers -= meld_jokers
         laid += best_value
-        table.append(new_meld(meld_mask, meld_jokers, shape, seat))
+        keys.append(meld_mask | meld_jokers << JOKER_INDEX)
     if mask or jokers:
         changed = True
         while changed and (mask or jokers):
             changed = False
             held = mask | (1 << JOKER_INDEX if jokers else 0)
-            for position, table_meld in enumerate(table):
-                if not table_meld._lay_off_bits[ace_low] & held:  # extension_bits(), without the call
+            for position, key in enumerate(keys):
+                cards, bits = LAY_OFFS[key]
+                if not bits[ace_low] & held:
                     continue
-                for card in extensions(table_meld, ace_low):
+                for card in cards[ace_low]:
                     index = card.index
                     if index == JOKER_INDEX:
                         if not jokers:
                             continue
                         jokers -= 1
+                        keys[position] = key + (1 << JOKER_INDEX)
                     elif mask >> index & 1:
                         mask &= ~(1 << index)
+                        keys[position] = key | 1 << index
                     else:
                         continue
                     laid += POINTS[index]
-                    table[position] = extend(table_meld, card, seat)
                     changed = True
                     break
     return laid, mask, jokers
 
 
-def _net(mask: int, jokers: int, melds: Sequence[Meld], ace_low: bool, seat: int, bonus: int) -> float:
-    """What a hand is worth if played out greedily now: points laid, minus half the points
-    left in hand (they may still be melded or discarded later), plus the going-out bonus if it
-    empties (R18, R23, R25)."""
-    laid, left_mask, left_jokers = _plan(mask, jokers, melds, ace_low, seat)
+def _net(mask: int, jokers: int, table: Sequence[int], ace_low: bool, bonus: int) -> float:
+    """What a hand is worth if played out greedily now on a table of meld keys: points laid,
+    minus half the points left in hand (they may still be melded or discarded later), plus the
+    going-out bonus if it empties (R18, R23, R25)."""
+    laid, left_mask, left_jokers = _plan(mask, jokers, table, ace_low)
     if not left_mask and not left_jokers:
         return laid + bonus
     return laid - 0.5 * (mask_points(left_mask) + 20 * left_jokers)
@@ -260,8 +263,7 @@ def _table_action_value(view: _Position, action: Action) -> float:
     hand = view.hand
     mask, jokers = hand.mask, hand.jokers
     ace_low = view.rules.ace_in_runs == "high_or_low"
-    seat = view.current_player
-    melds = view.melds
+    table = [meld_key(meld) for meld in view.melds]
     if isinstance(action, MeldCards):
         known = _MELD_ACTIONS.get(id(action))
         if known is not None and known[0] is action:
@@ -278,17 +280,18 @@ def _table_action_value(view: _Position, action: Action) -> float:
             gained = _meld_value(meld_mask, meld_jokers, is_set)
         mask &= ~meld_mask
         jokers -= meld_jokers
-        rest = melds  # the new meld's extensions matter little for this comparison
+        # The table as it is: the new meld's extensions matter little for this comparison.
     else:
         assert isinstance(action, LayOff)
         index = action.card.index
         gained = POINTS[index]
         if index == JOKER_INDEX:
             jokers -= 1
+            table[action.meld] += 1 << JOKER_INDEX
         else:
             mask &= ~(1 << index)
-        rest = melds[: action.meld] + (extend(melds[action.meld], action.card, seat),) + melds[action.meld + 1 :]
-    return gained + _net(mask, jokers, rest, ace_low, seat, view.rules.going_out_bonus)
+            table[action.meld] |= 1 << index
+    return gained + _net(mask, jokers, table, ace_low, view.rules.going_out_bonus)
 
 
 class GreedyBot:
@@ -334,7 +337,8 @@ def _draw_gains(view: _Position, actions: Sequence[Action]) -> list[tuple[float,
     mask, jokers = hand.mask, hand.jokers
     ace_low = view.rules.ace_in_runs == "high_or_low"
     bonus = view.rules.going_out_bonus
-    base = _net(mask, jokers, view.melds, ace_low, view.current_player, bonus)
+    table = [meld_key(meld) for meld in view.melds]
+    base = _net(mask, jokers, table, ace_low, bonus)
     pile = view.discard_pile
     gains: list[tuple[float, Action]] = []
     for action in actions:
@@ -346,7 +350,7 @@ def _draw_gains(view: _Position, actions: Sequence[Action]) -> list[tuple[float,
                 taken_jokers += 1
             else:
                 taken_mask |= 1 << card.index
-        gains.append((_net(taken_mask, taken_jokers, view.melds, ace_low, view.current_player, bonus) - base, action))
+        gains.append((_net(taken_mask, taken_jokers, table, ace_low, bonus) - base, action))
     return gains
 
 

@@ -208,7 +208,7 @@ class Meld:
     _mask: int = attrs.field(eq=False, hash=False)
     _jokers: int = attrs.field(eq=False, hash=False)
     # The cards that extend the meld, (ace high only, ace low allowed), as cards and as masks
-    # (bit JOKER_INDEX for the joker): shared entries of _LAY_OFFS, as they depend on the
+    # (bit JOKER_INDEX for the joker): shared entries of LAY_OFFS, as they depend on the
     # cards only.
     _lay_off_cards: tuple[tuple[Card, ...], tuple[Card, ...]] = attrs.field(eq=False, hash=False)
     _lay_off_bits: tuple[int, int] = attrs.field(eq=False, hash=False)
@@ -477,7 +477,7 @@ def _init_meld(
     setter(meld, "_mask", mask)
     setter(meld, "_jokers", jokers)
     key = mask | jokers << JOKER_INDEX
-    lay_offs = _LAY_OFFS.get(key) or _lay_offs_of(shape, mask, jokers)
+    lay_offs = LAY_OFFS.get(key) or _lay_offs_of(shape, mask, jokers)
     setter(meld, "_lay_off_cards", lay_offs[0])
     setter(meld, "_lay_off_bits", lay_offs[1])
     setter(meld, "_credits", None)
@@ -494,6 +494,13 @@ def new_meld(mask: int, jokers: int, shape: MeldShape, seat: int) -> Meld:
         cards = tuple(cards_of_mask(mask))
     _init_meld(meld, cards, (seat,) * len(cards), (False,) * len(cards), shape, mask, jokers)
     return meld
+
+
+def meld_key(meld: Meld) -> int:
+    """The meld's cards as one number, ``mask | jokers << JOKER_INDEX``: the key of the fixed
+    tables of the deck's melds (internal). Laying off a natural card sets its bit; a joker adds
+    ``1 << JOKER_INDEX``."""
+    return meld._mask | meld._jokers << JOKER_INDEX
 
 
 def extensions(meld: Meld, ace_low_allowed: bool) -> tuple[Card, ...]:
@@ -600,6 +607,7 @@ def extend(meld: Meld, card: Card, seat: int) -> Meld:
     return result
 
 
-#: The lay-off cards of every meld of the deck by ``mask | jokers << JOKER_INDEX``, built once
-#: at import: a meld takes its entry when it is made, and no meld computes them again.
-_LAY_OFFS: Final = {key: _lay_offs_of(entry[2], entry[0], entry[1]) for key, entry in _DECK_MELDS.items()}
+#: The lay-off cards of every meld of the deck by ``mask | jokers << JOKER_INDEX`` (its key, see
+#: meld_key), built once at import: a meld takes its entry when it is made, and no meld
+#: computes them again; the bots' plans read it by key without building melds (internal).
+LAY_OFFS: Final = {key: _lay_offs_of(entry[2], entry[0], entry[1]) for key, entry in _DECK_MELDS.items()}
