@@ -14,7 +14,7 @@ from typing import Final
 import attrs
 
 from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS, team_of
-from persian_rummy.actions import DISCARDS, Action, lay_off_action, meld_action
+from persian_rummy.actions import DISCARDS, MELD_ACTIONS, Action, lay_off_action, meld_action
 from persian_rummy.cards import CARDS, JOKER_INDEX, Card
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld, candidate_melds, credits, extend, extension_bits, extensions, new_meld
@@ -60,19 +60,26 @@ def meld_phase_actions(
     forbidden = rules.last_card_discard == "forbidden"
     size = mask.bit_count() + jokers
     out: list[Action] = []
-    must_bit = 0
-    if must is not None:
-        must_bit = 0 if must.index == JOKER_INDEX else 1 << must.index
-    for meld_mask, meld_jokers, shape in candidate_melds(mask, jokers, ace_low):
-        if must is not None and not (meld_mask & must_bit if must_bit else meld_jokers):
-            continue
-        if forbidden and size - meld_mask.bit_count() - meld_jokers == 1:
-            table = melds + (new_meld(meld_mask, meld_jokers, shape, seat),)
-            if not leftover_ok(mask & ~meld_mask, jokers - meld_jokers, table, rules):
+    if must is None and not forbidden and not first_only:
+        # Every meld the hand holds is legal: the shared actions by key, in one pass.
+        out = [
+            MELD_ACTIONS[meld_mask | meld_jokers << JOKER_INDEX]
+            for meld_mask, meld_jokers, _ in candidate_melds(mask, jokers, ace_low)
+        ]
+    else:
+        must_bit = 0
+        if must is not None:
+            must_bit = 0 if must.index == JOKER_INDEX else 1 << must.index
+        for meld_mask, meld_jokers, shape in candidate_melds(mask, jokers, ace_low):
+            if must is not None and not (meld_mask & must_bit if must_bit else meld_jokers):
                 continue
-        out.append(meld_action(meld_mask, meld_jokers))
-        if first_only:
-            return out
+            if forbidden and size - meld_mask.bit_count() - meld_jokers == 1:
+                table = melds + (new_meld(meld_mask, meld_jokers, shape, seat),)
+                if not leftover_ok(mask & ~meld_mask, jokers - meld_jokers, table, rules):
+                    continue
+            out.append(meld_action(meld_mask, meld_jokers))
+            if first_only:
+                return out
     if must is None or rules.pickup_use == "meld_or_lay_off":
         # The cards that may be laid off, as a mask: the hand's, or only the card taken (R14).
         held = mask | (1 << JOKER_INDEX if jokers else 0)

@@ -210,7 +210,7 @@ class MeldCards(Action):
         for card in action.cards:
             mask |= 1 << card.index if card.index != JOKER_INDEX else 0
         jokers = len(action.cards) - mask.bit_count()
-        shared = _MELDS.get(mask | jokers << JOKER_INDEX)
+        shared = MELD_ACTIONS.get(mask | jokers << JOKER_INDEX)
         return shared if shared is not None and shared == action else action  # the shared value when it is one
 
     def __str__(self) -> str:
@@ -286,8 +286,8 @@ _LAY_OFFS: Final = tuple(tuple(LayOff(card, meld) for meld in range(MELD_LIMIT))
 
 #: Every valid meld of the deck by ``mask | jokers << JOKER_INDEX`` (its natural mask, or its
 #: count of jokers above the naturals' bits): sets, runs (ace high, and ace low for
-#: ``ace_in_runs="high_or_low"``) and joker sets (R8-R11), 371 in all.
-_MELDS: Final = {
+#: ``ace_in_runs="high_or_low"``) and joker sets (R8-R11), 371 in all (internal).
+MELD_ACTIONS: Final = {
     mask | jokers << JOKER_INDEX: MeldCards([*cards_of_mask(mask), *[CARDS[JOKER_INDEX]] * jokers])
     for mask, jokers, _ in candidate_melds((1 << JOKER_INDEX) - 1, 4, True)
 }
@@ -306,7 +306,7 @@ def lay_off_action(card_index: int, meld: int) -> LayOff:
 def meld_action(mask: int, jokers: int) -> MeldCards:
     """The shared ``MeldCards`` value for the natural cards of ``mask`` plus ``jokers`` jokers,
     a valid meld (internal). Anything else is built afresh and not kept."""
-    action = _MELDS.get(mask | jokers << JOKER_INDEX)
+    action = MELD_ACTIONS.get(mask | jokers << JOKER_INDEX)
     if action is None:
         return MeldCards([*cards_of_mask(mask), *[CARDS[JOKER_INDEX]] * jokers])
     return action
