@@ -54,18 +54,31 @@ def cards_of_mask(mask: int) -> Iterator[Card]:
         mask ^= low
 
 
+def _suit_points() -> tuple[int, ...]:
+    # The points of each set of one suit's ranks (bit 0 = the two); every suit scores alike.
+    points = [0] * (SUIT_BITS + 1)
+    for bits in range(1, SUIT_BITS + 1):
+        low = bits & -bits
+        points[bits] = points[bits ^ low] + POINTS[low.bit_length() - 1]
+    return tuple(points)
+
+
+#: The points of each of the 8192 sets of one suit's ranks, built once at import (R22).
+SUIT_POINTS: Final = _suit_points()
+
+
 def mask_points(mask: int) -> int:
     """The points of the natural cards of a mask (R22).
 
     >>> mask_points(1 << 12 | 1)  # As 2s
     17
     """
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += POINTS[low.bit_length() - 1]
-        mask ^= low
-    return total
+    return (
+        SUIT_POINTS[mask & SUIT_BITS]
+        + SUIT_POINTS[mask >> 13 & SUIT_BITS]
+        + SUIT_POINTS[mask >> 26 & SUIT_BITS]
+        + SUIT_POINTS[mask >> 39 & SUIT_BITS]
+    )
 
 
 def run_bits(suit_bits: int) -> tuple[int, int, bool] | None:

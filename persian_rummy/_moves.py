@@ -9,20 +9,32 @@ masks, melds and rules, never a state, so they sit below the state in the layers
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from typing import Final
 
 import attrs
 
 from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS, team_of
-from persian_rummy.actions import DISCARDS, Action, lay_off_action, meld_action
+from persian_rummy.actions import DISCARDS, MELD_ACTIONS, Action, lay_off_action, meld_action
 from persian_rummy.cards import CARDS, JOKER_INDEX, Card
 from persian_rummy.hand import Hand
-from persian_rummy.melds import Meld, candidate_melds, extend, extensions, new_meld
+from persian_rummy.melds import Meld, candidate_melds, credits, extend, extension_bits, extensions, new_meld
 from persian_rummy.rules import Rules
+
+#: Each natural card's discard by the card's bit (internal).
+_DISCARD_BY_BIT: Final = {1 << index: DISCARDS[index] for index in range(JOKER_INDEX)}
 
 
 def can_lay_off(card_index: int, melds: Iterable[Meld], ace_low: bool) -> bool:
-    card = CARDS[card_index]
-    return any(card in extensions(table_meld, ace_low) for table_meld in melds)
+    return any(extension_bits(table_meld, ace_low) >> card_index & 1 for table_meld in melds)
+
+
+def lay_off_bits(melds: Iterable[Meld], ace_low: bool) -> int:
+    """Every card that some meld of the table accepts, as a mask (bit ``JOKER_INDEX`` for the
+    joker): what :func:`can_lay_off` asks of each card, computed once for a table."""
+    bits = 0
+    for table_meld in melds:
+        bits |= extension_bits(table_meld, ace_low)
+    return bits
 
 
 def leftover_ok(mask: int, jokers: int, melds: tuple[Meld, ...], rules: Rules) -> bool:
@@ -48,29 +60,37 @@ def meld_phase_actions(
     forbidden = rules.last_card_discard == "forbidden"
     size = mask.bit_count() + jokers
     out: list[Action] = []
-    must_bit = 0
-    if must is not None:
-        must_bit = 0 if must.index == JOKER_INDEX else 1 << must.index
-    for meld_mask, meld_jokers, shape in candidate_melds(mask, jokers, ace_low):
-        if must is not None and not (meld_mask & must_bit if must_bit else meld_jokers):
-            continue
-        if forbidden and size - meld_mask.bit_count() - meld_jokers == 1:
-            table = melds + (new_meld(meld_mask, meld_jokers, shape, seat),)
-            if not leftover_ok(mask & ~meld_mask, jokers - meld_jokers, table, rules):
+    if must is None and not forbidden and not first_only:
+        # Every meld the hand holds is legal: the shared actions by key, in one pass.
+        out = [
+            MELD_ACTIONS[meld_mask | meld_jokers << JOKER_INDEX]
+            for meld_mask, meld_jokers, _ in candidate_melds(mask, jokers, ace_low)
+        ]
+    else:
+        must_bit = 0
+        if must is not None:
+            must_bit = 0 if must.index == JOKER_INDEX else 1 << must.index
+        for meld_mask, meld_jokers, shape in candidate_melds(mask, jokers, ace_low):
+            if must is not None and not (meld_mask & must_bit if must_bit else meld_jokers):
                 continue
-        out.append(meld_action(meld_mask, meld_jokers))
-        if first_only:
-            return out
+            if forbidden and size - meld_mask.bit_count() - meld_jokers == 1:
+                table = melds + (new_meld(meld_mask, meld_jokers, shape, seat),)
+                if not leftover_ok(mask & ~meld_mask, jokers - meld_jokers, table, rules):
+                    continue
+            out.append(meld_action(meld_mask, meld_jokers))
+            if first_only:
+                return out
     if must is None or rules.pickup_use == "meld_or_lay_off":
+        # The cards that may be laid off, as a mask: the hand's, or only the card taken (R14).
+        held = mask | (1 << JOKER_INDEX if jokers else 0)
+        if must is not None:
+            held &= 1 << must.index
         for position, table_meld in enumerate(melds):
+            if not table_meld._lay_off_bits[ace_low] & held:  # extension_bits(), without the call
+                continue
             for card in extensions(table_meld, ace_low):
                 index = card.index
-                if index == JOKER_INDEX:
-                    if not jokers:
-                        continue
-                elif not mask >> index & 1:
-                    continue
-                if must is not None and card != must:
+                if not held >> index & 1:
                     continue
                 if forbidden and size == 2:
                     table = melds[:position] + (extend(table_meld, card, seat),) + melds[position + 1 :]
@@ -84,7 +104,7 @@ def meld_phase_actions(
         rest = mask
         while rest:
             low = rest & -rest
-            out.append(DISCARDS[low.bit_length() - 1])
+            out.append(_DISCARD_BY_BIT[low])
             rest ^= low
         if jokers:
             out.append(DISCARDS[JOKER_INDEX])
@@ -103,7 +123,41 @@ def target_usable(mask: int, jokers: int, target: Card, melds: tuple[Meld, ...],
     if rules.last_card_discard == "forbidden":
         return bool(meld_phase_actions(mask, jokers, melds, target, rules, seat, first_only=True))
     ace_low = rules.ace_in_runs == "high_or_low"
-    index = target.index
+    lay_offs = lay_off_bits(melds, ace_low) if rules.pickup_use == "meld_or_lay_off" else 0
+    return _usable(mask, jokers, target.index, ace_low, lay_offs)
+
+
+def usable_targets(
+    mask: int, jokers: int, pile: tuple[Card, ...], melds: tuple[Meld, ...], rules: Rules, seat: int
+) -> list[int]:
+    """The indices of the discard pile, from the top down, whose card the hand ``mask`` and
+    ``jokers`` could take with every card above it and use at once (R13-R14, R19): the
+    :func:`target_usable` of each, with what they share worked out once."""
+    out = []
+    top = len(pile) - 1
+    free_top = not rules.top_card_must_meld
+    forbidden = rules.last_card_discard == "forbidden"
+    ace_low = rules.ace_in_runs == "high_or_low"
+    lay_offs = lay_off_bits(melds, ace_low) if rules.pickup_use == "meld_or_lay_off" else 0
+    for index in range(top, -1, -1):
+        card = pile[index]
+        card_index = card.index
+        if card_index == JOKER_INDEX:
+            jokers += 1
+        else:
+            mask |= 1 << card_index
+        if (index == top and free_top) or (
+            meld_phase_actions(mask, jokers, melds, card, rules, seat, first_only=True)
+            if forbidden
+            else _usable(mask, jokers, card_index, ace_low, lay_offs)
+        ):
+            out.append(index)
+    return out
+
+
+def _usable(mask: int, jokers: int, index: int, ace_low: bool, lay_offs: int) -> bool:
+    # Card ``index`` melds with cards of ``mask`` and ``jokers`` (which hold it), or is one of
+    # the table's ``lay_offs`` (R8-R11, R14, R16).
     if index == JOKER_INDEX:
         if jokers >= 3:
             return True
@@ -112,19 +166,19 @@ def target_usable(mask: int, jokers: int, target: Card, melds: tuple[Meld, ...],
         if (mask & RANK_MASKS[offset]).bit_count() >= 3:
             return True
         suit_bits = mask >> (index - offset) & SUIT_BITS
-        if in_run_window(suit_bits, offset):
+        if in_runs(suit_bits) >> offset & 1:
             return True
         if ace_low and suit_bits & ACE_BIT:
             rotated = ((suit_bits << 1) | (suit_bits >> 12)) & SUIT_BITS
-            if in_run_window(rotated, (offset + 1) % 13):
+            if in_runs(rotated) >> ((offset + 1) % 13) & 1:
                 return True
-    if rules.pickup_use == "new_meld_only":
-        return False
-    return can_lay_off(index, melds, ace_low)
+    return bool(lay_offs >> index & 1)
 
 
-def in_run_window(bits: int, position: int) -> bool:
-    return any(0 <= start <= 10 and bits >> start & 7 == 7 for start in (position - 2, position - 1, position))
+def in_runs(bits: int) -> int:
+    """The ranks of one suit's bits that lie in three or more in a row (R9), as bits."""
+    starts = bits & bits >> 1 & bits >> 2
+    return starts | starts << 1 | starts << 2
 
 
 def meld_partners(target: Card) -> Iterator[tuple[Card, ...]]:
@@ -207,8 +261,11 @@ def tally(
     laid_off = [0, 0]
     doubles = [0, 0]
     for meld in melds:
-        for card, seat, flag in zip(meld.cards, meld.seats, meld.laid_off, strict=True):
-            (laid_off if flag else melded)[team_of(seat)] += card.points
+        first_melded, second_melded, first_laid, second_laid = credits(meld)
+        melded[0] += first_melded
+        melded[1] += second_melded
+        laid_off[0] += first_laid
+        laid_off[1] += second_laid
         if meld.scores_double(rules.double_four_jokers):
             doubles[team_of(meld.owner)] += meld.points
     in_hand = [0, 0]

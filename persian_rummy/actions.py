@@ -91,7 +91,7 @@ class Action:
     def _from_words(cls, words: list[str], text: str) -> Action:
         # An action with no arguments (draw, pass); the others read theirs.
         _arity(words, 0, text, cls.keyword)
-        return cls()
+        return DRAW_STOCK if cls is DrawStock else PASS if cls is Pass else cls()
 
     def __str__(self) -> str:
         return self.keyword
@@ -184,7 +184,8 @@ class DrawDiscard(Action):
     @classmethod
     def _from_words(cls, words: list[str], text: str) -> Action:
         _arity(words, 1, text, "take INDEX")
-        return cls(_index(words[0], text, "take INDEX"))
+        index = _index(words[0], text, "take INDEX")
+        return _DRAW_DISCARDS[index] if index < PILE_LIMIT else cls(index)  # the shared value, or the error
 
     def __str__(self) -> str:
         return f"take {self.index}"
@@ -211,7 +212,13 @@ class MeldCards(Action):
                 f"{excerpt(text.strip())} does not parse: expected 'meld CARD CARD CARD ...'",
                 reason="the action does not parse: expected 'meld CARD CARD CARD ...'",
             )
-        return cls(parse_cards(" ".join(words)))
+        action = cls(parse_cards(" ".join(words)))
+        mask = 0
+        for card in action.cards:
+            mask |= 1 << card.index if card.index != JOKER_INDEX else 0
+        jokers = len(action.cards) - mask.bit_count()
+        shared = MELD_ACTIONS.get(mask | jokers << JOKER_INDEX)
+        return shared if shared is not None and shared == action else action  # the shared value when it is one
 
     def __str__(self) -> str:
         return "meld " + " ".join(map(str, self.cards))
@@ -232,7 +239,8 @@ class LayOff(Action):
     @classmethod
     def _from_words(cls, words: list[str], text: str) -> Action:
         _arity(words, 2, text, "layoff CARD MELD")
-        return cls(Card.parse(words[0]), _index(words[1], text, "layoff CARD MELD"))
+        card, meld = Card.parse(words[0]), _index(words[1], text, "layoff CARD MELD")
+        return _LAY_OFFS[card.index][meld] if meld < MELD_LIMIT else cls(card, meld)  # shared, or the error
 
     def __str__(self) -> str:
         return f"layoff {self.card} {self.meld}"
@@ -252,7 +260,7 @@ class Discard(Action):
     @classmethod
     def _from_words(cls, words: list[str], text: str) -> Action:
         _arity(words, 1, text, "discard CARD")
-        return cls(Card.parse(words[0]))
+        return DISCARDS[Card.parse(words[0]).index]  # the shared value
 
     def __str__(self) -> str:
         return f"discard {self.card}"
@@ -283,10 +291,11 @@ _DRAW_DISCARDS: Final = tuple(DrawDiscard(index) for index in range(PILE_LIMIT))
 _LAY_OFFS: Final = tuple(tuple(LayOff(card, meld) for meld in range(MELD_LIMIT)) for card in CARDS)
 
 
-#: Every valid meld of the deck by (natural mask, jokers): sets, runs (ace high, and ace low
-#: for ``ace_in_runs="high_or_low"``) and joker sets (R8-R11), 371 in all.
-_MELDS: Final = {
-    (mask, jokers): MeldCards([*cards_of_mask(mask), *[CARDS[JOKER_INDEX]] * jokers])
+#: Every valid meld of the deck by ``mask | jokers << JOKER_INDEX`` (its natural mask, or its
+#: count of jokers above the naturals' bits): sets, runs (ace high, and ace low for
+#: ``ace_in_runs="high_or_low"``) and joker sets (R8-R11), 371 in all (internal).
+MELD_ACTIONS: Final = {
+    mask | jokers << JOKER_INDEX: MeldCards([*cards_of_mask(mask), *[CARDS[JOKER_INDEX]] * jokers])
     for mask, jokers, _ in candidate_melds((1 << JOKER_INDEX) - 1, 4, True)
 }
 
@@ -304,7 +313,7 @@ def lay_off_action(card_index: int, meld: int) -> LayOff:
 def meld_action(mask: int, jokers: int) -> MeldCards:
     """The shared ``MeldCards`` value for the natural cards of ``mask`` plus ``jokers`` jokers,
     a valid meld (internal). Anything else is built afresh and not kept."""
-    action = _MELDS.get((mask, jokers))
+    action = MELD_ACTIONS.get(mask | jokers << JOKER_INDEX)
     if action is None:
         return MeldCards([*cards_of_mask(mask), *[CARDS[JOKER_INDEX]] * jokers])
     return action

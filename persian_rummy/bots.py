@@ -33,12 +33,12 @@ from typing import Final, Protocol, runtime_checkable
 
 from persian_rummy._bits import RANK_MASKS, SUIT_BITS, mask_points
 from persian_rummy._moves import meld_partners, meld_phase_actions
-from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
+from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass, meld_action
 from persian_rummy.cards import DECK, JOKER_INDEX, POINTS, Card
 from persian_rummy.engine import legal_actions, play
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, NotationError, excerpt
 from persian_rummy.hand import Hand
-from persian_rummy.melds import Meld, MeldKind, candidate_melds, extend, extensions, new_meld
+from persian_rummy.melds import LAY_OFFS, MeldKind, candidate_melds, extensions, meld_key
 from persian_rummy.scoring import tally
 from persian_rummy.state import SHOWN_FIELDS, GameState, Phase, team_of
 from persian_rummy.view import InfoState, PlayerView
@@ -113,56 +113,99 @@ def _meld_value(mask: int, jokers: int, is_set: bool) -> int:
     return value
 
 
-def _plan(mask: int, jokers: int, melds: Sequence[Meld], ace_low: bool, seat: int) -> tuple[int, int, int]:
+#: The value of every meld of the deck (see _meld_value), by ``mask | jokers << JOKER_INDEX``:
+#: worked out once at import instead of for each candidate of each plan.
+_MELD_VALUES: Final = {
+    mask | jokers << JOKER_INDEX: _meld_value(mask, jokers, shape.kind is MeldKind.SET)
+    for mask, jokers, shape in candidate_melds((1 << JOKER_INDEX) - 1, 4, True)
+}
+#: The engine's shared meld actions by identity (they live as long as the module), with their
+#: mask, jokers and value; any other MeldCards is read from its cards.
+_MELD_ACTIONS: Final = {
+    id(action): (action, mask, jokers, _MELD_VALUES[mask | jokers << JOKER_INDEX])
+    for action, mask, jokers in (
+        (meld_action(mask, jokers), mask, jokers)
+        for mask, jokers, _ in candidate_melds((1 << JOKER_INDEX) - 1, 4, True)
+    )
+}
+
+
+def _plan(mask: int, jokers: int, table: Sequence[int], ace_low: bool) -> tuple[int, int, int]:
     """A greedy meld plan for a hand: repeatedly lay the most valuable meld, then lay off
     whatever fits the table and the new melds. Returns ``(points laid, mask left, jokers left)``
-    (R8-R11, R15-R16, R22, R24)."""
+    (R8-R11, R15-R16, R22, R24). The table is the melds' keys (see ``meld_key``): what a meld
+    takes depends on its cards only, so the plan builds no meld."""
     laid = 0
-    table = list(melds)
+    keys = list(table)
     while True:
         best = None
         best_value = 0
-        for meld_mask, meld_jokers, shape in candidate_melds(mask, jokers, ace_low):
-            value = _meld_value(meld_mask, meld_jokers, shape.kind is MeldKind.SET)
+        for meld_mask, meld_jokers, _ in candidate_melds(mask, jokers, ace_low):
+            value = _MELD_VALUES[meld_mask | meld_jokers << JOKER_INDEX]
             if value > best_value:
-                best, best_value = (meld_mask, meld_jokers, shape), value
+                best, best_value = (meld_mask, meld_jokers), value
         if best is None:
             break
-        meld_mask, meld_jokers, shape = best
+        meld_mask, meld_jokers = best
         mask &= ~meld_mask
         jokers -= meld_jokers
         laid += best_value
-        table.append(new_meld(meld_mask, meld_jokers, shape, seat))
+        keys.append(meld_mask | meld_jokers << JOKER_INDEX)
     if mask or jokers:
         changed = True
         while changed and (mask or jokers):
             changed = False
-            for position, table_meld in enumerate(table):
-                for card in extensions(table_meld, ace_low):
+            held = mask | (1 << JOKER_INDEX if jokers else 0)
+            for position, key in enumerate(keys):
+                cards, bits = LAY_OFFS[key]
+                if not bits[ace_low] & held:
+                    continue
+                for card in cards[ace_low]:
                     index = card.index
                     if index == JOKER_INDEX:
                         if not jokers:
                             continue
                         jokers -= 1
+                        keys[position] = key + (1 << JOKER_INDEX)
                     elif mask >> index & 1:
                         mask &= ~(1 << index)
+                        keys[position] = key | 1 << index
                     else:
                         continue
                     laid += POINTS[index]
-                    table[position] = extend(table_meld, card, seat)
                     changed = True
                     break
     return laid, mask, jokers
 
 
-def _net(mask: int, jokers: int, melds: Sequence[Meld], ace_low: bool, seat: int, bonus: int) -> float:
-    """What a hand is worth if played out greedily now: points laid, minus half the points
-    left in hand (they may still be melded or discarded later), plus the going-out bonus if it
-    empties (R18, R23, R25)."""
-    laid, left_mask, left_jokers = _plan(mask, jokers, melds, ace_low, seat)
+def _net(mask: int, jokers: int, table: Sequence[int], ace_low: bool, bonus: int) -> float:
+    """What a hand is worth if played out greedily now on a table of meld keys: points laid,
+    minus half the points left in hand (they may still be melded or discarded later), plus the
+    going-out bonus if it empties (R18, R23, R25)."""
+    laid, left_mask, left_jokers = _plan(mask, jokers, table, ace_low)
     if not left_mask and not left_jokers:
         return laid + bonus
     return laid - 0.5 * (mask_points(left_mask) + 20 * left_jokers)
+
+
+def _neighbours(offset: int) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+    # For a rank offset: each adjacent rank's bit with the bits of the two ends that would make
+    # the pair a run of three, and each rank two away with the bit of the rank between.
+    adjacent = []
+    for neighbour in (offset - 1, offset + 1):
+        if 0 <= neighbour < 13:
+            low, high = min(offset, neighbour) - 1, max(offset, neighbour) + 1
+            ends = (1 << low if low >= 0 else 0) | (1 << high if high < 13 else 0)
+            adjacent.append((1 << neighbour, ends))
+    gapped = [
+        (1 << neighbour, 1 << ((offset + neighbour) // 2))
+        for neighbour in (offset - 2, offset + 2)
+        if 0 <= neighbour < 13
+    ]
+    return tuple(adjacent), tuple(gapped)
+
+
+_NEIGHBOURS: Final = tuple(_neighbours(offset) for offset in range(13))
 
 
 def _keep_score(index: int, mask: int, jokers: int, gone: int) -> int:
@@ -179,19 +222,15 @@ def _keep_score(index: int, mask: int, jokers: int, gone: int) -> int:
         score += 2 * mates
     suit_bits = mask >> base & SUIT_BITS
     dead = gone >> base & SUIT_BITS
-    for step, weight in ((1, 2), (2, 1)):
-        for neighbour in (offset - step, offset + step):
-            if 0 <= neighbour < 13 and suit_bits >> neighbour & 1:
-                # The run needs the card between (for a gap) or one beyond the pair.
-                if step == 2:
-                    needed = 1 << ((offset + neighbour) // 2)
-                    if not dead & needed:
-                        score += weight
-                else:
-                    low, high = min(offset, neighbour) - 1, max(offset, neighbour) + 1
-                    ends = (1 << low if low >= 0 else 0) | (1 << high if high < 13 else 0)
-                    if ends & ~dead:
-                        score += weight
+    adjacent, gapped = _NEIGHBOURS[offset]
+    # A neighbour in the suit counts 2 if a card beyond the pair is still in play, a rank two
+    # away counts 1 if the card between is.
+    for bit, ends in adjacent:
+        if suit_bits & bit and ends & ~dead:
+            score += 2
+    for bit, between in gapped:
+        if suit_bits & bit and not dead & between:
+            score += 1
     return score
 
 
@@ -226,31 +265,35 @@ def _table_action_value(view: _Position, action: Action) -> float:
     hand = view.hand
     mask, jokers = hand.mask, hand.jokers
     ace_low = view.rules.ace_in_runs == "high_or_low"
-    seat = view.current_player
-    melds = view.melds
+    table = [meld_key(meld) for meld in view.melds]
     if isinstance(action, MeldCards):
-        meld_mask = 0
-        meld_jokers = 0
-        for card in action.cards:
-            if card.index == JOKER_INDEX:
-                meld_jokers += 1
-            else:
-                meld_mask |= 1 << card.index
-        is_set = meld_jokers > 0 or len({card.rank for card in action.cards}) == 1
-        gained = _meld_value(meld_mask, meld_jokers, is_set)
+        known = _MELD_ACTIONS.get(id(action))
+        if known is not None and known[0] is action:
+            _, meld_mask, meld_jokers, gained = known
+        else:
+            meld_mask = 0
+            meld_jokers = 0
+            for card in action.cards:
+                if card.index == JOKER_INDEX:
+                    meld_jokers += 1
+                else:
+                    meld_mask |= 1 << card.index
+            is_set = meld_jokers > 0 or len({card.rank for card in action.cards}) == 1
+            gained = _meld_value(meld_mask, meld_jokers, is_set)
         mask &= ~meld_mask
         jokers -= meld_jokers
-        rest = melds  # the new meld's extensions matter little for this comparison
+        # The table as it is: the new meld's extensions matter little for this comparison.
     else:
         assert isinstance(action, LayOff)
         index = action.card.index
         gained = POINTS[index]
         if index == JOKER_INDEX:
             jokers -= 1
+            table[action.meld] += 1 << JOKER_INDEX
         else:
             mask &= ~(1 << index)
-        rest = melds[: action.meld] + (extend(melds[action.meld], action.card, seat),) + melds[action.meld + 1 :]
-    return gained + _net(mask, jokers, rest, ace_low, seat, view.rules.going_out_bonus)
+            table[action.meld] |= 1 << index
+    return gained + _net(mask, jokers, table, ace_low, view.rules.going_out_bonus)
 
 
 class GreedyBot:
@@ -296,7 +339,8 @@ def _draw_gains(view: _Position, actions: Sequence[Action]) -> list[tuple[float,
     mask, jokers = hand.mask, hand.jokers
     ace_low = view.rules.ace_in_runs == "high_or_low"
     bonus = view.rules.going_out_bonus
-    base = _net(mask, jokers, view.melds, ace_low, view.current_player, bonus)
+    table = [meld_key(meld) for meld in view.melds]
+    base = _net(mask, jokers, table, ace_low, bonus)
     pile = view.discard_pile
     gains: list[tuple[float, Action]] = []
     for action in actions:
@@ -308,7 +352,7 @@ def _draw_gains(view: _Position, actions: Sequence[Action]) -> list[tuple[float,
                 taken_jokers += 1
             else:
                 taken_mask |= 1 << card.index
-        gains.append((_net(taken_mask, taken_jokers, view.melds, ace_low, view.current_player, bonus) - base, action))
+        gains.append((_net(taken_mask, taken_jokers, table, ace_low, bonus) - base, action))
     return gains
 
 
@@ -332,7 +376,7 @@ def _greedy_draw(view: _Position, actions: Sequence[Action]) -> Action:
 
 
 def _greedy_turn(view: _Position, actions: Sequence[Action]) -> Action:
-    table = [action for action in actions if isinstance(action, MeldCards | LayOff)]
+    table = [action for action in actions if type(action) is MeldCards or type(action) is LayOff]
     if table:
         return max(table, key=lambda action: _table_action_value(view, action))
     discards = [action for action in actions if isinstance(action, Discard)]
@@ -570,7 +614,9 @@ class MonteCarloBot:
             preferred = _greedy_draw(view, actions)
             options.sort(key=lambda action: action != preferred)
         else:
-            if view.must_meld is not None or any(isinstance(action, MeldCards | LayOff) for action in actions):
+            if view.must_meld is not None or any(
+                type(action) is MeldCards or type(action) is LayOff for action in actions
+            ):
                 return _greedy_turn(view, actions)
             discards = [action for action in actions if isinstance(action, Discard)]
             options = list(_discard_order(view, discards)[: self.candidates])

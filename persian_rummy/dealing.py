@@ -12,7 +12,8 @@ True
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+import struct
+from collections.abc import Sequence
 from typing import Final, TypeVar
 
 from persian_rummy.cards import DECK, Card
@@ -26,6 +27,8 @@ __all__ = ["deal_seed", "new_game", "next_deal", "shuffled_deck"]
 Seed = int | str
 T = TypeVar("T")
 _DOMAIN: Final = b"persian-rummy shuffle v1\x00"
+_WORDS: Final = struct.Struct(">4Q")
+_TWO_64: Final = 1 << 64
 
 
 class SeededStream:
@@ -42,20 +45,19 @@ class SeededStream:
             check_text(seed, "a text seed")
         self._key = _DOMAIN + purpose.encode() + b"\x00" + kind + str(seed).encode("utf-8") + b"\x00"
         self._counter = 0
-        self._words: Iterator[int] = iter(())
+        # The words of the current digest not used yet, last first (popped from the end).
+        self._words: list[int] = []
 
     def _next_word(self) -> int:
-        word = next(self._words, None)
-        if word is None:
+        if not self._words:
             digest = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
             self._counter += 1
-            self._words = iter([int.from_bytes(digest[i : i + 8], "big") for i in range(0, 32, 8)])
-            word = next(self._words)
-        return word
+            self._words = list(_WORDS.unpack(digest))[::-1]  # four big-endian 64-bit words
+        return self._words.pop()
 
     def below(self, bound: int) -> int:
         """A whole number in ``range(bound)``, every value equally likely (rejection sampling)."""
-        limit = (1 << 64) - (1 << 64) % bound
+        limit = _TWO_64 - _TWO_64 % bound
         while True:
             word = self._next_word()
             if word < limit:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import cast
 
-from persian_rummy._moves import leftover_ok, meld_phase_actions, tally, target_usable, without
+from persian_rummy._moves import leftover_ok, meld_phase_actions, tally, target_usable, usable_targets, without
 from persian_rummy.actions import (
     DISCARDS,
     DRAW_STOCK,
@@ -101,22 +101,8 @@ def legal_draws(state: GameState | PlayerView) -> tuple[Action, ...]:
     out: list[Action] = [DRAW_STOCK] if has_stock else []
     pile = state.discard_pile
     if pile:
-        seat = state.current_player
-        mask, jokers = hand.mask, hand.jokers
-        usable: list[Action] = []
-        top = len(pile) - 1
-        for index in range(top, -1, -1):
-            card = pile[index]
-            if card.index == JOKER_INDEX:
-                jokers += 1
-            else:
-                mask |= 1 << card.index
-            if (index == top and not state.rules.top_card_must_meld) or target_usable(
-                mask, jokers, card, state.melds, state.rules, seat
-            ):
-                usable.append(draw_discard_action(index))
-        usable.reverse()
-        out.extend(usable)
+        usable = usable_targets(hand.mask, hand.jokers, pile, state.melds, state.rules, state.current_player)
+        out.extend([draw_discard_action(index) for index in reversed(usable)])
     if not has_stock:
         out.append(PASS)
     return tuple(out)
@@ -200,15 +186,17 @@ def _require_state(state: object) -> None:
 
 
 def _require_card(state: GameState, card: Card, action: Action, rule: str) -> None:
-    if card not in state.hands[state.current_player]:
-        seat = state.current_player
-        raise CardNotInHandError(
-            rule,
-            f"seat {seat} does not hold {card}",
-            state=state,
-            action=action,
-            reason=f"{rule}: seat {seat} does not hold the card named",
-        )
+    hand = state.hands[state.current_player]
+    if hand.jokers if card.index == JOKER_INDEX else hand.mask >> card.index & 1:
+        return
+    seat = state.current_player
+    raise CardNotInHandError(
+        rule,
+        f"seat {seat} does not hold {card}",
+        state=state,
+        action=action,
+        reason=f"{rule}: seat {seat} does not hold the card named",
+    )
 
 
 def _require_target(state: GameState, used: bool, action: Action) -> None:
@@ -405,7 +393,11 @@ def meld(state: GameState, cards: str | Iterable[Card | str]) -> GameState:
     >>> after.melds, after.hand
     ((Meld.parse('6s@1 7s@1 8s@1'),), Hand.parse('5s Jk'))
     """
-    action = MeldCards(cards)
+    return _meld(state, MeldCards(cards))
+
+
+def _meld(state: GameState, action: MeldCards) -> GameState:
+    # meld() for an action already built: its cards are parsed and in canonical order.
     _require(state, Phase.MELD, action)
     seat = state.current_player
     hand = state.hands[seat]
@@ -601,7 +593,7 @@ def play(state: GameState, action: Action | str, *, seat: int | None = None) -> 
     if kind is Discard:
         return discard(state, cast(Discard, action).card)
     if kind is MeldCards:
-        return meld(state, cast(MeldCards, action).cards)
+        return _meld(state, cast(MeldCards, action))
     if kind is LayOff:
         laid = cast(LayOff, action)
         return lay_off(state, laid.card, laid.meld)

@@ -23,7 +23,7 @@ from typing import Final, Literal
 
 import attrs
 
-from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS, cards_of_mask, is_seat, run_bits
+from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS, cards_of_mask, is_seat, run_bits, team_of
 from persian_rummy.cards import CARDS, JOKER_INDEX, Card, parse_cards
 from persian_rummy.errors import InvalidArgumentError, MeldValueError, NotationError, excerpt
 
@@ -67,6 +67,9 @@ def shape_of(mask: int, jokers: int) -> MeldShape | MeldValueError:
     Runs that need the ace low are accepted here; whether ``ace_in_runs`` allows them is the
     engine's business (R10).
     """
+    entry = _DECK_MELDS.get(mask | jokers << JOKER_INDEX)
+    if entry is not None:  # a meld of the deck: its shape is in the table
+        return entry[2]
     count = mask.bit_count()
     if jokers:
         if count:
@@ -100,46 +103,83 @@ def shape_of(mask: int, jokers: int) -> MeldShape | MeldValueError:
 SET_SHAPES: Final = tuple(MeldShape(MeldKind.SET, -1, offset + 2, offset + 2, False) for offset in range(13))
 JOKER_SET: Final = MeldShape(MeldKind.SET, -1, 0, 0, False)
 
+#: A candidate meld as the engine and the bots see it: (natural mask, jokers, shape).
+MeldEntry = tuple[int, int, MeldShape]
 
-def candidate_melds(mask: int, jokers: int, ace_low: bool) -> Iterator[tuple[int, int, MeldShape]]:
-    """Every valid meld within a hand, as (natural mask, jokers, shape): sets by rank, then runs
-    by suit and position, then joker sets (R8-R11); internal, shared by the engine and the bots."""
-    for offset in range(13):
-        rank_bits = mask & RANK_MASKS[offset]
-        if rank_bits.bit_count() >= 3:
-            shape = SET_SHAPES[offset]
-            bits = [1 << (suit * 13 + offset) for suit in range(4) if rank_bits >> (suit * 13 + offset) & 1]
-            for trio in combinations(bits, 3):
-                yield trio[0] | trio[1] | trio[2], 0, shape
-            if len(bits) == 4:
-                yield rank_bits, 0, shape
+
+def _run_entries() -> dict[int, MeldEntry]:
+    # Every run of the deck by its mask, with its shape: 2-3-4 … 2-…-A, and A-2-3 … A-2-…-Q
+    # (the ace low; A-2-…-K is the whole suit, the run 2…A).
+    entries: dict[int, MeldEntry] = {}
     for suit in range(4):
         base = suit * 13
-        suit_bits = mask >> base & SUIT_BITS
-        if suit_bits.bit_count() < 3:
-            continue
-        rest = suit_bits
-        while rest:
-            start = (rest & -rest).bit_length() - 1
-            ones = rest >> start
-            length = ((~ones) & (ones + 1)).bit_length() - 1
-            rest &= ~(((1 << length) - 1) << start)
-            for first in range(length - 2):
-                for last in range(first + 2, length):
-                    run = ((1 << (last - first + 1)) - 1) << (base + start + first)
-                    yield run, 0, MeldShape(MeldKind.RUN, suit, start + first + 2, start + last + 2, False)
+        for first in range(11):
+            for last in range(first + 2, 13):
+                run = ((1 << (last - first + 1)) - 1) << (base + first)
+                entries[run] = (run, 0, MeldShape(MeldKind.RUN, suit, first + 2, last + 2, False))
+        for last in range(1, 11):
+            run = 1 << (base + 12) | ((1 << (last + 1)) - 1) << base
+            entries[run] = (run, 0, MeldShape(MeldKind.RUN, suit, 1, last + 2, True))
+    return entries
+
+
+def _set_entries() -> dict[int, tuple[MeldEntry, ...]]:
+    # For each rank's cards held (three or four of them), its sets: each three, then the four.
+    entries: dict[int, tuple[MeldEntry, ...]] = {}
+    for offset in range(13):
+        shape = SET_SHAPES[offset]
+        bits = [1 << (suit * 13 + offset) for suit in range(4)]
+        for held in combinations(bits, 3):
+            rank_bits = held[0] | held[1] | held[2]
+            entries[rank_bits] = ((rank_bits, 0, shape),)
+        trios = tuple((trio[0] | trio[1] | trio[2], 0, shape) for trio in combinations(bits, 3))
+        entries[RANK_MASKS[offset]] = (*trios, (RANK_MASKS[offset], 0, shape))
+    return entries
+
+
+# Fixed tables built once at import (never grown, so safe to read from any thread): every run
+# and the sets of each rank's cards, so the enumeration builds no shape and no tuple.
+_RUNS: Final = _run_entries()
+_SETS: Final = _set_entries()
+_JOKER_SETS: Final = ((0, 3, JOKER_SET), (0, 4, JOKER_SET))
+#: Every meld of the deck by ``mask | jokers << JOKER_INDEX``: what shape_of answers at once.
+_DECK_MELDS: Final = {
+    entry[0] | entry[1] << JOKER_INDEX: entry
+    for entry in (*_RUNS.values(), *(entry for entries in _SETS.values() for entry in entries), *_JOKER_SETS)
+}
+
+
+def candidate_melds(mask: int, jokers: int, ace_low: bool) -> Iterator[MeldEntry]:
+    """Every valid meld within a hand, as (natural mask, jokers, shape): sets by rank, then runs
+    by suit and position, then joker sets (R8-R11); internal, shared by the engine and the bots."""
+    spades, hearts = mask & SUIT_BITS, mask >> 13 & SUIT_BITS
+    diamonds, clubs = mask >> 26 & SUIT_BITS, mask >> 39 & SUIT_BITS
+    # The ranks of which the hand holds three or four cards, as one suit's bits.
+    threes = (spades & hearts & (diamonds | clubs)) | ((spades | hearts) & diamonds & clubs)
+    while threes:
+        low = threes & -threes
+        threes ^= low
+        yield from _SETS[mask & RANK_MASKS[low.bit_length() - 1]]
+    for base, suit_bits in ((0, spades), (13, hearts), (26, diamonds), (39, clubs)):
+        if suit_bits & suit_bits >> 1 & suit_bits >> 2:  # three in a row somewhere
+            rest = suit_bits
+            while rest:
+                start = (rest & -rest).bit_length() - 1
+                ones = rest >> start
+                length = ((~ones) & (ones + 1)).bit_length() - 1
+                rest &= ~(((1 << length) - 1) << start)
+                for first in range(length - 2):
+                    for last in range(first + 2, length):
+                        yield _RUNS[((1 << (last - first + 1)) - 1) << (base + start + first)]
         if ace_low and suit_bits & ACE_BIT and suit_bits & 3 == 3:
             ones = suit_bits & (SUIT_BITS >> 1)
             length = ((~ones) & (ones + 1)).bit_length() - 1
             ace = 1 << (base + 12)
             # A-2…K would be the whole suit, already listed as the run 2…A.
             for last in range(1, min(length, 11)):
-                run = ace | ((1 << (last + 1)) - 1) << base
-                yield run, 0, MeldShape(MeldKind.RUN, suit, 1, last + 2, True)
+                yield _RUNS[ace | ((1 << (last + 1)) - 1) << base]
     if jokers >= 3:
-        yield 0, 3, JOKER_SET
-        if jokers == 4:
-            yield 0, 4, JOKER_SET
+        yield from _JOKER_SETS[: jokers - 2]
 
 
 def _order_key(shape: MeldShape, card: Card) -> int:
@@ -169,8 +209,13 @@ class Meld:
     shape: MeldShape = attrs.field(eq=False, hash=False)
     _mask: int = attrs.field(eq=False, hash=False)
     _jokers: int = attrs.field(eq=False, hash=False)
-    # The cards that extend the meld, computed on first use: (ace high only, ace low allowed).
-    _extensions: list[tuple[Card, ...] | None] = attrs.field(eq=False, hash=False)
+    # The cards that extend the meld, (ace high only, ace low allowed), as cards and as masks
+    # (bit JOKER_INDEX for the joker): shared entries of LAY_OFFS, as they depend on the
+    # cards only.
+    _lay_off_cards: tuple[tuple[Card, ...], tuple[Card, ...]] = attrs.field(eq=False, hash=False)
+    _lay_off_bits: tuple[int, int] = attrs.field(eq=False, hash=False)
+    # The points credited to each team, computed on first use (see credits()).
+    _credits: tuple[int, int, int, int] | None = attrs.field(eq=False, hash=False)
 
     def __init__(
         self,
@@ -446,7 +491,11 @@ def _init_meld(
     setter(meld, "shape", shape)
     setter(meld, "_mask", mask)
     setter(meld, "_jokers", jokers)
-    setter(meld, "_extensions", [None, None])
+    key = mask | jokers << JOKER_INDEX
+    lay_offs = LAY_OFFS.get(key) or _lay_offs_of(shape, mask, jokers)
+    setter(meld, "_lay_off_cards", lay_offs[0])
+    setter(meld, "_lay_off_bits", lay_offs[1])
+    setter(meld, "_credits", None)
 
 
 def new_meld(mask: int, jokers: int, shape: MeldShape, seat: int) -> Meld:
@@ -462,25 +511,49 @@ def new_meld(mask: int, jokers: int, shape: MeldShape, seat: int) -> Meld:
     return meld
 
 
+def meld_key(meld: Meld) -> int:
+    """The meld's cards as one number, ``mask | jokers << JOKER_INDEX``: the key of the fixed
+    tables of the deck's melds (internal). Laying off a natural card sets its bit; a joker adds
+    ``1 << JOKER_INDEX``."""
+    return meld._mask | meld._jokers << JOKER_INDEX
+
+
 def extensions(meld: Meld, ace_low_allowed: bool) -> tuple[Card, ...]:
     """The cards that extend ``meld`` (internal; see :meth:`Meld.lay_off_cards`)."""
-    cached = meld._extensions[ace_low_allowed]
+    return meld._lay_off_cards[ace_low_allowed]
+
+
+def extension_bits(meld: Meld, ace_low_allowed: bool) -> int:
+    """The cards that extend ``meld`` as a mask, bit :data:`~persian_rummy.cards.JOKER_INDEX`
+    for the joker (internal): a lay-off test of a hand is one ``&``."""
+    return meld._lay_off_bits[ace_low_allowed]
+
+
+def credits(meld: Meld) -> tuple[int, int, int, int]:
+    """The points of the meld's cards by team of the seat credited (R16, R23): melded by team
+    0, melded by team 1, laid off by team 0, laid off by team 1 (internal; computed once per
+    meld, and two threads that race compute the same value)."""
+    cached = meld._credits
     if cached is None:
-        cached = meld._extensions[ace_low_allowed] = _compute_extensions(meld, ace_low_allowed)
+        points = [0, 0, 0, 0]
+        for card, seat, flag in zip(meld.cards, meld.seats, meld.laid_off, strict=True):
+            points[2 * flag + team_of(seat)] += card.points
+        cached = (points[0], points[1], points[2], points[3])
+        object.__setattr__(meld, "_credits", cached)
     return cached
 
 
-def _compute_extensions(meld: Meld, ace_low_allowed: bool) -> tuple[Card, ...]:
-    shape = meld.shape
-    size = len(meld.cards)
+def _lay_off_cards(shape: MeldShape, mask: int, jokers: int, ace_low_allowed: bool) -> tuple[Card, ...]:
+    # The cards that extend a meld of these cards (R8-R11, R16): they depend on nothing else.
+    size = mask.bit_count() + jokers
     if shape.kind is MeldKind.SET:
         if size >= 4:
             return ()
-        if meld._jokers:
+        if jokers:
             return (CARDS[JOKER_INDEX],)
         offset = shape.low - 2
         for suit in range(4):
-            if not meld._mask >> (suit * 13 + offset) & 1:
+            if not mask >> (suit * 13 + offset) & 1:
                 return (CARDS[suit * 13 + offset],)
         raise AssertionError("unreachable: a set of three misses one suit")  # pragma: no cover
     base = shape.suit * 13
@@ -494,6 +567,22 @@ def _compute_extensions(meld: Meld, ace_low_allowed: bool) -> tuple[Card, ...]:
     if high <= 13 and not (high == 13 and low == 1):
         out.append(CARDS[base + high - 1])
     return tuple(out)
+
+
+_LayOffEntry = tuple[tuple[tuple[Card, ...], tuple[Card, ...]], tuple[int, int]]
+
+
+def _lay_offs_of(shape: MeldShape, mask: int, jokers: int) -> _LayOffEntry:
+    # A meld's lay-off cards and masks, (ace high only, ace low allowed).
+    high, low = _lay_off_cards(shape, mask, jokers, False), _lay_off_cards(shape, mask, jokers, True)
+    return (high, low), (_bits_of(high), _bits_of(low))
+
+
+def _bits_of(cards: tuple[Card, ...]) -> int:
+    bits = 0
+    for card in cards:
+        bits |= 1 << card.index
+    return bits
 
 
 def extend(meld: Meld, card: Card, seat: int) -> Meld:
@@ -531,3 +620,9 @@ def extend(meld: Meld, card: Card, seat: int) -> Meld:
     mask = meld._mask | (0 if card.index == JOKER_INDEX else 1 << card.index)
     _init_meld(result, cards, seats, flags, new_shape, mask, jokers)
     return result
+
+
+#: The lay-off cards of every meld of the deck by ``mask | jokers << JOKER_INDEX`` (its key, see
+#: meld_key), built once at import: a meld takes its entry when it is made, and no meld
+#: computes them again; the bots' plans read it by key without building melds (internal).
+LAY_OFFS: Final = {key: _lay_offs_of(entry[2], entry[0], entry[1]) for key, entry in _DECK_MELDS.items()}

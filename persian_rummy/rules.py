@@ -63,7 +63,7 @@ def _bonus(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
         )
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Rules:
     """The knobs of the rules, each defaulting to the specification's choice.
 

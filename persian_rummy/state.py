@@ -24,9 +24,9 @@ from persian_rummy._moves import meld_phase_actions, tally
 from persian_rummy._notation import format_fields, parse_state_fields, parse_view_fields
 from persian_rummy._table import table_text
 from persian_rummy.actions import Action
-from persian_rummy.cards import DECK, DECK_COUNTS, Card, parse_cards
+from persian_rummy.cards import CARDS, DECK, DECK_COUNTS, JOKER_INDEX, Card, parse_cards
 from persian_rummy.errors import InvalidArgumentError, InvalidStateError, NotationError, excerpt
-from persian_rummy.hand import Hand
+from persian_rummy.hand import Hand, make_hand
 from persian_rummy.limits import DECK_POINTS, deal_points
 from persian_rummy.melds import Meld
 from persian_rummy.rules import Rules
@@ -125,7 +125,7 @@ def _hand(value: Hand | str | Iterable[Card | str]) -> Hand:
     return value if isinstance(value, Hand) else Hand(value)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a state is hashed as often as it is played (search, tables)
 class GameState:
     """One position of a game of Persian Rummy. Immutable: every action returns a new state,
     sharing the parts that did not change.
@@ -253,11 +253,12 @@ class GameState:
             cards = _cards(deck)
         except NotationError as error:
             raise InvalidStateError(f"the deck does not parse: {error}") from None
-        _check_deck(Counter(cards))
+        _check_deck_cards(cards)
         if type(dealer) is not int or not 0 <= dealer < PLAYERS:
             raise InvalidStateError(f"R3: the dealer is a seat 0-3, not {excerpt(dealer)}")
         dealt = HAND_SIZE * PLAYERS
-        hands = tuple(Hand(cards[(seat - dealer - 1) % PLAYERS : dealt : PLAYERS]) for seat in range(PLAYERS))
+        # The deck is checked: the hands are built from its cards' bits, without a second check.
+        hands = tuple(_hand_of(cards[(seat - dealer - 1) % PLAYERS : dealt : PLAYERS]) for seat in range(PLAYERS))
         stock = tuple(reversed(cards[dealt + 1 :]))
         current = (dealer + 1) % PLAYERS
         return cls._to_draw(hands, stock, (cards[dealt],), (), current, dealer, deal_number, scores, rules)
@@ -474,13 +475,7 @@ class GameState:
             raise InvalidStateError("stock must be a tuple")
         if not all(type(card) is Card for card in self.stock):
             raise InvalidStateError("the stock holds Card values only")
-        counts: Counter[Card] = Counter(self.stock)
-        counts.update(self.discard_pile)
-        for hand in self.hands:
-            counts.update(hand)
-        for meld in self.melds:
-            counts.update(meld.cards)
-        _check_deck(counts)
+        _check_deck_cards(self.stock, self.discard_pile, *self.hands, *(meld.cards for meld in self.melds))
         check_turn(self, tuple(len(hand) for hand in self.hands), len(self.stock), "state")
         if self.phase.is_live:
             check_mover(self, self.hands[self.current_player])
@@ -519,6 +514,8 @@ _KEEP: Final = _Keep.KEEP
     _SET_TURN_PROGRESS,
     _SET_WENT_OUT,
 ) = (getattr(GameState, field.name).__set__ for field in attrs.fields(GameState))
+# The slot in which attrs keeps a state's hash once computed (cache_hash=True).
+_SET_HASH: Final = next(getattr(GameState, name).__set__ for name in vars(GameState) if name.endswith("cached_hash"))
 
 
 def evolve(
@@ -562,6 +559,7 @@ def evolve(
     _SET_IDLE_TURNS(new, state.idle_turns if idle_turns is _KEEP else idle_turns)
     _SET_TURN_PROGRESS(new, state.turn_progress if turn_progress is _KEEP else turn_progress)
     _SET_WENT_OUT(new, state.went_out if went_out is _KEEP else went_out)
+    _SET_HASH(new, None)  # not hashed yet
     return new
 
 
@@ -699,6 +697,35 @@ def check_mover(value: GameState | PlayerView, hand: Hand) -> None:
         )
 
 
+#: How many of each card the deck holds, by card index (internal).
+_DECK_INDEX_COUNTS: Final = [DECK_COUNTS[card] for card in CARDS]
+
+
+def _check_deck_cards(*groups: Iterable[Card]) -> None:
+    # The cards of every group together make up the deck exactly (R1): counted by index, with
+    # the itemised complaint of _check_deck only when they do not.
+    counts = [0] * len(_DECK_INDEX_COUNTS)
+    for group in groups:
+        for card in group:
+            counts[card.index] += 1
+    if counts != _DECK_INDEX_COUNTS:
+        named: Counter[Card] = Counter()
+        for group in groups:
+            named.update(group)
+        _check_deck(named)
+
+
+def _hand_of(cards: Iterable[Card]) -> Hand:
+    # A hand of cards already known to be distinct naturals and at most four jokers.
+    mask = jokers = 0
+    for card in cards:
+        if card.index == JOKER_INDEX:
+            jokers += 1
+        else:
+            mask |= 1 << card.index
+    return make_hand(mask, jokers)
+
+
 def _check_deck(counts: Counter[Card]) -> None:
     if counts == DECK_COUNTS:
         return
@@ -712,7 +739,7 @@ def _check_deck(counts: Counter[Card]) -> None:
     raise InvalidStateError("R1: the position must hold exactly the 56 cards of the deck; " + "; ".join(problems))
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, cache_hash=True)
 class PlayerView:
     """One seat's view of a state: everything public plus that seat's own hand (R27).
 
