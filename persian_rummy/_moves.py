@@ -86,7 +86,7 @@ def meld_phase_actions(
         if must is not None:
             held &= 1 << must.index
         for position, table_meld in enumerate(melds):
-            if not table_meld._lay_off_bits[ace_low] & held:  # extension_bits(), without the call
+            if not extension_bits(table_meld, ace_low) & held:
                 continue
             for card in extensions(table_meld, ace_low):
                 index = card.index

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import cast
 
-from persian_rummy._moves import leftover_ok, meld_phase_actions, tally, target_usable, usable_targets, without
+from persian_rummy._moves import leftover_ok, tally, target_usable, without
 from persian_rummy.actions import (
     DISCARDS,
     DRAW_STOCK,
@@ -62,7 +62,7 @@ from persian_rummy.melds import (
     new_meld,
     shape_of,
 )
-from persian_rummy.state import PLAYERS, GameState, Phase, PlayerView, evolve
+from persian_rummy.state import PLAYERS, GameState, Phase, PlayerView, evolve, turn_actions
 
 __all__ = [
     "discard",
@@ -93,30 +93,7 @@ def legal_draws(state: GameState | PlayerView) -> tuple[Action, ...]:
     >>> legal_draws(state)
     (DrawStock(), DrawDiscard(index=0), DrawDiscard(index=3))
     """
-    if state.phase is not Phase.DRAW:
-        return ()
-    hand, has_stock = _mover(state)
-    if hand is None:
-        return ()
-    out: list[Action] = [DRAW_STOCK] if has_stock else []
-    pile = state.discard_pile
-    if pile:
-        usable = usable_targets(hand.mask, hand.jokers, pile, state.melds, state.rules, state.current_player)
-        out.extend([draw_discard_action(index) for index in reversed(usable)])
-    if not has_stock:
-        out.append(PASS)
-    return tuple(out)
-
-
-def _mover(state: GameState | PlayerView) -> tuple[Hand | None, bool]:
-    """The hand of the player to move (``None`` if a view's seat is not to move) and whether
-    the stock has cards."""
-    if type(state) is GameState:
-        return state.hands[state.current_player], bool(state.stock)
-    view = cast(PlayerView, state)
-    if view.seat != view.current_player:
-        return None, view.stock_size > 0
-    return view.hand, view.stock_size > 0
+    return turn_actions(state, draws_only=True)
 
 
 def legal_actions(state: GameState | PlayerView) -> tuple[Action, ...]:
@@ -138,16 +115,7 @@ def legal_actions(state: GameState | PlayerView) -> tuple[Action, ...]:
     >>> [str(action) for action in legal_actions(play(state, "meld 8s 8h 8c"))]
     ['meld 5s 6s 7s', 'discard 5s', 'discard 6s', 'discard 7s']
     """
-    phase = state.phase
-    if phase is Phase.MELD:
-        seat = state.current_player
-        hand, _ = _mover(state)
-        if hand is None:
-            return ()
-        return tuple(meld_phase_actions(hand.mask, hand.jokers, state.melds, state.must_meld, state.rules, seat))
-    if phase is Phase.DRAW:
-        return legal_draws(state)
-    return ()
+    return turn_actions(state)
 
 
 # --- Checks ------------------------------------------------------------------------------

@@ -20,10 +20,10 @@ import attrs
 from persian_rummy._bits import PLAYERS as PLAYERS  # re-exported: the seats are the state's (R3)
 from persian_rummy._bits import is_seat
 from persian_rummy._bits import team_of as team_of  # re-exported: the teams are the state's (R3)
-from persian_rummy._moves import meld_phase_actions, tally
+from persian_rummy._moves import meld_phase_actions, tally, usable_targets
 from persian_rummy._notation import format_fields, parse_state_fields, parse_view_fields
 from persian_rummy._table import table_text
-from persian_rummy.actions import Action
+from persian_rummy.actions import DRAW_STOCK, PASS, Action, draw_discard_action
 from persian_rummy.cards import CARDS, DECK, DECK_COUNTS, JOKER_INDEX, Card, parse_cards
 from persian_rummy.errors import InvalidArgumentError, InvalidStateError, NotationError, excerpt
 from persian_rummy.hand import Hand, make_hand
@@ -839,9 +839,7 @@ class PlayerView:
         >>> new_game(1).view(1).legal_actions()[0]
         DrawStock()
         """
-        from persian_rummy.engine import legal_actions
-
-        return legal_actions(self) if self.is_to_move else ()
+        return turn_actions(self)
 
     def validate(self) -> None:
         """Check that the view could occur in a game, else raise
@@ -1029,3 +1027,44 @@ def _validate_view(view: PlayerView) -> None:
     elif view.seat == view.current_player:
         # Only the mover's own view knows the hand that must have a legal action (R27).
         check_mover(view, view.hand)
+
+
+def turn_actions(position: GameState | PlayerView, *, draws_only: bool = False) -> tuple[Action, ...]:
+    """The legal actions of the player to move, for a state or for the mover's own view (none
+    for another seat's view or a finished round); only the draw phase's with ``draws_only``
+    (internal: :func:`~persian_rummy.legal_actions`, :func:`~persian_rummy.legal_draws` and
+    :meth:`PlayerView.legal_actions` all answer with it, from the rules' checks below).
+
+    In the draw phase: the stock if it has cards (R12), each discard-pile index whose target
+    can be used at once, from the bottom up (R13-R14), and a pass when the stock is empty
+    (R20). After the draw: the melds, lay-offs and discards (R14-R17, R19).
+
+    >>> from persian_rummy import new_game
+    >>> turn_actions(new_game(1)), turn_actions(new_game(1).view(0))
+    ((DrawStock(),), ())
+    """
+    phase = position.phase
+    if phase is not Phase.DRAW and (phase is not Phase.MELD or draws_only):
+        return ()
+    seat = position.current_player
+    if type(position) is GameState:
+        hand = position.hands[seat]
+        has_stock = bool(position.stock)
+    else:
+        view = position
+        if not isinstance(view, PlayerView) or view.seat != seat:
+            return ()
+        hand = view.hand
+        has_stock = view.stock_size > 0
+    if phase is Phase.MELD:
+        return tuple(
+            meld_phase_actions(hand.mask, hand.jokers, position.melds, position.must_meld, position.rules, seat)
+        )
+    out: list[Action] = [DRAW_STOCK] if has_stock else []
+    pile = position.discard_pile
+    if pile:
+        usable = usable_targets(hand.mask, hand.jokers, pile, position.melds, position.rules, seat)
+        out.extend([draw_discard_action(index) for index in reversed(usable)])
+    if not has_stock:
+        out.append(PASS)
+    return tuple(out)
