@@ -136,7 +136,10 @@ def _require(state: GameState, phase: Phase, action: Action | None) -> None:
         )
     if phase is Phase.DRAW:
         raise WrongPhaseError(
-            "R12", f"seat {seat} has already drawn this turn; {action} belongs to the draw", state=state, action=action
+            "R12",
+            f"seat {seat} has already drawn this turn; {str(action)!r} is only for the start of a turn",
+            state=state,
+            action=action,
         )
     raise WrongPhaseError(
         "R12", f"seat {seat} must draw first (or pass with an empty stock)", state=state, action=action
