@@ -60,9 +60,10 @@ from persian_rummy.actions import (
     draw_discard_action,
     lay_off_action,
 )
-from persian_rummy.cards import CARDS, DECK, JOKER, JOKER_INDEX
+from persian_rummy.cards import CARDS, JOKER, JOKER_INDEX
 from persian_rummy.engine import legal_actions
 from persian_rummy.errors import ArgumentTypeError, IllegalActionError, InvalidArgumentError
+from persian_rummy.limits import MELD_LIMIT, PILE_LIMIT
 from persian_rummy.state import GameState
 from persian_rummy.view import PlayerView
 
@@ -82,10 +83,11 @@ __all__ = [
     "legal_mask",
 ]
 
-#: The most cards the discard pile can hold: the whole deck (R1, R13).
-MAX_PILE: Final = len(DECK)
-#: The most melds the table can hold: 56 cards in melds of at least three (R1, R8-R11).
-MAX_MELDS: Final = len(DECK) // 3
+#: The most cards the discard pile can hold: the whole deck (R1, R13; :data:`~persian_rummy.limits.PILE_LIMIT`).
+MAX_PILE: Final = PILE_LIMIT
+#: The most melds the table can hold: 56 cards in melds of at least three (R1, R8-R11;
+#: :data:`~persian_rummy.limits.MELD_LIMIT`).
+MAX_MELDS: Final = MELD_LIMIT
 #: The index of ``take 0``; ``take INDEX`` is ``TAKE_BASE + INDEX``.
 TAKE_BASE: Final = 1
 #: The index of ``pass``.
