@@ -207,6 +207,21 @@ def test_openspiel_ismcts_with_openspiels_random_rollouts_plays_a_whole_game() -
     assert state.is_terminal()
 
 
+def test_openspiels_cpp_ismcts_cannot_resample_a_python_game() -> None:
+    # What docs/ai.rst says of pyspiel.ISMCTSBot: OpenSpiel's bridge for games written in Python
+    # does not pass ResampleFromInfostate on to the Python state, so the C++ bot's search stops.
+    # (Its step() lets go of the interpreter lock and then calls back into Python: it crashes
+    # the interpreter, so only step_with_policy, which keeps the lock, is tried.) If a new
+    # OpenSpiel makes this pass, let the C++ bot play a whole game here and mend the docs.
+    state = _random_state(0, 29)
+    while state.is_chance_node() or len(state.legal_actions()) < 2:
+        state.apply_action(state.legal_actions()[0])
+    bot = pyspiel.ISMCTSBot(0, pyspiel.RandomRolloutEvaluator(1, 0), 2.0, 2, -1)
+    with pytest.raises(pyspiel.SpielError, match=r"ResampleFromInfostate\(\) not implemented"):
+        bot.step_with_policy(state)
+    assert not hasattr(bot, "set_resampler")
+
+
 def test_ismcts_player_plays_arena_games_from_the_info_state() -> None:
     bots = [
         ISMCTSPlayer(1, simulations=2),
