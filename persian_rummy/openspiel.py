@@ -528,7 +528,7 @@ class ISMCTSPlayer:
     with a :class:`RolloutEvaluator` (``rollout``) at the leaves and the exploration constant
     ``uct_c``; a forced action is played without a search. It takes the seat's
     :class:`~persian_rummy.InfoState` (the arena passes it, ``takes_info_state``) or a bare
-    view (then it samples from the view alone).
+    view (then it samples from the view alone). The same seed plays the same game.
 
     >>> from persian_rummy import new_game
     >>> player = ISMCTSPlayer(0, simulations=4)
@@ -566,6 +566,9 @@ class ISMCTSPlayer:
                 random_state=np.random.RandomState(self._rng.getrandbits(32)),
                 allow_inconsistent_action_sets=True,
             )
+            # The bot's own resampling draws from a sampler seeded by the clock; this one is seeded.
+            draw = self._rng.random
+            bot.set_resampler(lambda state, player: state.resample_from_infostate(player, draw))
             found = self._games[rules] = (game, bot)
         return found
 

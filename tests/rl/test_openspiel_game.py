@@ -234,6 +234,20 @@ def test_ismcts_player_plays_arena_games_from_the_info_state() -> None:
     assert state.is_over and actions > 0
 
 
+def test_ismcts_player_with_the_same_seed_plays_the_same_game() -> None:
+    def record() -> tuple[str, int]:
+        bots = [
+            ISMCTSPlayer(1, simulations=4),
+            GreedyBot(1),
+            ISMCTSPlayer(6, simulations=3, rollout="greedy"),
+            GreedyBot(3),
+        ]
+        game = play_game(bots, 1, rules=Rules(deals=1))
+        return game.final.position(), game.action_count
+
+    assert record() == record()
+
+
 def test_state_from_info_keeps_the_seat_view() -> None:
     from persian_rummy import new_game, play
 
