@@ -45,17 +45,21 @@ def test_the_game_describes_itself() -> None:
         _game(utility="points")
 
 
+def _random_action(state: pyspiel.State, rng: random.Random) -> int:
+    """A chance outcome by its probability, or a player's legal action at random."""
+    if state.is_chance_node():
+        outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+        return int(rng.choices(outcomes, weights)[0])
+    return int(rng.choice(state.legal_actions()))
+
+
 def _random_state(seed: int, steps: int, game: pyspiel.Game | None = None) -> PersianRummyState:
     rng = random.Random(seed)
     state = (game or _game()).new_initial_state()
     for _ in range(steps):
         if state.is_terminal():
             break
-        if state.is_chance_node():
-            outcomes, weights = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(rng.choices(outcomes, weights)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+        state.apply_action(_random_action(state, rng))
     return state  # type: ignore[no-any-return]
 
 
@@ -108,11 +112,7 @@ def test_r27_resamples_look_the_same_to_the_player_through_a_whole_game(seed: in
                 assert _strings(again, player) == _strings(world, player) and str(again) == str(world)
         if state.is_terminal():
             break
-        if state.is_chance_node():
-            outcomes, weights = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(rng.choices(outcomes, weights)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+        state.apply_action(_random_action(state, rng))
         step += 1
     # Dealing, stock draws and decisions, in both deals, were all checked.
     assert {
@@ -297,10 +297,7 @@ def _hidden_twins(seed: int, deal: int, player: int) -> tuple[PersianRummyState,
                 seat = node.state.current_player
             if node.deal_number == 1 and seat != player:
                 hidden.append(len(actions))
-            outcomes, weights = zip(*state.chance_outcomes(), strict=True)
-            action = rng.choices(outcomes, weights)[0]
-        else:
-            action = rng.choice(state.legal_actions())
+        action = _random_action(state, rng)
         actions.append(action)
         state.apply_action(action)
     if state.is_terminal() or state._node.deal_number != deal:
