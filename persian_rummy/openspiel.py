@@ -36,7 +36,9 @@ The model:
 - :meth:`PersianRummyState.resample_from_infostate` deals the cards the player has not seen
   at random, keeping in each other hand the cards it is known to hold because it took them
   from the discard pile (:func:`persian_rummy.bots.determinize` on the player's
-  :class:`~persian_rummy.InfoState`); OpenSpiel's IS-MCTS samples its worlds with it.
+  :class:`~persian_rummy.InfoState`); OpenSpiel's IS-MCTS samples its worlds with it. The
+  sampled state is made from the player's information alone: nothing in it depends on a card
+  the player has not seen (R27).
 """
 
 from __future__ import annotations
@@ -142,6 +144,22 @@ class PersianRummyGame(pyspiel.Game):
 
 
 @attrs.frozen
+class _Deal:
+    """A finished deal as the players saw it: each seat's view at its start (``None`` for a
+    seat whose view is not known, see :meth:`PersianRummyState.resample_from_infostate`), the
+    events (each stock draw with its card, unless it is not known), each seat's view at its
+    end (every hand shown, R23)."""
+
+    starts: tuple[PlayerView | None, ...]
+    events: tuple[Observation, ...]
+    ends: tuple[PlayerView, ...]
+
+
+#: No seat's view of the start of a deal is known.
+_NO_STARTS: Final[tuple[PlayerView | None, ...]] = (None,) * PLAYERS
+
+
+@attrs.frozen
 class _Node:
     """Everything a :class:`PersianRummyState` holds, as one immutable value, so that OpenSpiel's
     clone (a deep copy) shares it instead of copying every card."""
@@ -151,18 +169,29 @@ class _Node:
     scores: tuple[int, int] = (0, 0)
     #: The cards dealt so far while a deal is dealt (R5).
     dealt: tuple[Card, ...] = ()
-    #: The deal being played, once dealt; its state at the start of the deal.
+    #: The deal being played, once dealt.
     state: GameState | None = None
-    start: GameState | None = None
+    #: Each seat's view at the start of the deal being played (``None`` where not known). Only
+    #: the views: the state at the start would hold every hand, which a resampled copy must not.
+    starts: tuple[PlayerView | None, ...] = _NO_STARTS
     #: Whether a stock draw waits for chance to pick the card (R12).
     stock_draw: bool = False
     #: The deal's events, each stock draw with its card (shown to the drawer only).
     history: tuple[Observation, ...] = ()
-    #: The finished deals: (the state at its start, its events, the state at its end).
-    past: tuple[tuple[GameState | None, tuple[Observation, ...], GameState], ...] = ()
+    #: The finished deals.
+    past: tuple[_Deal, ...] = ()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Node:
         return self
+
+    def seen_by(self, player: int) -> _Node:
+        """The node with only what ``player`` has seen of the earlier deals and the start of
+        this one: the other seats' start views dropped, their stock draws without the card
+        (R12, R27). The deal being played is left as it is."""
+        past = tuple(
+            _Deal(_own(deal.starts, player), tuple(_seen(deal.events, player)), deal.ends) for deal in self.past
+        )
+        return attrs.evolve(self, starts=_own(self.starts, player), past=past)
 
 
 class PersianRummyState(pyspiel.State):
@@ -233,7 +262,8 @@ class PersianRummyState(pyspiel.State):
         state = GameState.from_deck(
             deck, dealer=node.dealer, deal_number=node.deal_number, scores=node.scores, rules=self._rules
         )
-        return attrs.evolve(node, dealt=(), state=state, start=state, history=())
+        starts = tuple(state.view(seat) for seat in range(PLAYERS))
+        return attrs.evolve(node, dealt=(), state=state, starts=starts, history=())
 
     def _after(self, node: _Node, event: Observation, state: GameState) -> _Node:
         history = node.history + (event,)
@@ -243,7 +273,7 @@ class PersianRummyState(pyspiel.State):
             dealer=(state.dealer + 1) % PLAYERS,
             deal_number=state.deal_number + 1,
             scores=state.scores,
-            past=node.past + ((node.start, history, state),),
+            past=node.past + (_Deal(node.starts, history, tuple(state.view(seat) for seat in range(PLAYERS))),),
         )
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -288,19 +318,15 @@ class PersianRummyState(pyspiel.State):
         """Everything ``player`` has seen in the game, as text (see the module)."""
         node = self._node
         lines: list[str] = []
-        for number, (start, events, end) in enumerate(node.past, 1):
+        for number, deal in enumerate(node.past, 1):
             lines.append(f"deal {number}")
-            if start is not None:  # None for a state made from a seat's InfoState
-                lines.append(start.view(player).position())
-            lines += map(str, _seen(events, player))
-            lines.append(end.view(player).position())
+            lines += _deal_lines(deal.starts[player], deal.events, player)
+            lines.append(deal.ends[player].position())
         if node.state is None:
             lines += [f"deal {node.deal_number} dealing", "hand " + " ".join(map(str, _dealt_to(node, player)))]
         else:
             lines.append(f"deal {node.deal_number}")
-            if node.start is not None:  # None for a state made from a seat's InfoState
-                lines.append(node.start.view(player).position())
-            lines += map(str, _seen(node.history, player))
+            lines += _deal_lines(node.starts[player], node.history, player)
             lines.append(node.state.view(player).position())
         if node.stock_draw:
             lines.append("stock draw")
@@ -325,20 +351,60 @@ class PersianRummyState(pyspiel.State):
         return tensor
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> PersianRummyState:
-        """A state ``player_id`` cannot tell from this one, with the cards it has not seen
-        dealt at random (:func:`persian_rummy.bots.determinize` on its
-        :class:`~persian_rummy.InfoState`). The other players' own stock draws are
-        forgotten in the copy (they are not in ``player_id``'s information)."""
-        info = self.info_state(player_id)
-        clone = self.clone()
-        if info is None:
-            return clone  # type: ignore[no-any-return]
+        """A state ``player_id`` cannot tell from this one, made from what it has seen alone
+        (R27): the cards it has not seen dealt at random (:func:`persian_rummy.bots.determinize`
+        on its :class:`~persian_rummy.InfoState`; while a deal is dealt, the cards dealt to
+        the others so far), its own views of the earlier deals and of the start of this one,
+        and the public events with the cards of its own stock draws only.
+
+        Nothing in the copy depends on the cards ``player_id`` has not seen. So the copy
+        forgets the other seats' views of the starts of the deals and their stock draws (for
+        the other seats it is a coarser information state than a real one: the search only
+        merges their nodes), and it has no action history (``history()`` is empty: the
+        actions that led to this state spell out the deal).
+        """
+        node = self._node.seen_by(player_id)
+        state = node.state
         # OpenSpiel's sampler gives a uniform number in [0, 1): it seeds the deal of the cards.
         draw: Any = probability_sampler
-        seed = int(float(draw()) * 2**53)
-        world = determinize(info, random.Random(seed))
-        clone._node = attrs.evolve(self._node, state=world, history=info.history)
-        return clone  # type: ignore[no-any-return]
+        rng = random.Random(int(float(draw()) * 2**53))
+        if state is None:
+            node = attrs.evolve(node, dealt=_redealt(node, player_id, rng))
+        elif state.phase.is_live:
+            info = InfoState(state.view(player_id), tuple(_seen(node.history, player_id)))
+            node = attrs.evolve(node, state=determinize(info, rng), history=info.history)
+        else:
+            # The game is over: every hand is shown (R23), and the stock holds the rest of the
+            # cards, in an order nobody saw: card order.
+            stock = tuple(sorted(state.stock, key=lambda card: card.index))
+            node = attrs.evolve(
+                node, state=attrs.evolve(state, stock=stock), history=tuple(_seen(node.history, player_id))
+            )
+        clone: PersianRummyState = self.get_game().new_initial_state()
+        clone._node = node
+        return clone
+
+
+def _own(starts: tuple[PlayerView | None, ...], player: int) -> tuple[PlayerView | None, ...]:
+    """``player``'s own start view, the others' dropped."""
+    return tuple(view if seat == player else None for seat, view in enumerate(starts))
+
+
+def _deal_lines(start: PlayerView | None, events: tuple[Observation, ...], player: int) -> list[str]:
+    """A deal as ``player`` saw it, for its information state: its view at the start (when
+    known), then the events."""
+    return ([] if start is None else [start.position()]) + list(map(str, _seen(events, player)))
+
+
+def _redealt(node: _Node, player: int, rng: random.Random) -> tuple[Card, ...]:
+    """The cards dealt so far with those dealt to ``player`` kept and the others' drawn at
+    random from the cards ``player`` has not seen (R5, R27)."""
+    own = _dealt_to(node, player)
+    unseen = _undealt(own)
+    rng.shuffle(unseen)
+    mine = (player - node.dealer - 1) % PLAYERS
+    others = iter(unseen)
+    return tuple(card if index % PLAYERS == mine else next(others) for index, card in enumerate(node.dealt))
 
 
 def _dealt_to(node: _Node, player: int) -> tuple[Card, ...]:
@@ -462,7 +528,7 @@ class ISMCTSPlayer:
     with a :class:`RolloutEvaluator` (``rollout``) at the leaves and the exploration constant
     ``uct_c``; a forced action is played without a search. It takes the seat's
     :class:`~persian_rummy.InfoState` (the arena passes it, ``takes_info_state``) or a bare
-    view (then it samples from the view alone).
+    view (then it samples from the view alone). The same seed plays the same game.
 
     >>> from persian_rummy import new_game
     >>> player = ISMCTSPlayer(0, simulations=4)
@@ -500,6 +566,9 @@ class ISMCTSPlayer:
                 random_state=np.random.RandomState(self._rng.getrandbits(32)),
                 allow_inconsistent_action_sets=True,
             )
+            # The bot's own resampling draws from a sampler seeded by the clock; this one is seeded.
+            draw = self._rng.random
+            bot.set_resampler(lambda state, player: state.resample_from_infostate(player, draw))
             found = self._games[rules] = (game, bot)
         return found
 
