@@ -47,11 +47,12 @@ The module needs nothing outside the standard library (no numpy): a mask is a tu
 from __future__ import annotations
 
 import operator
-from typing import Final
+from typing import Final, cast
 
 from persian_rummy.actions import (
     DISCARDS,
     DRAW_STOCK,
+    MELD_ACTIONS,
     PASS,
     Action,
     DrawDiscard,
@@ -61,13 +62,13 @@ from persian_rummy.actions import (
     lay_off_action,
 )
 from persian_rummy.cards import CARDS, JOKER, JOKER_INDEX
-from persian_rummy.engine import legal_actions
 from persian_rummy.errors import ArgumentTypeError, IllegalActionError, InvalidArgumentError
 from persian_rummy.limits import MELD_LIMIT, PILE_LIMIT
-from persian_rummy.state import GameState
+from persian_rummy.state import GameState, turn_actions
 from persian_rummy.view import PlayerView
 
 __all__ = [
+    "ACTIONS",
     "DISCARD_BASE",
     "LAY_OFF_BASE",
     "MAX_MELDS",
@@ -79,6 +80,7 @@ __all__ = [
     "TAKE_BASE",
     "action_to_int",
     "int_to_action",
+    "legal_flags",
     "legal_indices",
     "legal_mask",
 ]
@@ -109,7 +111,9 @@ def _all_melds() -> tuple[MeldCards, ...]:
             melds += [MeldCards(CARDS[base + low : base + high + 1]) for high in range(low + 2, 13)]
         # The ace low: A-2-3 up to A-2-...-Q (A-2-...-K is the whole suit, the run 2-A above).
         melds += [MeldCards((CARDS[base + 12], *CARDS[base : base + last + 1])) for last in range(1, 11)]
-    return tuple(melds)
+    # The engine's shared values, so that the actions it lists are found by identity (below).
+    shared = {action: action for action in MELD_ACTIONS.values()}
+    return tuple(shared.get(meld, meld) for meld in melds)
 
 
 #: Every meld action that can be legal (R8-R11), in index order from :data:`MELD_BASE`.
@@ -121,8 +125,9 @@ DISCARD_BASE: Final = LAY_OFF_BASE + MAX_MELDS * (JOKER_INDEX + 1)
 #: The number of actions: every index from 0 to ``NUM_ACTIONS - 1`` is an action.
 NUM_ACTIONS: Final = DISCARD_BASE + JOKER_INDEX + 1
 
-# Every action by index, and back: the engine's shared action values where it has them.
-_ACTIONS: Final[tuple[Action, ...]] = (
+#: Every action by index: ``ACTIONS[i]`` is ``int_to_action(i)``, without the checks of the
+#: index. The values are the engine's shared ones.
+ACTIONS: Final[tuple[Action, ...]] = (
     (DRAW_STOCK,)
     + tuple(draw_discard_action(index) for index in range(MAX_PILE))
     + (PASS,)
@@ -130,7 +135,11 @@ _ACTIONS: Final[tuple[Action, ...]] = (
     + tuple(lay_off_action(card, meld) for card in range(JOKER_INDEX + 1) for meld in range(MAX_MELDS))
     + DISCARDS
 )
-_INDEX: Final[dict[Action, int]] = {action: index for index, action in enumerate(_ACTIONS)}
+_INDEX: Final[dict[Action, int]] = {action: index for index, action in enumerate(ACTIONS)}
+# The same by the identity of the shared values, which is what the engine lists: a lookup by id
+# skips hashing the action (attrs' hash, in Python). ACTIONS keeps every value alive, so no
+# other object can have its id; an action that is not a shared value falls back on _INDEX.
+_INDEX_BY_ID: Final[dict[int, int]] = {id(action): index for index, action in enumerate(ACTIONS)}
 
 
 def action_to_int(action: Action | str, state_or_view: GameState | PlayerView | None = None) -> int:
@@ -196,8 +205,8 @@ def int_to_action(index: int, state_or_view: GameState | PlayerView | None = Non
     if not 0 <= index < NUM_ACTIONS:
         raise InvalidArgumentError(f"{index} is not an action index (expected 0 to {NUM_ACTIONS - 1})")
     if state_or_view is not None and index not in legal_indices(state_or_view):
-        raise IllegalActionError("R12-R20", f"action {index} ({_ACTIONS[index]}) is not a legal action here")
-    return _ACTIONS[index]
+        raise IllegalActionError("R12-R20", f"action {index} ({ACTIONS[index]}) is not a legal action here")
+    return ACTIONS[index]
 
 
 def legal_indices(state_or_view: GameState | PlayerView) -> list[int]:
@@ -208,9 +217,30 @@ def legal_indices(state_or_view: GameState | PlayerView) -> list[int]:
     >>> legal_indices(new_game(1)), legal_indices(new_game(1).view(0))
     ([0], [])
     """
-    actions = state_or_view.legal_actions() if isinstance(state_or_view, PlayerView) else legal_actions(state_or_view)
-    index = _INDEX
-    return sorted([index[action] for action in actions])
+    actions = turn_actions(state_or_view)
+    found = list(map(_INDEX_BY_ID.get, map(id, actions)))
+    indices = [_INDEX[action] for action in actions] if None in found else cast("list[int]", found)
+    indices.sort()
+    return indices
+
+
+def legal_flags(state_or_view: GameState | PlayerView) -> bytes:
+    """One byte per action index: 1 where the action is legal for the player to move, else 0
+    (all 0 for a view of another seat, and once the round is over). The same as
+    :func:`legal_mask`, in the form an array library reads without a copy
+    (``numpy.frombuffer(flags, numpy.int8)``).
+
+    >>> from persian_rummy import new_game
+    >>> flags = legal_flags(new_game(1))
+    >>> len(flags), flags.count(1), flags[0]
+    (1436, 1, 1)
+    """
+    flags = bytearray(NUM_ACTIONS)
+    found = _INDEX_BY_ID.get
+    for action in turn_actions(state_or_view):
+        index = found(id(action))
+        flags[_INDEX[action] if index is None else index] = 1
+    return bytes(flags)
 
 
 def legal_mask(state_or_view: GameState | PlayerView) -> tuple[bool, ...]:
@@ -222,7 +252,4 @@ def legal_mask(state_or_view: GameState | PlayerView) -> tuple[bool, ...]:
     >>> len(mask), sum(mask), mask[0]
     (1436, 1, True)
     """
-    flags = [False] * NUM_ACTIONS
-    for index in legal_indices(state_or_view):
-        flags[index] = True
-    return tuple(flags)
+    return tuple(map(bool, legal_flags(state_or_view)))

@@ -26,6 +26,7 @@ from persian_rummy import (
 )
 from persian_rummy.cards import CARDS
 from persian_rummy.encoding import (
+    ACTIONS,
     DISCARD_BASE,
     LAY_OFF_BASE,
     MAX_MELDS,
@@ -36,6 +37,7 @@ from persian_rummy.encoding import (
     PASS_INDEX,
     action_to_int,
     int_to_action,
+    legal_flags,
     legal_indices,
     legal_mask,
 )
@@ -119,13 +121,19 @@ def _check(state: GameState) -> None:
     assert [int_to_action(index) for index in indices] == list(actions)
     assert len(set(indices)) == len(indices)
     assert legal_indices(state) == sorted(indices)
+    assert all(ACTIONS[index] is action for index, action in zip(indices, actions, strict=True))
     mask = legal_mask(state)
     assert len(mask) == NUM_ACTIONS
     assert {index for index, flag in enumerate(mask) if flag} == set(indices)
+    flags = legal_flags(state)
+    assert type(flags) is bytes and list(flags) == [int(flag) for flag in mask]
     for seat in range(4):
         view = state.view(seat)
         expected = set(indices) if seat == state.current_player and state.phase.is_live else set()
         assert {index for index, flag in enumerate(legal_mask(view)) if flag} == expected
+        assert {index for index, flag in enumerate(legal_flags(view)) if flag} == expected
+        if expected:
+            assert legal_indices(view) == sorted(expected)
 
 
 @given(game_states(rules()))
@@ -143,6 +151,23 @@ def test_r10_round_trip_and_mask_with_the_ace_low(state: GameState) -> None:
 @given(game_states(rules(), max_actions=600, finished=True))
 def test_r12_r20_round_trip_and_mask_thorough(state: GameState) -> None:
     _check(state)
+
+
+def test_actions_that_are_not_the_engines_shared_values_are_numbered_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The engine lists its shared action values, which the numbering finds by identity; equal
+    # actions made afresh must be found by value, so that the answer never rests on sharing.
+    import attrs
+
+    import persian_rummy.encoding as encoding
+    from persian_rummy import new_game
+    from persian_rummy.state import turn_actions
+
+    state = play(new_game(4), "draw")
+    expected, flags = legal_indices(state), legal_flags(state)
+    copies = tuple(attrs.evolve(action) for action in turn_actions(state))
+    assert copies and all(copy is not action for copy, action in zip(copies, turn_actions(state), strict=True))
+    monkeypatch.setattr(encoding, "turn_actions", lambda position: copies)
+    assert legal_indices(state) == expected and legal_flags(state) == flags
 
 
 def test_the_core_imports_without_numpy() -> None:
