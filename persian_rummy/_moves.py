@@ -17,7 +17,7 @@ from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS, team_of
 from persian_rummy.actions import DISCARDS, MELD_ACTIONS, Action, lay_off_action, meld_action
 from persian_rummy.cards import CARDS, JOKER_INDEX, Card
 from persian_rummy.hand import Hand
-from persian_rummy.melds import Meld, candidate_melds, credits, extend, extension_bits, extensions, new_meld
+from persian_rummy.melds import Meld, candidate_melds, credits, extend, extension_bits, new_meld, table_extensions
 from persian_rummy.rules import Rules
 
 #: Each natural card's discard by the card's bit (internal).
@@ -28,13 +28,10 @@ def can_lay_off(card_index: int, melds: Iterable[Meld], ace_low: bool) -> bool:
     return any(extension_bits(table_meld, ace_low) >> card_index & 1 for table_meld in melds)
 
 
-def lay_off_bits(melds: Iterable[Meld], ace_low: bool) -> int:
+def lay_off_bits(melds: tuple[Meld, ...], ace_low: bool) -> int:
     """Every card that some meld of the table accepts, as a mask (bit ``JOKER_INDEX`` for the
     joker): what :func:`can_lay_off` asks of each card, computed once for a table."""
-    bits = 0
-    for table_meld in melds:
-        bits |= extension_bits(table_meld, ace_low)
-    return bits
+    return table_extensions(melds, ace_low)[0]
 
 
 def leftover_ok(mask: int, jokers: int, melds: tuple[Meld, ...], rules: Rules) -> bool:
@@ -85,15 +82,15 @@ def meld_phase_actions(
         held = mask | (1 << JOKER_INDEX if jokers else 0)
         if must is not None:
             held &= 1 << must.index
-        for position, table_meld in enumerate(melds):
-            if not extension_bits(table_meld, ace_low) & held:
+        for position, bits, cards in table_extensions(melds, ace_low)[1]:
+            if not bits & held:
                 continue
-            for card in extensions(table_meld, ace_low):
+            for card in cards:
                 index = card.index
                 if not held >> index & 1:
                     continue
                 if forbidden and size == 2:
-                    table = melds[:position] + (extend(table_meld, card, seat),) + melds[position + 1 :]
+                    table = melds[:position] + (extend(melds[position], card, seat),) + melds[position + 1 :]
                     left_mask, left_jokers = without(mask, jokers, index)
                     if not leftover_ok(left_mask, left_jokers, table, rules):
                         continue

@@ -529,6 +529,36 @@ def extension_bits(meld: Meld, ace_low_allowed: bool) -> int:
     return meld._lay_off_bits[ace_low_allowed]
 
 
+#: A table's lay-off targets: every card some meld accepts, as a mask, and for each meld that
+#: accepts a card, its position, its mask and its cards (internal).
+TableExtensions = tuple[int, tuple[tuple[int, int, tuple[Card, ...]], ...]]
+# Per melds tuple (which states share until the table changes), keyed by id and keeping the
+# tuple so that the id stays its own; bounded, and two threads that race compute the same value.
+_TABLE_EXTENSIONS: dict[tuple[int, bool], tuple[tuple[Meld, ...], TableExtensions]] = {}
+_TABLE_EXTENSIONS_LIMIT: Final = 4096
+
+
+def table_extensions(melds: tuple[Meld, ...], ace_low_allowed: bool) -> TableExtensions:
+    """What every meld of a table accepts (internal; see :data:`TableExtensions`): the lay-off
+    checks of a hand against a table, worked out once per table."""
+    key = (id(melds), ace_low_allowed)
+    found = _TABLE_EXTENSIONS.get(key)
+    if found is not None and found[0] is melds:
+        return found[1]
+    union = 0
+    entries = []
+    for position, meld in enumerate(melds):
+        bits = meld._lay_off_bits[ace_low_allowed]
+        if bits:
+            union |= bits
+            entries.append((position, bits, meld._lay_off_cards[ace_low_allowed]))
+    if len(_TABLE_EXTENSIONS) >= _TABLE_EXTENSIONS_LIMIT:
+        _TABLE_EXTENSIONS.clear()
+    result = (union, tuple(entries))
+    _TABLE_EXTENSIONS[key] = (melds, result)
+    return result
+
+
 def credits(meld: Meld) -> tuple[int, int, int, int]:
     """The points of the meld's cards by team of the seat credited (R16, R23): melded by team
     0, melded by team 1, laid off by team 0, laid off by team 1 (internal; computed once per

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from persian_rummy import (
     Card,
@@ -15,6 +17,8 @@ from persian_rummy import (
     NotationError,
     parse_cards,
 )
+from persian_rummy.melds import extension_bits, table_extensions
+from persian_rummy.strategies import game_states, rules
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -264,3 +268,21 @@ def test_r16_r23_meld_text_must_say_who_melded_it() -> None:
     assert Meld.parse("7s 8s 9s", seat=3).owner == 3
     # The seat marks round-trip: str() always writes them.
     assert str(Meld.parse("7s 8s 9s", seat=1)) == "7s@1 8s@1 9s@1"
+
+
+@given(game_states(rules(), finished=True), st.booleans())
+def test_r16_a_tables_extensions_are_its_melds_extensions(state: GameState, ace_low: bool) -> None:
+    # The per-table summary the legal actions read equals asking each meld, in table order.
+    union, entries = table_extensions(state.melds, ace_low)
+    expected = [
+        (position, extension_bits(meld, ace_low), meld.lay_off_cards("high_or_low" if ace_low else "high"))
+        for position, meld in enumerate(state.melds)
+        if extension_bits(meld, ace_low)
+    ]
+    assert list(entries) == expected
+    bits = 0
+    for meld in state.melds:
+        bits |= extension_bits(meld, ace_low)
+    assert union == bits
+    assert table_extensions(state.melds, ace_low) is table_extensions(state.melds, ace_low)  # worked out once
+    assert table_extensions(tuple(list(state.melds)), ace_low) == (union, entries)  # equal tables, equal answers
