@@ -44,14 +44,13 @@ True
 
 from __future__ import annotations
 
-from array import array
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
 from persian_rummy.cards import JOKER_INDEX
-from persian_rummy.encoding import MAX_MELDS, MAX_PILE, NUM_ACTIONS, legal_indices
+from persian_rummy.encoding import MAX_MELDS, MAX_PILE, legal_flags
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
 from persian_rummy.state import GameState, Phase, team_of
@@ -84,7 +83,6 @@ PLANES: Final = SCALAR_PLANE + 1
 OBSERVATION_SHAPE: Final = (PLANES, CARD_COLUMNS)
 _SCORE_SCALE: Final = 1000.0
 _SCORE_CLIP: Final = 10.0
-_PHASES: Final = {Phase.DRAW: 8, Phase.MELD: 9, Phase.ROUND_OVER: 10, Phase.GAME_OVER: 10}
 
 
 def _bounds() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
@@ -101,18 +99,64 @@ def _bounds() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
 OBSERVATION_LOW, OBSERVATION_HIGH = _bounds()
 
 
-_SIZE: Final = PLANES * CARD_COLUMNS
-_SCALARS: Final = SCALAR_PLANE * CARD_COLUMNS
-# The table planes (1-21) are cached twice over, because melds are immutable and shared from
-# one state to the next: per meld, its card row and its team 0 credit, team 1 credit and
-# lay-off rows as integers of one byte per card column (a column counts at most four cards,
-# so sums never carry); per melds tuple, the finished planes for a viewer of team 0 and of
-# team 1. The caches are keyed by id and keep the object, so that the id stays its own.
+_ROW: Final = CARD_COLUMNS
+# The tensor is assembled as bytes and converted to float32 by one numpy call: the card planes
+# (0-78) as one byte per entry (a column counts at most four cards), then the scalar plane as
+# float32 bytes written over its row. What does not change from one state to the next is looked
+# up rather than recomputed, because an environment builds a tensor at every step:
+# - a card's one-hot row (the pile planes and the card to meld), and a suit's 13 hand columns
+#   by the suit's 13 bits (made when first seen, at most 8192);
+# - the table planes (1-21), cached twice over because melds are immutable and shared from one
+#   state to the next: per meld, its card row and its team 0 credit, team 1 credit and lay-off
+#   rows as integers of one byte per card column (a column counts at most four cards, so sums
+#   never carry); per melds tuple, the finished planes for a viewer of team 0 and of team 1.
+#   These two caches are keyed by id and keep the object, so that the id stays its own;
+# - the scalar plane's one-hot columns: 8-18 by phase, seat to move and dealer, 23-26 by the
+#   seat that went out.
+_ONE_HOT: Final = tuple(bytes(index) + b"\x01" + bytes(_ROW - index - 1) for index in range(_ROW))
+_EMPTY_ROW: Final = bytes(_ROW)
+_NO_PILE: Final = memoryview(bytes(_ROW * MAX_PILE))
+_JOKER_COUNTS: Final = tuple(bytes((count,)) for count in range(5))  # at most four jokers (R1)
+
+
+class _SuitColumns(dict[int, bytes]):
+    """The 13 hand columns of one suit, by its 13 bits, each made when first asked for."""
+
+    def __missing__(self, bits: int) -> bytes:
+        columns = self[bits] = bytes(bits >> rank & 1 for rank in range(13))
+        return columns
+
+
+_SUIT_COLUMNS: Final = _SuitColumns()
+_SUIT_BITS: Final = (1 << 13) - 1
 _MELD_ROWS: dict[int, tuple[Meld, bytes, int, int, int]] = {}
 _TABLE_ROWS: dict[int, tuple[tuple[Meld, ...], bytes, bytes]] = {}
 _CACHE_LIMIT: Final = 4096
-_ROW: Final = CARD_COLUMNS
 _EMPTY_ROWS: Final = bytes(_ROW * (MAX_MELDS + 1))
+# Scalar columns 8-18 by 16 * phase (0 draw, 1 meld, 2 over) + 4 * seat to move + dealer (both
+# relative), and 23-26 by the relative seat that went out (4 for nobody), as one-hot bytes.
+_TURN_COLUMNS: Final = tuple(
+    bytes(column in (phase, 3 + mover, 7 + dealer) for column in range(11))
+    for phase in range(3)
+    for mover in range(4)
+    for dealer in range(4)
+)
+_WENT_OUT_COLUMNS: Final = tuple(bytes(column == seat for column in range(4)) for seat in range(5))
+_SCALAR_TAIL: Final = bytes(CARD_COLUMNS - 27)
+_DIVISORS: dict[int, npt.NDArray[np.float32]] = {}
+
+
+def _divisors(deals: int) -> npt.NDArray[np.float32]:
+    """What the scalar plane's numerators are divided by, for a game of ``deals`` deals:
+    float32 division rounds each quotient once, as computing it in Python and storing it does."""
+    found = _DIVISORS.get(deals)
+    if found is None:
+        found = np.ones(CARD_COLUMNS, np.float32)
+        found[:6] = 56.0
+        found[19:22] = (deals, 4.0, 8.0)
+        found.flags.writeable = False
+        _DIVISORS[deals] = found
+    return found
 
 
 def _meld_rows(meld: Meld) -> tuple[Meld, bytes, int, int, int]:
@@ -177,10 +221,14 @@ def seat_tensor(state: GameState, seat: int) -> npt.NDArray[np.float32]:
     >>> bool((seat_tensor(state, 2) == observation_tensor(state.view(2))).all())
     True
     """
-    hands = state.hands
-    return _tensor(
-        state, seat, hands[seat], (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])), len(state.stock)
+    first, second, third, fourth = hands = state.hands
+    sizes = (
+        first.mask.bit_count() + first.jokers,
+        second.mask.bit_count() + second.jokers,
+        third.mask.bit_count() + third.jokers,
+        fourth.mask.bit_count() + fourth.jokers,
     )
+    return _tensor(state, seat, hands[seat], sizes, len(state.stock))
 
 
 def _tensor(
@@ -188,43 +236,64 @@ def _tensor(
 ) -> npt.NDArray[np.float32]:
     """The tensor of ``seat``, from the public fields of ``view`` (a view, or the state it is a
     view of) and the seat's hand, the hand sizes and the stock size."""
-    # The card counts are written into a byte buffer, one Python operation each, and converted
-    # at once: much faster than writing numpy entries one by one.
     team = team_of(seat)
-    counts = bytearray(_SIZE)
     mask = hand.mask
-    counts[JOKER_INDEX] = hand.jokers  # plane 0 is HAND_PLANE
-    while mask:
-        low = mask & -mask
-        counts[low.bit_length() - 1] = 1
-        mask ^= low
-    counts[MELD_PLANES * CARD_COLUMNS : MUST_MELD_PLANE * CARD_COLUMNS] = _table_rows(view.melds, team)
-    if view.must_meld is not None:
-        counts[MUST_MELD_PLANE * CARD_COLUMNS + view.must_meld.index] = 1
-    base = PILE_PLANES * CARD_COLUMNS
-    for card in view.discard_pile[:MAX_PILE]:
-        counts[base + card.index] = 1
-        base += CARD_COLUMNS
-    out = np.frombuffer(counts, np.uint8).astype(np.float32)
-    own_score, other_score = (view.scores[0], view.scores[1]) if team == 0 else (view.scores[1], view.scores[0])
-    scalars = [0.0] * 27
-    for relative in range(4):
-        scalars[relative] = sizes[(seat + relative) % 4] / 56.0
-    scalars[4] = stock_size / 56.0
-    scalars[5] = len(view.discard_pile) / 56.0
-    scalars[6] = min(max(own_score / _SCORE_SCALE, -_SCORE_CLIP), _SCORE_CLIP)
-    scalars[7] = min(max(other_score / _SCORE_SCALE, -_SCORE_CLIP), _SCORE_CLIP)
-    scalars[_PHASES[view.phase]] = 1.0
-    scalars[11 + (view.current_player - seat) % 4] = 1.0
-    scalars[15 + (view.dealer - seat) % 4] = 1.0
-    scalars[19] = view.deal_number / view.rules.deals
-    scalars[20] = min(view.consecutive_passes, 4) / 4.0
-    scalars[21] = min(view.idle_turns, 8) / 8.0
-    scalars[22] = float(view.turn_progress)
-    if view.went_out is not None:
-        scalars[23 + (view.went_out - seat) % 4] = 1.0
-    out[_SCALARS : _SCALARS + 27] = np.frombuffer(array("f", scalars), np.float32)
-    return out.reshape(OBSERVATION_SHAPE)
+    suits = _SUIT_COLUMNS
+    one_hot = _ONE_HOT
+    pile = view.discard_pile
+    must = view.must_meld
+    phase = view.phase
+    went_out = view.went_out
+    counts = b"".join(
+        (
+            suits[mask & _SUIT_BITS],
+            suits[mask >> 13 & _SUIT_BITS],
+            suits[mask >> 26 & _SUIT_BITS],
+            suits[mask >> 39],
+            _JOKER_COUNTS[hand.jokers],
+            _table_rows(view.melds, team),
+            _EMPTY_ROW if must is None else one_hot[must.index],
+            *[one_hot[card.index] for card in pile],
+            _NO_PILE[: _ROW * (MAX_PILE - len(pile))],  # a view of the zeros, not a copy
+            # The scalar plane's numerators, divided below; the scores are written after.
+            bytes(
+                (
+                    sizes[seat],
+                    sizes[(seat + 1) % 4],
+                    sizes[(seat + 2) % 4],
+                    sizes[(seat + 3) % 4],
+                    stock_size,
+                    len(pile),
+                    0,
+                    0,
+                )
+            ),
+            _TURN_COLUMNS[
+                (0 if phase is Phase.DRAW else 16 if phase is Phase.MELD else 32)
+                + 4 * ((view.current_player - seat) % 4)
+                + (view.dealer - seat) % 4
+            ],
+            bytes(
+                (
+                    view.deal_number,
+                    min(view.consecutive_passes, 4),
+                    min(view.idle_turns, 8),
+                    view.turn_progress,
+                )
+            ),
+            _WENT_OUT_COLUMNS[4 if went_out is None else (went_out - seat) % 4],
+            _SCALAR_TAIL,
+        )
+    )
+    out: npt.NDArray[np.float32] = np.ndarray(OBSERVATION_SHAPE, np.uint8, counts).astype(np.float32)
+    scalars = out[SCALAR_PLANE]
+    scalars /= _divisors(view.rules.deals)
+    scores = view.scores
+    if scores[0] or scores[1]:
+        own_score, other_score = (scores[0], scores[1]) if team == 0 else (scores[1], scores[0])
+        scalars[6] = min(max(own_score / _SCORE_SCALE, -_SCORE_CLIP), _SCORE_CLIP)
+        scalars[7] = min(max(other_score / _SCORE_SCALE, -_SCORE_CLIP), _SCORE_CLIP)
+    return out
 
 
 def action_mask(state_or_view: GameState | PlayerView) -> npt.NDArray[np.int8]:
@@ -235,6 +304,4 @@ def action_mask(state_or_view: GameState | PlayerView) -> npt.NDArray[np.int8]:
     >>> mask.shape, mask.dtype, mask.nonzero()[0].tolist()
     ((1436,), dtype('int8'), [0])
     """
-    mask = np.zeros(NUM_ACTIONS, np.int8)
-    mask[legal_indices(state_or_view)] = 1
-    return mask
+    return np.frombuffer(bytearray(legal_flags(state_or_view)), np.int8)

@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import assume, given, reject
 from hypothesis import strategies as st
 
-from persian_rummy import GameState, Hand, InvalidStateError, Phase, new_game, play
+from persian_rummy import GameState, Hand, InvalidStateError, Phase, PlayerView, new_game, play
 from persian_rummy.bots import determinize
 from persian_rummy.encoding import NUM_ACTIONS, legal_mask
 from persian_rummy.observation import (
@@ -96,3 +96,45 @@ def test_action_mask_is_the_legal_mask(state: GameState, seat: int) -> None:
         mask = action_mask(target)
         assert mask.shape == (NUM_ACTIONS,) and mask.dtype == np.int8
         assert mask.astype(bool).tolist() == list(legal_mask(target))
+
+
+def _planes_from_the_table(view: PlayerView) -> np.ndarray:
+    # The tensor written out from the module's plane table, one entry at a time: an oracle for
+    # the fast assembly from cached bytes.
+    expected = np.zeros(OBSERVATION_SHAPE, np.float32)
+    seat, team = view.seat, view.seat % 2
+    for card in view.hand:
+        expected[0, card.index] += 1
+    for slot, meld in enumerate(view.melds):
+        for card, credited, laid_off in zip(meld.cards, meld.seats, meld.laid_off, strict=True):
+            expected[1 + slot, card.index] += 1
+            expected[19 if credited % 2 == team else 20, card.index] += 1
+            expected[21, card.index] += laid_off
+    if view.must_meld is not None:
+        expected[22, view.must_meld.index] = 1
+    for position, card in enumerate(view.discard_pile):
+        expected[23 + position, card.index] = 1
+    scalars = expected[79]
+    for relative in range(4):
+        scalars[relative] = view.hand_sizes[(seat + relative) % 4] / 56
+    scalars[4], scalars[5] = view.stock_size / 56, len(view.discard_pile) / 56
+    own, other = view.scores[team], view.scores[1 - team]
+    scalars[6], scalars[7] = (min(max(score / 1000, -10.0), 10.0) for score in (own, other))
+    scalars[{Phase.DRAW: 8, Phase.MELD: 9}.get(view.phase, 10)] = 1
+    scalars[11 + (view.current_player - seat) % 4] = 1
+    scalars[15 + (view.dealer - seat) % 4] = 1
+    scalars[19] = view.deal_number / view.rules.deals
+    scalars[20], scalars[21] = min(view.consecutive_passes, 4) / 4, min(view.idle_turns, 8) / 8
+    scalars[22] = view.turn_progress
+    if view.went_out is not None:
+        scalars[23 + (view.went_out - seat) % 4] = 1
+    return expected
+
+
+@given(game_states(rules(), finished=True), st.integers(0, 3))
+def test_r27_every_plane_holds_what_the_plane_table_says(state: GameState, seat: int) -> None:
+    view = state.view(seat)
+    expected = _planes_from_the_table(view)
+    for tensor in (observation_tensor(view), seat_tensor(state, seat)):
+        assert tensor.flags.writeable and tensor.flags.c_contiguous
+        assert tensor.tobytes() == expected.tobytes()  # the same float32 values, bit for bit
