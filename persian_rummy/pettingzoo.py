@@ -45,27 +45,49 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from persian_rummy._episode import Episode
-from persian_rummy.encoding import NUM_ACTIONS, int_to_action, legal_indices
+from persian_rummy.encoding import ACTIONS, NUM_ACTIONS, int_to_action, legal_flags
 from persian_rummy.errors import IllegalActionError, InvalidArgumentError
 from persian_rummy.observation import OBSERVATION_HIGH, OBSERVATION_LOW, seat_tensor
 from persian_rummy.rules import Rules
-from persian_rummy.state import PLAYERS, team_of
+from persian_rummy.state import PLAYERS, GameState, team_of
 
 __all__ = ["AGENTS", "env", "raw_env"]
 
 #: The agents' names, by seat.
 AGENTS: Final = tuple(f"player_{seat}" for seat in range(PLAYERS))
 _SEATS: Final = {agent: seat for seat, agent in enumerate(AGENTS)}
+_NO_ACTIONS: Final = bytes(NUM_ACTIONS)
 
 
 def env(**kwargs: Any) -> AECEnv[str, dict[str, npt.NDArray[Any]], int]:
-    """The environment, wrapped so that PettingZoo checks the order of calls (see
-    :class:`raw_env` for the keyword arguments).
+    """The environment, wrapped in PettingZoo's order-enforcing wrapper, which checks the
+    order of calls (see :class:`raw_env` for the keyword arguments).
 
-    >>> env(render_mode="ansi").metadata["name"]
-    'persian_rummy_v0'
+    >>> game = env(render_mode="ansi")
+    >>> game.metadata["name"], isinstance(game, wrappers.OrderEnforcingWrapper)
+    ('persian_rummy_v0', True)
     """
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    return _OrderEnforcing(raw_env(**kwargs))
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper[str, dict[str, npt.NDArray[Any]], int]):
+    """PettingZoo's order-enforcing wrapper, with the same checks, whose :meth:`last` and
+    :meth:`step` go straight to the environment. The wrapper's own ``last`` reads five
+    attributes through its ``__getattr__`` forwarding, and ``step`` one: at every step of a
+    learning loop, that costs as much as building the mask."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        last: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
+        return last
+
+    def step(self, action: int) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)  # its error before a reset, its warning once every agent is done
 
 
 class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
@@ -114,7 +136,8 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self.action_spaces: dict[str, spaces.Space[Any]] = {agent: spaces.Discrete(NUM_ACTIONS) for agent in AGENTS}
         self._seeds = random.Random()
         self._episode: Episode | None = None
-        self._legal: list[int] = []
+        self._state: GameState | None = None
+        self._mask = _NO_ACTIONS
         self._actions = 0
         self._paid = False
 
@@ -155,17 +178,17 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
 
     def _turn(self) -> None:
         state = self.episode.state
+        self._state = state
         self.agent_selection = AGENTS[state.current_player]
-        self._legal = legal_indices(state)
+        self._mask = legal_flags(state)  # all 0 once the game is over
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         """The agent's observation: its tensor and its legal-action mask (zeros unless it is to act)."""
         seat = _SEATS[agent]
-        state = self.episode.state
-        flags = bytearray(NUM_ACTIONS)
-        if seat == state.current_player and state.phase.is_live:
-            for index in self._legal:
-                flags[index] = 1
+        state = self._state
+        if state is None:
+            raise RuntimeError("call reset() before using the environment")
+        flags = bytearray(self._mask if seat == state.current_player else _NO_ACTIONS)
         return {"observation": seat_tensor(state, seat), "action_mask": np.frombuffer(flags, np.int8)}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -191,12 +214,12 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         if action is None:
             raise IllegalActionError("R12-R20", f"{agent} is to act and must choose an action")
         index = int(action)
-        if index not in self._legal:
+        if not (0 <= index < NUM_ACTIONS and self._mask[index]):
             move = int_to_action(index)  # raises InvalidArgumentError for an index outside the numbering
             raise IllegalActionError("R12-R20", f"{agent} cannot play {move} (action {index}) here")
         episode = self.episode
         self._cumulative_rewards[agent] = 0.0
-        scores = episode.play(int_to_action(index))
+        scores = episode.play(ACTIONS[index])
         self._actions += 1
         if scores is not None:
             margin = (scores[0] - scores[1]) / self.reward_scale

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
+from pettingzoo.utils import wrappers
 
 from persian_rummy import IllegalActionError, InvalidArgumentError, Rules, legal_actions
 from persian_rummy.arena import play_game
@@ -80,3 +81,28 @@ def test_max_actions_truncates() -> None:
         game.step(int(np.flatnonzero(observation["action_mask"])[0]))
         steps += 1
     assert steps == 5
+
+
+def test_env_keeps_the_order_enforcing_wrappers_checks(caplog: pytest.LogCaptureFixture) -> None:
+    # env() goes around the wrapper's attribute forwarding in last() and step(); its checks stay.
+    game = env()
+    assert isinstance(game, wrappers.OrderEnforcingWrapper)
+    with pytest.raises(AttributeError, match="before reset"):
+        game.last()
+    with pytest.raises(AssertionError, match="reset\\(\\) needs to be called before step"):
+        game.step(0)
+    with pytest.raises(AssertionError, match="reset\\(\\) needs to be called before observe"):
+        game.observe("player_0")
+    game.reset(seed=5)
+    observation, reward, terminated, truncated, info = game.last()
+    assert (reward, terminated, truncated, info) == (0.0, False, False, {})
+    assert observation["action_mask"].tolist() == game.unwrapped.observe(game.agent_selection)["action_mask"].tolist()
+    assert game.last(observe=False)[0] is None
+    with pytest.raises(IllegalActionError):
+        game.step(57)  # pass, with cards in the stock (R20)
+    for _agent in game.agent_iter():
+        observation, _, terminated, truncated, _ = game.last()
+        game.step(None if terminated or truncated else int(np.flatnonzero(observation["action_mask"])[0]))
+    assert not game.agents
+    game.step(None)  # PettingZoo logs a warning, and nothing happens
+    assert "step() called after all agents are terminated or truncated" in caplog.text
