@@ -37,12 +37,13 @@ class Episode:
         one (unless the game is over) and return the finished deal's scores by team."""
         before = self.state.scores
         state = play(self.state, action)
-        if state.phase.is_live:
+        phase = state.phase
+        if phase is Phase.DRAW or phase is Phase.MELD:  # the deal goes on
             self.state = state
             return None
         scores = (state.scores[0] - before[0], state.scores[1] - before[1])
         self.deals.append(scores)
-        if state.phase is Phase.ROUND_OVER:
+        if phase is Phase.ROUND_OVER:
             state = next_deal(state, deal_seed(self.seed, state.deal_number + 1))
         self.state = state
         return scores

@@ -221,17 +221,19 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self._cumulative_rewards[agent] = 0.0
         scores = episode.play(ACTIONS[index])
         self._actions += 1
-        if scores is not None:
+        over = False
+        if scores is not None:  # a deal ended, and perhaps the game (R7)
             margin = (scores[0] - scores[1]) / self.reward_scale
             self.rewards = {name: margin if team_of(seat) == 0 else -margin for seat, name in enumerate(AGENTS)}
             self._paid = True
             self._accumulate_rewards()
+            over = episode.is_over
+            if over:
+                self.terminations = dict.fromkeys(AGENTS, True)
         elif self._paid:  # the rewards of the last deal's end were given: back to zeros
             self.rewards = dict.fromkeys(AGENTS, 0.0)
             self._paid = False
-        if episode.is_over:
-            self.terminations = dict.fromkeys(AGENTS, True)
-        elif self.max_actions is not None and self._actions >= self.max_actions:
+        if not over and self.max_actions is not None and self._actions >= self.max_actions:
             self.truncations = dict.fromkeys(AGENTS, True)
         self._turn()
 
