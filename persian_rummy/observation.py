@@ -44,6 +44,7 @@ True
 
 from __future__ import annotations
 
+import struct
 from typing import Final
 
 import numpy as np
@@ -100,62 +101,81 @@ OBSERVATION_LOW, OBSERVATION_HIGH = _bounds()
 
 
 _ROW: Final = CARD_COLUMNS
-# The tensor is assembled as bytes and converted to float32 by one numpy call: the card planes
-# (0-78) as one byte per entry (a column counts at most four cards), then the scalar plane as
-# float32 bytes written over its row. What does not change from one state to the next is looked
-# up rather than recomputed, because an environment builds a tensor at every step:
-# - a card's one-hot row (the pile planes and the card to meld), and a suit's 13 hand columns
-#   by the suit's 13 bits (made when first seen, at most 8192);
+_F32: Final = np.dtype(np.float32)
+# An environment builds a tensor at every step, so the tensor is joined from pieces of float32
+# bytes, nearly all of them looked up rather than computed, into the buffer of the array; the
+# only numpy call is the one that wraps the buffer. The pieces:
+# - a suit's 13 hand columns by the suit's 13 bits, and a card's one-hot row (the pile planes
+#   and the card to meld);
 # - the table planes (1-21), cached twice over because melds are immutable and shared from one
 #   state to the next: per meld, its card row and its team 0 credit, team 1 credit and lay-off
 #   rows as integers of one byte per card column (a column counts at most four cards, so sums
 #   never carry); per melds tuple, the finished planes for a viewer of team 0 and of team 1.
 #   These two caches are keyed by id and keep the object, so that the id stays its own;
-# - the scalar plane's one-hot columns: 8-18 by phase, seat to move and dealer, 23-26 by the
-#   seat that went out.
-_ONE_HOT: Final = tuple(bytes(index) + b"\x01" + bytes(_ROW - index - 1) for index in range(_ROW))
-_EMPTY_ROW: Final = bytes(_ROW)
-_NO_PILE: Final = memoryview(bytes(_ROW * MAX_PILE))
-_JOKER_COUNTS: Final = tuple(bytes((count,)) for count in range(5))  # at most four jokers (R1)
+# - the scalar plane's columns: each count over 56 by the count, the one-hot columns by what
+#   they show, the scores' pair by the scores (cached, as scores change once a deal).
 
 
-class _SuitColumns(dict[int, bytes]):
-    """The 13 hand columns of one suit, by its 13 bits, each made when first asked for."""
-
-    def __missing__(self, bits: int) -> bytes:
-        columns = self[bits] = bytes(bits >> rank & 1 for rank in range(13))
-        return columns
+def _floats(counts: bytes) -> bytes:
+    """Whole numbers of one byte each, as float32 bytes."""
+    return np.frombuffer(counts, np.uint8).astype(np.float32).tobytes()
 
 
-_SUIT_COLUMNS: Final = _SuitColumns()
+def _float32(value: float) -> bytes:
+    """One number as float32 bytes (rounded to the nearest float32, as numpy stores it)."""
+    return struct.pack("=f", value)
+
+
+_ONE_HOT: Final = tuple(_floats(bytes(index) + b"\x01" + bytes(_ROW - index - 1)) for index in range(_ROW))
+_EMPTY_ROW: Final = _floats(bytes(_ROW))
+_NO_PILE: Final = memoryview(_EMPTY_ROW * MAX_PILE)  # sliced without a copy
+_JOKER_COUNTS: Final = tuple(_floats(bytes((count,))) for count in range(5))  # at most four jokers (R1)
 _SUIT_BITS: Final = (1 << 13) - 1
+# Every suit's 13 columns at once: row ``bits`` of the table holds the bits of ``bits``.
+_SUIT_TABLE: Final = (np.arange(_SUIT_BITS + 1)[:, np.newaxis] >> np.arange(13) & 1).astype(np.float32).tobytes()
+_SUIT_COLUMNS: Final = tuple(_SUIT_TABLE[52 * bits : 52 * bits + 52] for bits in range(_SUIT_BITS + 1))
 _MELD_ROWS: dict[int, tuple[Meld, bytes, int, int, int]] = {}
 _TABLE_ROWS: dict[int, tuple[tuple[Meld, ...], bytes, bytes]] = {}
-_CACHE_LIMIT: Final = 4096
-_EMPTY_ROWS: Final = bytes(_ROW * (MAX_MELDS + 1))
-# Scalar columns 8-18 by 16 * phase (0 draw, 1 meld, 2 over) + 4 * seat to move + dealer (both
-# relative), and 23-26 by the relative seat that went out (4 for nobody), as one-hot bytes.
+_MELD_CACHE_LIMIT: Final = 4096
+_TABLE_CACHE_LIMIT: Final = 512  # two times 4.5 KB each
+_EMPTY_ROWS: Final = bytes(_ROW * MAX_MELDS)
+# Scalar columns 0-5: a count of cards over 56, by the count.
+_OVER_56: Final = tuple(_float32(count / 56.0) for count in range(57))
+# Columns 8-18 by 16 * phase (0 draw, 1 meld, 2 over) + 4 * seat to move + dealer (both
+# relative); 23-26 by the relative seat that went out (4 for nobody).
 _TURN_COLUMNS: Final = tuple(
-    bytes(column in (phase, 3 + mover, 7 + dealer) for column in range(11))
+    _floats(bytes(column in (phase, 3 + mover, 7 + dealer) for column in range(11)))
     for phase in range(3)
     for mover in range(4)
     for dealer in range(4)
 )
-_WENT_OUT_COLUMNS: Final = tuple(bytes(column == seat for column in range(4)) for seat in range(5))
-_SCALAR_TAIL: Final = bytes(CARD_COLUMNS - 27)
-_DIVISORS: dict[int, npt.NDArray[np.float32]] = {}
+_WENT_OUT_COLUMNS: Final = tuple(_floats(bytes(column == seat for column in range(4))) for seat in range(5))
+_SCALAR_TAIL: Final = bytes(4 * (CARD_COLUMNS - 27))
+_PASSES: Final = tuple(_float32(min(passes, 4) / 4.0) for passes in range(5))
+_IDLE: Final = tuple(_float32(min(idle, 8) / 8.0) for idle in range(9))
+_PROGRESS: Final = (_float32(0.0), _float32(1.0))
+_SCORES: dict[tuple[int, int], bytes] = {}
+_DEALS: dict[tuple[int, int], bytes] = {}
 
 
-def _divisors(deals: int) -> npt.NDArray[np.float32]:
-    """What the scalar plane's numerators are divided by, for a game of ``deals`` deals:
-    float32 division rounds each quotient once, as computing it in Python and storing it does."""
-    found = _DIVISORS.get(deals)
+def _scores(own: int, other: int) -> bytes:
+    """Scalar columns 6-7: the scores over 1000, clipped to plus or minus 10."""
+    found = _SCORES.get((own, other))
     if found is None:
-        found = np.ones(CARD_COLUMNS, np.float32)
-        found[:6] = 56.0
-        found[19:22] = (deals, 4.0, 8.0)
-        found.flags.writeable = False
-        _DIVISORS[deals] = found
+        found = _float32(min(max(own / _SCORE_SCALE, -_SCORE_CLIP), _SCORE_CLIP)) + _float32(
+            min(max(other / _SCORE_SCALE, -_SCORE_CLIP), _SCORE_CLIP)
+        )
+        if len(_SCORES) >= _MELD_CACHE_LIMIT:
+            _SCORES.clear()
+        _SCORES[own, other] = found
+    return found
+
+
+def _deal(number: int, deals: int) -> bytes:
+    """Scalar column 19: the deal number over the deals."""
+    found = _DEALS.get((number, deals))
+    if found is None:
+        found = _DEALS[number, deals] = _float32(number / deals)
     return found
 
 
@@ -171,7 +191,7 @@ def _meld_rows(meld: Meld) -> tuple[Meld, bytes, int, int, int]:
         credit[team_of(credited)][card.index] += 1
         if laid_off:
             laid[card.index] += 1
-    if len(_MELD_ROWS) >= _CACHE_LIMIT:
+    if len(_MELD_ROWS) >= _MELD_CACHE_LIMIT:
         _MELD_ROWS.clear()
     found = _MELD_ROWS[id(meld)] = (
         meld,
@@ -191,9 +211,14 @@ def _table_rows(melds: tuple[Meld, ...], team: int) -> bytes:
         team0 = sum(row[2] for row in rows).to_bytes(_ROW, "little")
         team1 = sum(row[3] for row in rows).to_bytes(_ROW, "little")
         laid = sum(row[4] for row in rows).to_bytes(_ROW, "little")
-        if len(_TABLE_ROWS) >= _CACHE_LIMIT:
+        planes = _floats(cards + team0 + team1 + laid)
+        # The other team's view swaps the two credit planes (19 and 20).
+        credits = 4 * _ROW * MAX_MELDS
+        swapped = planes[:credits] + planes[credits + 4 * _ROW : credits + 8 * _ROW]
+        swapped += planes[credits : credits + 4 * _ROW] + planes[credits + 8 * _ROW :]
+        if len(_TABLE_ROWS) >= _TABLE_CACHE_LIMIT:
             _TABLE_ROWS.clear()
-        found = _TABLE_ROWS[id(melds)] = (melds, cards + team0 + team1 + laid, cards + team1 + team0 + laid)
+        found = _TABLE_ROWS[id(melds)] = (melds, planes, swapped)
     return found[2] if team else found[1]
 
 
@@ -240,11 +265,13 @@ def _tensor(
     mask = hand.mask
     suits = _SUIT_COLUMNS
     one_hot = _ONE_HOT
+    over_56 = _OVER_56
     pile = view.discard_pile
     must = view.must_meld
+    scores = view.scores
     phase = view.phase
     went_out = view.went_out
-    counts = b"".join(
+    planes = bytearray().join(
         (
             suits[mask & _SUIT_BITS],
             suits[mask >> 13 & _SUIT_BITS],
@@ -254,46 +281,29 @@ def _tensor(
             _table_rows(view.melds, team),
             _EMPTY_ROW if must is None else one_hot[must.index],
             *[one_hot[card.index] for card in pile],
-            _NO_PILE[: _ROW * (MAX_PILE - len(pile))],  # a view of the zeros, not a copy
-            # The scalar plane's numerators, divided below; the scores are written after.
-            bytes(
-                (
-                    sizes[seat],
-                    sizes[(seat + 1) % 4],
-                    sizes[(seat + 2) % 4],
-                    sizes[(seat + 3) % 4],
-                    stock_size,
-                    len(pile),
-                    0,
-                    0,
-                )
-            ),
+            _NO_PILE[: 4 * _ROW * (MAX_PILE - len(pile))],
+            over_56[sizes[seat]],
+            over_56[sizes[(seat + 1) % 4]],
+            over_56[sizes[(seat + 2) % 4]],
+            over_56[sizes[(seat + 3) % 4]],
+            over_56[stock_size],
+            over_56[len(pile)],
+            _scores(scores[0], scores[1]) if team == 0 else _scores(scores[1], scores[0]),
             _TURN_COLUMNS[
                 (0 if phase is Phase.DRAW else 16 if phase is Phase.MELD else 32)
                 + 4 * ((view.current_player - seat) % 4)
                 + (view.dealer - seat) % 4
             ],
-            bytes(
-                (
-                    view.deal_number,
-                    min(view.consecutive_passes, 4),
-                    min(view.idle_turns, 8),
-                    view.turn_progress,
-                )
-            ),
+            _deal(view.deal_number, view.rules.deals),
+            _PASSES[min(view.consecutive_passes, 4)],
+            _IDLE[min(view.idle_turns, 8)],
+            _PROGRESS[view.turn_progress],
             _WENT_OUT_COLUMNS[4 if went_out is None else (went_out - seat) % 4],
             _SCALAR_TAIL,
         )
     )
-    out: npt.NDArray[np.float32] = np.ndarray(OBSERVATION_SHAPE, np.uint8, counts).astype(np.float32)
-    scalars = out[SCALAR_PLANE]
-    scalars /= _divisors(view.rules.deals)
-    scores = view.scores
-    if scores[0] or scores[1]:
-        own_score, other_score = (scores[0], scores[1]) if team == 0 else (scores[1], scores[0])
-        scalars[6] = min(max(own_score / _SCORE_SCALE, -_SCORE_CLIP), _SCORE_CLIP)
-        scalars[7] = min(max(other_score / _SCORE_SCALE, -_SCORE_CLIP), _SCORE_CLIP)
-    return out
+    tensor: npt.NDArray[np.float32] = np.ndarray(OBSERVATION_SHAPE, _F32, planes)
+    return tensor
 
 
 def action_mask(state_or_view: GameState | PlayerView) -> npt.NDArray[np.int8]:
