@@ -20,8 +20,21 @@ from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld, candidate_melds, credits, extend, extension_bits, new_meld, table_extensions
 from persian_rummy.rules import Rules
 
-#: Each natural card's discard by the card's bit (internal).
-_DISCARD_BY_BIT: Final = {1 << index: DISCARDS[index] for index in range(JOKER_INDEX)}
+
+class _SuitDiscards(dict[int, tuple[Action, ...]]):
+    """The discards of one suit's cards, in card order, by the suit's 13 bits (each made when
+    first asked for: at most 8192 a suit)."""
+
+    def __init__(self, suit: int) -> None:
+        super().__init__()
+        self.base = 13 * suit
+
+    def __missing__(self, bits: int) -> tuple[Action, ...]:
+        discards = self[bits] = tuple(DISCARDS[self.base + rank] for rank in range(13) if bits >> rank & 1)
+        return discards
+
+
+_SUIT_DISCARDS: Final = tuple(_SuitDiscards(suit) for suit in range(4))
 
 
 def can_lay_off(card_index: int, melds: Iterable[Meld], ace_low: bool) -> bool:
@@ -98,11 +111,11 @@ def meld_phase_actions(
                 if first_only:
                     return out
     if must is None and (size >= 2 or not forbidden):
-        rest = mask
-        while rest:
-            low = rest & -rest
-            out.append(_DISCARD_BY_BIT[low])
-            rest ^= low
+        spades, hearts, diamonds, clubs = _SUIT_DISCARDS
+        out += spades[mask & SUIT_BITS]
+        out += hearts[mask >> 13 & SUIT_BITS]
+        out += diamonds[mask >> 26 & SUIT_BITS]
+        out += clubs[mask >> 39]
         if jokers:
             out.append(DISCARDS[JOKER_INDEX])
     return out
