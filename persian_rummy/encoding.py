@@ -217,11 +217,16 @@ def legal_indices(state_or_view: GameState | PlayerView) -> list[int]:
     >>> legal_indices(new_game(1)), legal_indices(new_game(1).view(0))
     ([0], [])
     """
-    actions = turn_actions(state_or_view)
-    found = list(map(_INDEX_BY_ID.get, map(id, actions)))
-    indices = [_INDEX[action] for action in actions] if None in found else cast("list[int]", found)
+    indices = _indices(turn_actions(state_or_view))
     indices.sort()
     return indices
+
+
+def _indices(actions: tuple[Action, ...]) -> list[int]:
+    """The actions' indices, in their order: by identity for the engine's shared values (one
+    pass in C), by value if some action is not one of them."""
+    found = list(map(_INDEX_BY_ID.get, map(id, actions)))
+    return [_INDEX[action] for action in actions] if None in found else cast("list[int]", found)
 
 
 def legal_flags(state_or_view: GameState | PlayerView) -> bytes:
@@ -236,10 +241,8 @@ def legal_flags(state_or_view: GameState | PlayerView) -> bytes:
     (1436, 1, 1)
     """
     flags = bytearray(NUM_ACTIONS)
-    found = _INDEX_BY_ID.get
-    for action in turn_actions(state_or_view):
-        index = found(id(action))
-        flags[_INDEX[action] if index is None else index] = 1
+    for index in _indices(turn_actions(state_or_view)):
+        flags[index] = 1
     return bytes(flags)
 
 
