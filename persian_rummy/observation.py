@@ -131,12 +131,13 @@ _EMPTY_ROW: Final = _floats(bytes(_ROW))
 _NO_PILE: Final = memoryview(_EMPTY_ROW * MAX_PILE)  # sliced without a copy
 _JOKER_COUNTS: Final = tuple(_floats(bytes((count,))) for count in range(5))  # at most four jokers (R1)
 _SUIT_BITS: Final = (1 << 13) - 1
-# Every suit's 13 columns at once: row ``bits`` of the table holds the bits of ``bits``.
+# Every suit's 13 columns at once (about 1 MB with the slices): row ``bits`` holds the bits of
+# ``bits``.
 _SUIT_TABLE: Final = (np.arange(_SUIT_BITS + 1)[:, np.newaxis] >> np.arange(13) & 1).astype(np.float32).tobytes()
 _SUIT_COLUMNS: Final = tuple(_SUIT_TABLE[52 * bits : 52 * bits + 52] for bits in range(_SUIT_BITS + 1))
 _MELD_ROWS: dict[int, tuple[Meld, bytes, int, int, int]] = {}
 _TABLE_ROWS: dict[int, tuple[tuple[Meld, ...], bytes, bytes]] = {}
-_MELD_CACHE_LIMIT: Final = 4096
+_CACHE_LIMIT: Final = 4096
 _TABLE_CACHE_LIMIT: Final = 512  # two times 4.5 KB each
 _EMPTY_ROWS: Final = bytes(_ROW * MAX_MELDS)
 # Scalar columns 0-5: a count of cards over 56, by the count.
@@ -151,11 +152,11 @@ _TURN_COLUMNS: Final = tuple(
 )
 _WENT_OUT_COLUMNS: Final = tuple(_floats(bytes(column == seat for column in range(4))) for seat in range(5))
 _SCALAR_TAIL: Final = bytes(4 * (CARD_COLUMNS - 27))
-_PASSES: Final = tuple(_float32(min(passes, 4) / 4.0) for passes in range(5))
-_IDLE: Final = tuple(_float32(min(idle, 8) / 8.0) for idle in range(9))
+_PASSES: Final = tuple(_float32(passes / 4.0) for passes in range(5))  # column 20, passes up to 4
+_IDLE: Final = tuple(_float32(idle / 8.0) for idle in range(9))  # column 21, idle turns up to 8
 _PROGRESS: Final = (_float32(0.0), _float32(1.0))
 _SCORES: dict[tuple[int, int], bytes] = {}
-_DEALS: dict[tuple[int, int], bytes] = {}
+_DEALS: dict[tuple[int, int], bytes] = {}  # at most DEALS_LIMIT squared entries (the deals knob's limit)
 
 
 def _scores(own: int, other: int) -> bytes:
@@ -165,7 +166,7 @@ def _scores(own: int, other: int) -> bytes:
         found = _float32(min(max(own / _SCORE_SCALE, -_SCORE_CLIP), _SCORE_CLIP)) + _float32(
             min(max(other / _SCORE_SCALE, -_SCORE_CLIP), _SCORE_CLIP)
         )
-        if len(_SCORES) >= _MELD_CACHE_LIMIT:
+        if len(_SCORES) >= _CACHE_LIMIT:
             _SCORES.clear()
         _SCORES[own, other] = found
     return found
@@ -191,7 +192,7 @@ def _meld_rows(meld: Meld) -> tuple[Meld, bytes, int, int, int]:
         credit[team_of(credited)][card.index] += 1
         if laid_off:
             laid[card.index] += 1
-    if len(_MELD_ROWS) >= _MELD_CACHE_LIMIT:
+    if len(_MELD_ROWS) >= _CACHE_LIMIT:
         _MELD_ROWS.clear()
     found = _MELD_ROWS[id(meld)] = (
         meld,
