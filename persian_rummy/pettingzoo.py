@@ -49,7 +49,7 @@ from persian_rummy.encoding import ACTIONS, NUM_ACTIONS, int_to_action, legal_fl
 from persian_rummy.errors import IllegalActionError, InvalidArgumentError
 from persian_rummy.observation import OBSERVATION_HIGH, OBSERVATION_LOW, seat_tensor
 from persian_rummy.rules import Rules
-from persian_rummy.state import PLAYERS, GameState, team_of
+from persian_rummy.state import PLAYERS, team_of
 
 __all__ = ["AGENTS", "env", "raw_env"]
 
@@ -136,7 +136,6 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self.action_spaces: dict[str, spaces.Space[Any]] = {agent: spaces.Discrete(NUM_ACTIONS) for agent in AGENTS}
         self._seeds = random.Random()
         self._episode: Episode | None = None
-        self._state: GameState | None = None
         self._mask = _NO_ACTIONS
         self._actions = 0
         self._paid = False
@@ -178,16 +177,13 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
 
     def _turn(self) -> None:
         state = self.episode.state
-        self._state = state
         self.agent_selection = AGENTS[state.current_player]
         self._mask = legal_flags(state)  # all 0 once the game is over
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         """The agent's observation: its tensor and its legal-action mask (zeros unless it is to act)."""
         seat = _SEATS[agent]
-        state = self._state
-        if state is None:
-            raise RuntimeError("call reset() before using the environment")
+        state = self.episode.state
         flags = bytearray(self._mask if seat == state.current_player else _NO_ACTIONS)
         return {"observation": seat_tensor(state, seat), "action_mask": np.frombuffer(flags, np.int8)}
 
