@@ -78,6 +78,7 @@ __all__ = [
     "NUM_ACTIONS",
     "PASS_INDEX",
     "TAKE_BASE",
+    "action_index",
     "action_to_int",
     "int_to_action",
     "legal_flags",
@@ -181,6 +182,33 @@ def _unnumbered(action: object) -> Exception:
     return ArgumentTypeError(f"expected an Action or its text, not {action!r}")
 
 
+def action_index(value: object) -> int:
+    """``value`` as an index of the numbering, for input from a learner or a framework: a whole
+    number (a numpy integer too) from 0 to ``NUM_ACTIONS - 1``. Anything else that is not a
+    whole number (a float, a string) raises :class:`~persian_rummy.ArgumentTypeError`; a whole
+    number outside the numbering, :class:`~persian_rummy.InvalidArgumentError`.
+
+    >>> import numpy
+    >>> action_index(numpy.int64(57)), type(action_index(numpy.int64(57)))
+    (57, <class 'int'>)
+    >>> action_index(3.0)
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.ArgumentTypeError: an action index is a whole number, not 3.0
+    """
+    if type(value) is int:
+        index = value
+    else:
+        # numpy integers are welcome; anything else that is not a whole number is not.
+        try:
+            index = operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            raise ArgumentTypeError(f"an action index is a whole number, not {value!r}") from None
+    if not 0 <= index < NUM_ACTIONS:
+        raise InvalidArgumentError(f"{index} is not an action index (expected 0 to {NUM_ACTIONS - 1})")
+    return index
+
+
 def int_to_action(index: int, state_or_view: GameState | PlayerView | None = None) -> Action:
     """The action numbered ``index`` (0 to ``NUM_ACTIONS - 1``), the inverse of :func:`action_to_int`.
 
@@ -196,14 +224,7 @@ def int_to_action(index: int, state_or_view: GameState | PlayerView | None = Non
     ...
     persian_rummy.errors.InvalidArgumentError: 1436 is not an action index (expected 0 to 1435)
     """
-    if type(index) is not int:
-        # numpy integers are welcome; anything else that is not a whole number is not.
-        try:
-            index = operator.index(index)
-        except TypeError:
-            raise ArgumentTypeError(f"an action index is a whole number, not {index!r}") from None
-    if not 0 <= index < NUM_ACTIONS:
-        raise InvalidArgumentError(f"{index} is not an action index (expected 0 to {NUM_ACTIONS - 1})")
+    index = action_index(index)
     if state_or_view is not None and index not in legal_indices(state_or_view):
         raise IllegalActionError("R12-R20", f"action {index} ({ACTIONS[index]}) is not a legal action here")
     return ACTIONS[index]

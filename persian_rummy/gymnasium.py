@@ -13,7 +13,9 @@ one per seat in seat order; each plays from its own view (R27), seeded from the 
   ones is ``info["action_mask"]`` (``int8``), also returned by :meth:`PersianRummyEnv.action_masks`.
 - An illegal index leaves the game unchanged and gives ``illegal_reward`` (default -1) with
   ``info["illegal_action"] = True``; ``illegal_action="raise"`` raises
-  :class:`~persian_rummy.IllegalActionError` instead.
+  :class:`~persian_rummy.IllegalActionError` instead (and
+  :class:`~persian_rummy.InvalidArgumentError` for a number outside the numbering). A value
+  that is not a whole number raises :class:`~persian_rummy.ArgumentTypeError` in either mode.
 - Reward: at the end of each deal, the learner's team's deal score minus the other team's
   (R23-R25), over ``reward_scale`` (100); the episode's rewards add up to the final margin
   over ``reward_scale``. The episode ends (``terminated``) with the game (R7).
@@ -39,7 +41,7 @@ from gymnasium import spaces
 from persian_rummy._episode import Episode
 from persian_rummy.arena import derived_seed
 from persian_rummy.bots import Bot, make_bot
-from persian_rummy.encoding import NUM_ACTIONS, int_to_action, legal_indices
+from persian_rummy.encoding import NUM_ACTIONS, action_index, int_to_action, legal_indices
 from persian_rummy.errors import IllegalActionError, InvalidArgumentError
 from persian_rummy.observation import OBSERVATION_HIGH, OBSERVATION_LOW, seat_tensor
 from persian_rummy.rules import Rules
@@ -179,7 +181,12 @@ class PersianRummyEnv(gymnasium.Env[Observation, np.int64]):
         episode = self.episode
         if episode.is_over:
             raise IllegalActionError("R7", "the game is over: call reset()")
-        index = int(action)
+        try:
+            index = action_index(action)  # the library's error for a value that is not a whole number
+        except InvalidArgumentError:
+            if self.illegal_action == "raise":
+                raise
+            index = -1  # a whole number outside the numbering: illegal like any other
         if index not in self._legal:
             if self.illegal_action == "raise":
                 move = int_to_action(index)

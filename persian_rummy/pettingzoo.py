@@ -11,7 +11,10 @@ discard: R12-R17).
   (``float32``, shape ``(80, 53)``) and the ``int8`` mask of its legal actions in the
   :mod:`~persian_rummy.encoding` numbering (all zeros when it is not to move).
 - Actions: ``Discrete(1436)`` indices (:func:`~persian_rummy.encoding.int_to_action`). An
-  illegal index raises :class:`~persian_rummy.IllegalActionError`: use the mask.
+  illegal index raises :class:`~persian_rummy.IllegalActionError` (use the mask), a number
+  outside the numbering :class:`~persian_rummy.InvalidArgumentError`, and a value that is not
+  a whole number :class:`~persian_rummy.ArgumentTypeError`
+  (:func:`~persian_rummy.encoding.action_index`); the game is unchanged.
 - Rewards: when a deal ends, each agent receives its team's score for the deal minus the other
   team's (R23-R25), divided by ``reward_scale`` (default 100); every other step gives 0. Over
   the game an agent's rewards add up to its team's final margin / ``reward_scale``, which is
@@ -45,7 +48,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from persian_rummy._episode import Episode
-from persian_rummy.encoding import ACTIONS, NUM_ACTIONS, int_to_action, legal_flags
+from persian_rummy.encoding import ACTIONS, NUM_ACTIONS, action_index, legal_flags
 from persian_rummy.errors import IllegalActionError, InvalidArgumentError
 from persian_rummy.observation import OBSERVATION_HIGH, OBSERVATION_LOW, seat_tensor
 from persian_rummy.rules import Rules
@@ -209,10 +212,9 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
             return
         if action is None:
             raise IllegalActionError("R12-R20", f"{agent} is to act and must choose an action")
-        index = int(action)
-        if not (0 <= index < NUM_ACTIONS and self._mask[index]):
-            move = int_to_action(index)  # raises InvalidArgumentError for an index outside the numbering
-            raise IllegalActionError("R12-R20", f"{agent} cannot play {move} (action {index}) here")
+        index = action_index(action)  # the library's errors for a value that is not an index
+        if not self._mask[index]:
+            raise IllegalActionError("R12-R20", f"{agent} cannot play {ACTIONS[index]} (action {index}) here")
         episode = self.episode
         self._cumulative_rewards[agent] = 0.0
         scores = episode.play(ACTIONS[index])

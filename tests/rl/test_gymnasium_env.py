@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from persian_rummy import IllegalActionError, InvalidArgumentError, NotationError, Rules
+from persian_rummy import ArgumentTypeError, IllegalActionError, InvalidArgumentError, NotationError, Rules
 from persian_rummy.arena import derived_seed, play_game
 from persian_rummy.bots import RandomBot, make_bot
 from persian_rummy.encoding import action_to_int
@@ -72,6 +72,15 @@ def test_illegal_actions_are_penalized_or_raise() -> None:
         strict.step(57)
     with pytest.raises(InvalidArgumentError, match="not an action index"):
         strict.step(9999)
+    # A whole number outside the numbering is one more illegal index; a value that is not a
+    # whole number is no action at all, in either mode.
+    again, reward, _, _, info = env.step(9999)
+    assert (reward, info["illegal_action"]) == (-2.0, True) and np.array_equal(observation, again)
+    for game in (env, strict):
+        for value in (57.0, 2.5, "0", None):
+            with pytest.raises(ArgumentTypeError, match="an action index is a whole number"):
+                game.step(value)
+    assert strict.step(np.int64(0))[3] is False  # numpy integers are whole numbers: draw (R12)
 
 
 def test_bad_arguments_raise() -> None:

@@ -7,7 +7,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 from pettingzoo.utils import wrappers
 
-from persian_rummy import IllegalActionError, InvalidArgumentError, Rules, legal_actions
+from persian_rummy import ArgumentTypeError, IllegalActionError, InvalidArgumentError, Rules, legal_actions
 from persian_rummy.arena import play_game
 from persian_rummy.bots import RandomBot
 from persian_rummy.encoding import action_to_int
@@ -59,6 +59,11 @@ def test_an_illegal_action_raises_and_render_shows_the_table() -> None:
         game.step(57)
     with pytest.raises(InvalidArgumentError, match="not an action index"):
         game.step(5000)
+    before = game.episode.state
+    for value in (0.0, 2.5, "0", -1):
+        with pytest.raises((ArgumentTypeError, InvalidArgumentError), match="action index"):
+            game.step(value)  # type: ignore[arg-type]
+    assert game.episode.state is before and game.agent_selection == "player_1"
     text = game.render()
     assert isinstance(text, str) and "Deal 1 of 2" in text
     svg = raw_env(render_mode="svg")
