@@ -39,6 +39,8 @@ never depends on the rules or the position.
 True
 >>> [int_to_action(index) for index in legal_indices(state)]
 [DrawStock()]
+>>> ACTIONS[86] is int_to_action(86), len(ACTIONS) == NUM_ACTIONS
+(True, True)
 
 The module needs nothing outside the standard library (no numpy): a mask is a tuple of
 ``bool``; the :mod:`persian_rummy.observation` module turns views into arrays.
