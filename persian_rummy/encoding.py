@@ -190,9 +190,8 @@ def action_index(value: object) -> int:
     whole number (a float, a string) raises :class:`~persian_rummy.ArgumentTypeError`; a whole
     number outside the numbering, :class:`~persian_rummy.InvalidArgumentError`.
 
-    >>> import numpy
-    >>> action_index(numpy.int64(57)), type(action_index(numpy.int64(57)))
-    (57, <class 'int'>)
+    >>> action_index(57)
+    57
     >>> action_index(3.0)
     Traceback (most recent call last):
     ...
