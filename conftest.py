@@ -26,12 +26,12 @@ OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "dask": (("dask", "distributed"), ("tests/test_arena_dask.py",)),
     "server-test": (
         ("starlette", "uvicorn", "websockets", "httpx2", "playwright"),
-        ("tests/server/*", "persian_rummy/server/*"),
+        ("tests/server", "persian_rummy/server"),
     ),
     "rl": (
         ("numpy", "pettingzoo", "gymnasium", "pyspiel"),
         (
-            "tests/rl/*",
+            "tests/rl",
             "persian_rummy/observation.py",
             "persian_rummy/pettingzoo.py",
             "persian_rummy/gymnasium.py",
