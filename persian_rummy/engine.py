@@ -105,7 +105,7 @@ def legal_actions(state: GameState | PlayerView) -> tuple[Action, ...]:
     melds and lay-offs that use its target (R14). Empty once the round is over. The list is
     authoritative: each action in it can be played, and :func:`play` raises for any other.
     Given a :class:`~persian_rummy.PlayerView`, the same actions for the seat to move, and
-    none for the other seats.
+    none for the other seats; anything else raises :class:`~persian_rummy.ArgumentTypeError`.
 
     >>> from persian_rummy import GameState, draw_discard
     >>> state = GameState.from_position(["", "5s 6s 7s 8s", "", ""], "2c 8c 8h", melds=["Kd@0 Qd@0 Jd@0"])

@@ -25,7 +25,7 @@ from persian_rummy._notation import format_fields, parse_state_fields, parse_vie
 from persian_rummy._table import table_text
 from persian_rummy.actions import DRAW_STOCK, PASS, Action, draw_discard_action
 from persian_rummy.cards import CARDS, DECK, DECK_COUNTS, JOKER_INDEX, Card, parse_cards
-from persian_rummy.errors import InvalidArgumentError, InvalidStateError, NotationError, excerpt
+from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, NotationError, excerpt
 from persian_rummy.hand import Hand, make_hand
 from persian_rummy.limits import DECK_POINTS, deal_points
 from persian_rummy.melds import Meld
@@ -1043,6 +1043,8 @@ def turn_actions(position: GameState | PlayerView, *, draws_only: bool = False) 
     >>> turn_actions(new_game(1)), turn_actions(new_game(1).view(0))
     ((DrawStock(),), ())
     """
+    if type(position) is not GameState and not isinstance(position, (GameState, PlayerView)):
+        raise ArgumentTypeError(f"expected a GameState or a PlayerView, not {excerpt(position)}")
     phase = position.phase
     if phase is not Phase.DRAW and (phase is not Phase.MELD or draws_only):
         return ()

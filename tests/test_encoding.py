@@ -178,3 +178,16 @@ def test_the_core_imports_without_numpy() -> None:
         "assert persian_rummy.encoding.NUM_ACTIONS == 1436\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("value", ["draw", None, 3, [1, 2]])
+def test_a_value_that_is_not_a_position_raises_an_argument_type_error(value: object) -> None:
+    # legal_actions and every function of the numbering that takes a position share one check.
+    from persian_rummy import legal_draws
+
+    for function in (legal_actions, legal_draws, legal_indices, legal_flags, legal_mask):
+        with pytest.raises(ArgumentTypeError, match="expected a GameState or a PlayerView"):
+            function(value)  # type: ignore[arg-type]
+    if value is not None:  # action_to_int(action, None) numbers the action without a position
+        with pytest.raises(ArgumentTypeError, match="expected a GameState or a PlayerView"):
+            action_to_int("draw", value)  # type: ignore[arg-type]
