@@ -13,12 +13,20 @@ One step is one player action and everything a learner needs after it:
   and ``state.apply_action(action)``; chance nodes (the deal, draws) are applied too and not
   counted.
 
-Finished games are reset and the resets timed with the steps. The three run in turn, in
-several rounds, in one process, so the ratios compare them on the same machine at the same
-time; the order turns each round, so that every environment runs first as often as the
-others. Prints one JSON line::
+Two more lines time the rules engines alone, as a search algorithm uses them, with no
+observation and no mask, in the loops of ``benchmarks/peers.py`` (whole games of random play):
+ours, ``legal_actions(state)`` and ``play(state, action)``; and OpenSpiel's ``gin_rummy``,
+``state.legal_actions()`` and ``state.apply_action(action)`` (chance nodes as above). RLCard
+has no engine line: its ``env.step`` always builds the state.
 
-    python benchmarks/rl_step.py [--seconds 2] [--rounds 4]
+Finished games are reset and the resets timed with the steps. The runners take turns, in
+several rounds, in one process, so the ratios compare them on the same machine at the same
+time; the order turns each round, so that every runner runs first as often as the others
+(with the default six rounds, once each). Prints one JSON line: the rates over all rounds,
+their ratios, and the ratios of each round (their spread shows how much the machine's speed
+drifted during the run)::
+
+    python benchmarks/rl_step.py [--seconds 2] [--rounds 6]
 """
 
 from __future__ import annotations
@@ -33,6 +41,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from peers import PlayOne, open_spiel_player, persian_rummy_player
 
 
 def ours(rng: random.Random, *, wrapped: bool = True) -> Callable[[int], int]:
@@ -102,6 +111,20 @@ def openspiel_gin_rummy(rng: random.Random) -> Callable[[int], int]:
     return run
 
 
+def whole_games(play_one: PlayOne) -> Callable[[int], int]:
+    """A runner from one of ``peers.py``'s players: whole games until at least ``steps``
+    actions (the count returned is the actions played)."""
+    rng = random.Random(1)
+
+    def run(steps: int) -> int:
+        done = 0
+        while done < steps:
+            done += play_one(rng)
+        return done
+
+    return run
+
+
 def measure(runner: Callable[[int], int], seconds: float) -> tuple[int, float]:
     """Steps and time: batches of 100 steps until ``seconds`` have passed."""
     steps = 0
@@ -114,7 +137,7 @@ def measure(runner: Callable[[int], int], seconds: float) -> tuple[int, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per environment per round (2)")
-    parser.add_argument("--rounds", type=int, default=4, help="rounds (4: each environment first once)")
+    parser.add_argument("--rounds", type=int, default=6, help="rounds (6: each runner first once)")
     args = parser.parse_args(argv)
     rng = random.Random(0)
     runners = {
@@ -122,32 +145,46 @@ def main(argv: list[str] | None = None) -> int:
         "persian_rummy_pettingzoo_raw": ours(rng, wrapped=False),
         "rlcard_gin_rummy": rlcard_gin_rummy(rng),
         "openspiel_gin_rummy": openspiel_gin_rummy(rng),
+        "persian_rummy_engine": whole_games(persian_rummy_player(rng.getrandbits(16))),
+        "openspiel_gin_rummy_engine": whole_games(_required(open_spiel_player(0))),
     }
     for runner in runners.values():
         runner(200)  # warm up
-    totals: dict[str, list[float]] = {name: [0, 0.0] for name in runners}
     names = list(runners)
+    rounds: list[dict[str, tuple[int, float]]] = []
     for round_number in range(args.rounds):
-        # The order turns by one each round: whichever environment runs first in a round runs
+        # The order turns by one each round: whichever runner runs first in a round runs
         # measurably slower than later (on the 2-core machine, by about a tenth), so no
-        # environment keeps the first place.
+        # runner keeps the first place.
         shift = round_number % len(names)
-        for name in names[shift:] + names[:shift]:
-            steps, elapsed = measure(runners[name], args.seconds)
-            totals[name][0] += steps
-            totals[name][1] += elapsed
-    rates = {name: steps / elapsed for name, (steps, elapsed) in totals.items()}
+        rounds.append({name: measure(runners[name], args.seconds) for name in names[shift:] + names[:shift]})
+    rates = {name: sum(found[name][0] for found in rounds) / sum(found[name][1] for found in rounds) for name in names}
+    per_round = [{name: steps / elapsed for name, (steps, elapsed) in found.items()} for found in rounds]
     result: dict[str, Any] = {
         "benchmark": "rl_step",
         "python": sys.version.split()[0],
         "machine": platform.machine(),
         "steps_per_second": {name: round(rate) for name, rate in rates.items()},
-        "ours_vs_rlcard": round(rates["persian_rummy_pettingzoo"] / rates["rlcard_gin_rummy"], 2),
-        "ours_vs_openspiel": round(rates["persian_rummy_pettingzoo"] / rates["openspiel_gin_rummy"], 2),
-        "seconds_per_environment": args.seconds * args.rounds,
+        **_ratios(rates),
+        "rounds": [_ratios(found) for found in per_round],
+        "seconds_per_runner": args.seconds * args.rounds,
     }
     print(json.dumps(result))
     return 0
+
+
+def _required(player: PlayOne | None) -> PlayOne:
+    if player is None:
+        raise SystemExit("OpenSpiel is not installed: pip install -e '.[rl-benchmark]'")
+    return player
+
+
+def _ratios(rates: dict[str, float]) -> dict[str, float]:
+    return {
+        "ours_vs_rlcard": round(rates["persian_rummy_pettingzoo"] / rates["rlcard_gin_rummy"], 2),
+        "ours_vs_openspiel": round(rates["persian_rummy_pettingzoo"] / rates["openspiel_gin_rummy"], 2),
+        "engine_ours_vs_openspiel": round(rates["persian_rummy_engine"] / rates["openspiel_gin_rummy_engine"], 2),
+    }
 
 
 if __name__ == "__main__":
