@@ -136,7 +136,7 @@ def measure(runner: Callable[[int], int], seconds: float) -> tuple[int, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="seconds per environment per round (2)")
+    parser.add_argument("--seconds", type=float, default=2.0, help="seconds per runner per round (2)")
     parser.add_argument("--rounds", type=int, default=6, help="rounds (6: each runner first once)")
     args = parser.parse_args(argv)
     rng = random.Random(0)
