@@ -38,7 +38,7 @@ class Episode:
         before = self.state.scores
         state = play(self.state, action)
         phase = state.phase
-        if phase is Phase.DRAW or phase is Phase.MELD:  # the deal goes on
+        if phase.is_live:  # the deal goes on
             self.state = state
             return None
         scores = (state.scores[0] - before[0], state.scores[1] - before[1])
