@@ -6,39 +6,36 @@ library, and it checks something (an ``assert`` or a ``pytest.raises``). A name 
 enough, and a test about something else (a text format, a protocol) does not carry a rule's
 number in its name.
 
-The rules live in ``RULES.md`` in the project's shared folder, next to the repository
-(``../shared/RULES.md`` from the repository root). When that file is not there (an sdist, a
-fresh clone), the check falls back to the rule numbers kept below, so it never skips.
+The list of rules is read from the repository's own rules page, ``docs/rules.rst``, where
+each rule opens a paragraph as ``**R14 - ...**``: the page ships with every clone and sdist,
+so the check never depends on a file outside the repository.
 """
 
 from __future__ import annotations
 
 import ast
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
 TESTS = Path(__file__).resolve().parent
-RULES_FILE = TESTS.parent.parent / "shared" / "RULES.md"
-#: The rule numbers of RULES.md, for when the file is not beside the repository.
-KNOWN_RULES = frozenset(range(1, 28))
+RULES_PAGE = TESTS.parent / "docs" / "rules.rst"
 
 #: Files whose tests are about the test suite or the package's shape, not the rules: their
 #: test names cite no rule.
 META_FILES = frozenset({"test_rule_coverage.py", "test_layers.py"})
 
-_RULE_LINE = re.compile(r"^\s*-\s*R(\d+)\.", re.MULTILINE)
+#: A rule's opening on the rules page: ``**R14 - the card taken must be melded at once.**``.
+_RULE_HEADING = re.compile(r"^\*\*R(\d+) - ", re.MULTILINE)
 _CITATION = re.compile(r"(?:^|_)r(\d+)(?=_|$)")
 
 
-def specified_rules() -> frozenset[int]:
-    if RULES_FILE.is_file():
-        found = frozenset(int(number) for number in _RULE_LINE.findall(RULES_FILE.read_text(encoding="utf-8")))
-        assert found, f"no rule found in {RULES_FILE.name}"
-        return found
-    return KNOWN_RULES
+def specified_rules(page: Path = RULES_PAGE) -> frozenset[int]:
+    """The numbers of the rules the rules page states."""
+    found = frozenset(int(number) for number in _RULE_HEADING.findall(page.read_text(encoding="utf-8")))
+    assert found, f"no rule heading found in {page.name}"
+    return found
 
 
 def suite_tests() -> list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
@@ -158,8 +155,10 @@ def test_the_exercise_check_needs_a_call_and_a_check() -> None:
         assert exercises(path_name, parse(f"def test_r12_x():\n    {body}"), checking, driving) is expected, body
 
 
-def test_the_fallback_list_matches_the_rules_file_when_present() -> None:
-    assert specified_rules() == KNOWN_RULES
+def test_the_rules_page_states_every_rule_once_in_order() -> None:
+    numbers = [int(number) for number in _RULE_HEADING.findall(RULES_PAGE.read_text(encoding="utf-8"))]
+    assert numbers == list(range(1, len(numbers) + 1)), numbers
+    assert len(numbers) >= 27
 
 
 def test_citations_are_read_from_names() -> None:
@@ -170,8 +169,10 @@ def test_citations_are_read_from_names() -> None:
     assert cited("test_r2x_not_a_rule") == set()
 
 
-def test_a_missing_rules_file_falls_back_to_the_known_list(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(sys.modules[__name__], "RULES_FILE", tmp_path / "RULES.md")
-    assert specified_rules() == KNOWN_RULES
-    (tmp_path / "RULES.md").write_text("- R1. one\n- R2. two\n", encoding="utf-8")
-    assert specified_rules() == {1, 2}
+def test_rule_headings_are_read_from_a_page(tmp_path: Path) -> None:
+    page = tmp_path / "rules.rst"
+    page.write_text("Intro R9 in prose.\n\n**R1 - one.** text\n\n**R2 - two.** text, see R5\n", encoding="utf-8")
+    assert specified_rules(page) == {1, 2}
+    page.write_text("no rules here\n", encoding="utf-8")
+    with pytest.raises(AssertionError, match="no rule heading"):
+        specified_rules(page)
