@@ -36,6 +36,7 @@ from persian_rummy.actions import (
 )
 from persian_rummy.cards import JOKER_INDEX, Card
 from persian_rummy.errors import (
+    ArgumentTypeError,
     CardNotInHandError,
     EmptyStockError,
     IllegalActionError,
@@ -539,7 +540,8 @@ def play(state: GameState, action: Action | str, *, seat: int | None = None) -> 
     """Play ``action`` (an :class:`~persian_rummy.Action` or its text) for the player to move
     and return the next state. Raises a subclass of :class:`~persian_rummy.IllegalActionError`
     if the rules forbid it (the state passed in is unchanged), or
-    :class:`~persian_rummy.NotationError` for text that is not an action.
+    :class:`~persian_rummy.NotationError` for text that is not an action, and
+    :class:`~persian_rummy.ArgumentTypeError` for a value that is neither.
 
     ``seat`` is the seat the action comes from, for a server that takes actions from four
     players: while the round is live, an action from any seat but ``state.current_player``
@@ -575,7 +577,7 @@ def play(state: GameState, action: Action | str, *, seat: int | None = None) -> 
     if isinstance(action, str):
         return play(state, Action.parse(action))
     _require_state(state)
-    raise TypeError(f"expected an Action or its text, not {excerpt(action)}")
+    raise ArgumentTypeError(f"expected an Action or its text, not {excerpt(action)}")
 
 
 def _require_seat(state: GameState | PlayerView, seat: object, action: object) -> None:
@@ -603,7 +605,8 @@ def is_legal(state: GameState | PlayerView, action: Action | str, *, seat: int |
     A :class:`~persian_rummy.PlayerView` is answered from what it knows: the seat to move's
     own view knows its whole hand, so the answer is the same as for the full state; every
     other seat's view answers ``False`` (as :func:`legal_actions` lists nothing for it).
-    Text that is not an action is not legal.
+    Text that is not an action is not legal; a value that is neither an action nor text raises
+    :class:`~persian_rummy.ArgumentTypeError`, as :func:`play` does.
 
     >>> from persian_rummy import new_game, observe, DrawStock, Pass
     >>> is_legal(new_game(1), DrawStock()), is_legal(new_game(1), Pass())
@@ -616,6 +619,8 @@ def is_legal(state: GameState | PlayerView, action: Action | str, *, seat: int |
             action = Action.parse(action)
         except NotationError:
             return False
+    elif not isinstance(action, Action):
+        raise ArgumentTypeError(f"expected an Action or its text, not {excerpt(action)}")
     if seat is not None and (type(seat) is not int or seat != state.current_player):
         return False
     if isinstance(state, PlayerView):

@@ -32,7 +32,7 @@ import attrs
 from persian_rummy.actions import Action, DrawDiscard, DrawStock
 from persian_rummy.cards import Card, parse_cards
 from persian_rummy.engine import play
-from persian_rummy.errors import InvalidStateError, NotationError, excerpt
+from persian_rummy.errors import ArgumentTypeError, InvalidStateError, NotationError, excerpt
 from persian_rummy.hand import Hand
 from persian_rummy.state import SEAT_LETTERS, GameState, PlayerView, check_seat, observe
 
@@ -173,7 +173,7 @@ class InfoState:
         if isinstance(action, str):
             action = Action.parse(action)
         if not isinstance(action, Action):
-            raise TypeError(f"expected an Action or its text, not {excerpt(action)}")  # as play() does
+            raise ArgumentTypeError(f"expected an Action or its text, not {excerpt(action)}")  # as play() does
         before = self.view
         view = observe(after, before.seat) if isinstance(after, GameState) else after
         if not isinstance(view, PlayerView) or view.seat != before.seat:

@@ -10,6 +10,7 @@ from positions import position
 
 from persian_rummy import (
     Action,
+    ArgumentTypeError,
     CardNotInHandError,
     Discard,
     DrawDiscard,
@@ -18,6 +19,7 @@ from persian_rummy import (
     GameNotOverError,
     GameState,
     IllegalActionError,
+    InfoState,
     InvalidDrawError,
     InvalidLayOffError,
     InvalidMeldError,
@@ -162,6 +164,28 @@ def test_r12_illegal_action_errors_pickle_with_rule_and_action() -> None:
 def test_r12_play_rejects_what_is_not_an_action() -> None:
     with pytest.raises(NotationError):
         play(new_game(1), "fly away")
-    with pytest.raises(TypeError):
-        play(new_game(1), 42)  # type: ignore[arg-type]
     assert not is_legal(new_game(1), "fly away")
+
+
+@pytest.mark.parametrize(
+    "value",
+    [42, 10**5000, 1.5, None, b"draw", ["draw"], {"draw"}, DrawStock],
+    ids=["int", "huge int", "float", "None", "bytes", "list", "set", "the class"],
+)
+def test_r12_a_value_that_is_neither_an_action_nor_text_is_an_argument_type_error(value: object) -> None:
+    # play, is_legal (of a state and of a view) and InfoState.update all say what they take,
+    # with our own error (a TypeError too), and leave the state as it was.
+    state = new_game(1)
+    before = state.position()
+    calls = {
+        "play": lambda: play(state, value),  # type: ignore[arg-type]
+        "is_legal": lambda: is_legal(state, value),  # type: ignore[arg-type]
+        "is_legal(view)": lambda: is_legal(state.view(1), value),  # type: ignore[arg-type]
+        "InfoState.update": lambda: InfoState.start(state, 1).update(value, state),  # type: ignore[arg-type]
+    }
+    for name, call in calls.items():
+        with pytest.raises(ArgumentTypeError, match="expected an Action or its text") as caught:
+            call()
+        assert isinstance(caught.value, TypeError), name
+        assert len(str(caught.value)) < 200, name  # a huge number is described, not printed
+    assert state.position() == before
