@@ -106,15 +106,20 @@ class RandomBot:
 # --- Hand evaluation (greedy) ------------------------------------------------------------
 
 
-def _meld_value(mask: int, jokers: int, is_set: bool) -> int:
-    value = mask_points(mask) + 20 * jokers
-    if is_set and mask.bit_count() + jokers == 4:
-        value *= 2  # R24: a set of four melded at once scores double
+def _meld_value(mask: int, jokers: int, is_set: bool, double_jokers: bool = True) -> int:
+    value = mask_points(mask) + POINTS[JOKER_INDEX] * jokers
+    if is_set and mask.bit_count() + jokers == 4 and (mask or double_jokers):
+        value *= 2  # R24: a set of four melded at once scores double (four jokers: a knob)
     return value
 
 
+#: The key of four jokers melded at once, whose value depends on ``double_four_jokers`` (R24).
+_FOUR_JOKERS: Final = 4 << JOKER_INDEX
+
+
 #: The value of every meld of the deck (see _meld_value), by ``mask | jokers << JOKER_INDEX``:
-#: worked out once at import instead of for each candidate of each plan.
+#: worked out once at import instead of for each candidate of each plan. Four jokers are
+#: valued doubled here; :func:`_plan` halves them under ``double_four_jokers=False``.
 _MELD_VALUES: Final = {
     mask | jokers << JOKER_INDEX: _meld_value(mask, jokers, shape.kind is MeldKind.SET)
     for mask, jokers, shape in candidate_melds((1 << JOKER_INDEX) - 1, 4, True)
@@ -130,7 +135,7 @@ _MELD_ACTIONS: Final = {
 }
 
 
-def _plan(mask: int, jokers: int, table: Sequence[int], ace_low: bool) -> tuple[int, int, int]:
+def _plan(mask: int, jokers: int, table: Sequence[int], ace_low: bool, double_jokers: bool) -> tuple[int, int, int]:
     """A greedy meld plan for a hand: repeatedly lay the most valuable meld, then lay off
     whatever fits the table and the new melds. Returns ``(points laid, mask left, jokers left)``
     (R8-R11, R15-R16, R22, R24). The table is the melds' keys (see ``meld_key``): what a meld
@@ -141,7 +146,8 @@ def _plan(mask: int, jokers: int, table: Sequence[int], ace_low: bool) -> tuple[
         best = None
         best_value = 0
         for meld_mask, meld_jokers, _ in candidate_melds(mask, jokers, ace_low):
-            value = _MELD_VALUES[meld_mask | meld_jokers << JOKER_INDEX]
+            key = meld_mask | meld_jokers << JOKER_INDEX
+            value = _MELD_VALUES[key] if double_jokers or key != _FOUR_JOKERS else _MELD_VALUES[key] // 2
             if value > best_value:
                 best, best_value = (meld_mask, meld_jokers), value
         if best is None:
@@ -178,14 +184,14 @@ def _plan(mask: int, jokers: int, table: Sequence[int], ace_low: bool) -> tuple[
     return laid, mask, jokers
 
 
-def _net(mask: int, jokers: int, table: Sequence[int], ace_low: bool, bonus: int) -> float:
+def _net(mask: int, jokers: int, table: Sequence[int], ace_low: bool, bonus: int, double_jokers: bool) -> float:
     """What a hand is worth if played out greedily now on a table of meld keys: points laid,
     minus half the points left in hand (they may still be melded or discarded later), plus the
     going-out bonus if it empties (R18, R23, R25)."""
-    laid, left_mask, left_jokers = _plan(mask, jokers, table, ace_low)
+    laid, left_mask, left_jokers = _plan(mask, jokers, table, ace_low, double_jokers)
     if not left_mask and not left_jokers:
         return laid + bonus
-    return laid - 0.5 * (mask_points(left_mask) + 20 * left_jokers)
+    return laid - 0.5 * (mask_points(left_mask) + POINTS[JOKER_INDEX] * left_jokers)
 
 
 def _neighbours(offset: int) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
@@ -270,6 +276,8 @@ def _table_action_value(view: _Position, action: Action) -> float:
         known = _MELD_ACTIONS.get(id(action))
         if known is not None and known[0] is action:
             _, meld_mask, meld_jokers, gained = known
+            if meld_mask == 0 and meld_jokers == 4 and not view.rules.double_four_jokers:
+                gained //= 2
         else:
             meld_mask = 0
             meld_jokers = 0
@@ -279,7 +287,7 @@ def _table_action_value(view: _Position, action: Action) -> float:
                 else:
                     meld_mask |= 1 << card.index
             is_set = meld_jokers > 0 or len({card.rank for card in action.cards}) == 1
-            gained = _meld_value(meld_mask, meld_jokers, is_set)
+            gained = _meld_value(meld_mask, meld_jokers, is_set, view.rules.double_four_jokers)
         mask &= ~meld_mask
         jokers -= meld_jokers
         # The table as it is: the new meld's extensions matter little for this comparison.
@@ -293,7 +301,7 @@ def _table_action_value(view: _Position, action: Action) -> float:
         else:
             mask &= ~(1 << index)
             table[action.meld] |= 1 << index
-    return gained + _net(mask, jokers, table, ace_low, view.rules.going_out_bonus)
+    return gained + _net(mask, jokers, table, ace_low, view.rules.going_out_bonus, view.rules.double_four_jokers)
 
 
 class GreedyBot:
@@ -340,7 +348,8 @@ def _draw_gains(view: _Position, actions: Sequence[Action]) -> list[tuple[float,
     ace_low = view.rules.ace_in_runs == "high_or_low"
     bonus = view.rules.going_out_bonus
     table = [meld_key(meld) for meld in view.melds]
-    base = _net(mask, jokers, table, ace_low, bonus)
+    double_jokers = view.rules.double_four_jokers
+    base = _net(mask, jokers, table, ace_low, bonus, double_jokers)
     pile = view.discard_pile
     gains: list[tuple[float, Action]] = []
     for action in actions:
@@ -352,7 +361,7 @@ def _draw_gains(view: _Position, actions: Sequence[Action]) -> list[tuple[float,
                 taken_jokers += 1
             else:
                 taken_mask |= 1 << card.index
-        gains.append((_net(taken_mask, taken_jokers, table, ace_low, bonus) - base, action))
+        gains.append((_net(taken_mask, taken_jokers, table, ace_low, bonus, double_jokers) - base, action))
     return gains
 
 

@@ -300,3 +300,14 @@ def test_make_bot_rejects_digits_that_are_not_decimal() -> None:
         make_bot("mc:samples=²")
     with pytest.raises(NotationError, match="knob=whole-number"):
         make_bot("mc:samples=" + "9" * 5000)  # past int()'s limit on digits: was a bare ValueError
+
+
+@pytest.mark.parametrize(("double_four_jokers", "expected"), [(True, DrawDiscard(0)), (False, DrawDiscard(5))])
+def test_r24_greedy_values_four_jokers_as_the_rules_score_them(double_four_jokers: bool, expected: DrawDiscard) -> None:
+    # Taking the whole pile makes four jokers (160 doubled, 80 not) and the fives, but drags four
+    # loose cards (50 points, counted at half) into the hand; the top five alone makes the fives.
+    # The fourth joker is worth 100 more with the doubling and 20 more without it.
+    rules = Rules(double_four_jokers=double_four_jokers)
+    state = GameState.from_position(["", "Jk Jk Jk 5h 5d", "", ""], "Jk Ac Ad Kh Qs 5s", rules=rules)
+    assert {DrawDiscard(0), DrawDiscard(5)} <= set(legal_actions(state))
+    assert GreedyBot()(state.view(1)) == expected
