@@ -53,7 +53,7 @@ def leftover_ok(mask: int, jokers: int, melds: tuple[Meld, ...], rules: Rules) -
     if mask.bit_count() + jokers != 1:
         return True
     index = JOKER_INDEX if jokers else mask.bit_length() - 1
-    return can_lay_off(index, melds, rules.ace_in_runs == "high_or_low")
+    return can_lay_off(index, melds, rules.ace_low)
 
 
 def meld_phase_actions(
@@ -66,7 +66,7 @@ def meld_phase_actions(
     first_only: bool = False,
 ) -> list[Action]:
     """The legal actions after the draw: melds, then lay-offs, then discards (R14-R19)."""
-    ace_low = rules.ace_in_runs == "high_or_low"
+    ace_low = rules.ace_low
     forbidden = rules.last_card_discard == "forbidden"
     size = mask.bit_count() + jokers
     out: list[Action] = []
@@ -132,7 +132,7 @@ def target_usable(mask: int, jokers: int, target: Card, melds: tuple[Meld, ...],
     hand plus every card taken (R14, and R19 under ``"forbidden"``)."""
     if rules.last_card_discard == "forbidden":
         return bool(meld_phase_actions(mask, jokers, melds, target, rules, seat, first_only=True))
-    ace_low = rules.ace_in_runs == "high_or_low"
+    ace_low = rules.ace_low
     lay_offs = lay_off_bits(melds, ace_low) if rules.pickup_use == "meld_or_lay_off" else 0
     return _usable(mask, jokers, target.index, ace_low, lay_offs)
 
@@ -147,7 +147,7 @@ def usable_targets(
     top = len(pile) - 1
     free_top = not rules.top_card_must_meld
     forbidden = rules.last_card_discard == "forbidden"
-    ace_low = rules.ace_in_runs == "high_or_low"
+    ace_low = rules.ace_low
     lay_offs = lay_off_bits(melds, ace_low) if rules.pickup_use == "meld_or_lay_off" else 0
     for index in range(top, -1, -1):
         card = pile[index]

@@ -270,7 +270,7 @@ def _table_action_value(view: _Position, action: Action) -> float:
     lay greedily (going out counts its bonus)."""
     hand = view.hand
     mask, jokers = hand.mask, hand.jokers
-    ace_low = view.rules.ace_in_runs == "high_or_low"
+    ace_low = view.rules.ace_low
     table = [meld_key(meld) for meld in view.melds]
     if isinstance(action, MeldCards):
         known = _MELD_ACTIONS.get(id(action))
@@ -345,7 +345,7 @@ def _draw_gains(view: _Position, actions: Sequence[Action]) -> list[tuple[float,
     than without them."""
     hand = view.hand
     mask, jokers = hand.mask, hand.jokers
-    ace_low = view.rules.ace_in_runs == "high_or_low"
+    ace_low = view.rules.ace_low
     bonus = view.rules.going_out_bonus
     table = [meld_key(meld) for meld in view.melds]
     double_jokers = view.rules.double_four_jokers
@@ -420,7 +420,7 @@ def _place_usable(unseen: list[Card], pinned: Card | None, view: PlayerView, kno
     start = sum(
         size - len(known[seat]) for seat, size in enumerate(view.hand_sizes[: view.current_player]) if seat != view.seat
     )
-    ace_low = view.rules.ace_in_runs == "high_or_low"
+    ace_low = view.rules.ace_low
     if pinned is not None:
         choices: list[tuple[Card, ...]] = list(meld_partners(pinned))
     else:

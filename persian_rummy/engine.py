@@ -446,7 +446,7 @@ def lay_off(state: GameState, card: Card | str, meld: int) -> GameState:
         )
     _require_card(state, card, action, "R16")
     target_meld = melds[meld]
-    if card not in extensions(target_meld, state.rules.ace_in_runs == "high_or_low"):
+    if card not in extensions(target_meld, state.rules.ace_low):
         rule = "R11" if card.is_joker or target_meld.is_joker_set else "R16"
         raise InvalidLayOffError(
             rule,

@@ -16,11 +16,11 @@ import attrs
 
 from persian_rummy.errors import InvalidRulesError, NotationError, excerpt
 from persian_rummy.limits import BONUS_LIMIT, DEALS_LIMIT, POSITION_LIMIT
+from persian_rummy.melds import AceInRuns
 from persian_rummy.serialization import from_json, register_format, to_json
 
 __all__ = ["PRESETS", "Rules"]
 
-AceInRuns = Literal["high", "high_or_low"]
 PickupUse = Literal["meld_or_lay_off", "new_meld_only"]
 LastCardDiscard = Literal["stays_in", "goes_out", "forbidden"]
 StockOutEnd = Literal["all_pass", "first_pass"]
@@ -101,6 +101,16 @@ class Rules:
     stock_out_end: StockOutEnd = attrs.field(default="all_pass", validator=_choice)
     double_four_jokers: bool = attrs.field(default=True, validator=_flag)
     going_out_bonus: int = attrs.field(default=25, validator=_bonus)
+
+    @property
+    def ace_low(self) -> bool:
+        """Whether runs may play the ace low, A-2-3 (``ace_in_runs="high_or_low"``, R10): the
+        one place the knob's value is read.
+
+        >>> Rules().ace_low, Rules(ace_in_runs="high_or_low").ace_low
+        (False, True)
+        """
+        return self.ace_in_runs == "high_or_low"
 
     @classmethod
     def parse(cls, text: str) -> Rules:
