@@ -8,7 +8,7 @@ an import of its own. The opponents are bots of :mod:`persian_rummy.bots`, by na
 one per seat in seat order; each plays from its own view (R27), seeded from the game seed.
 
 - Observation: the learner's :func:`~persian_rummy.observation.observation_tensor`
-  (``float32``, shape ``(80, 53)``), from its view alone.
+  (``float32``, shape ``(30, 53)``), from its view alone.
 - Action: a ``Discrete(1436)`` index (:mod:`~persian_rummy.encoding`); the mask of legal
   ones is ``info["action_mask"]`` (``int8``), also returned by :meth:`PersianRummyEnv.action_masks`.
 - An illegal index leaves the game unchanged and gives ``illegal_reward`` (default -1) with
@@ -25,7 +25,7 @@ one per seat in seat order; each plays from its own view (R27), seeded from the 
 >>> game = gymnasium.make("persian_rummy/PersianRummy-v0", opponents="greedy")
 >>> observation, info = game.reset(seed=1)
 >>> observation.shape, info["action_mask"].nonzero()[0].tolist()
-((80, 53), [0])
+((30, 53), [0])
 """
 
 from __future__ import annotations

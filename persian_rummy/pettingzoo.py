@@ -8,7 +8,7 @@ discard: R12-R17).
 
 - Observation of each agent: ``{"observation": ..., "action_mask": ...}``, the
   :func:`~persian_rummy.observation.observation_tensor` of its :class:`~persian_rummy.PlayerView`
-  (``float32``, shape ``(80, 53)``) and the ``int8`` mask of its legal actions in the
+  (``float32``, shape ``(30, 53)``) and the ``int8`` mask of its legal actions in the
   :mod:`~persian_rummy.encoding` numbering (all zeros when it is not to move).
 - Actions: ``Discrete(1436)`` indices (:func:`~persian_rummy.encoding.int_to_action`). An
   illegal index raises :class:`~persian_rummy.IllegalActionError` (use the mask), a number
@@ -103,7 +103,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
     >>> game = raw_env()
     >>> game.reset(seed=2)
     >>> game.observation_space("player_0")["observation"].shape, int(game.action_space("player_0").n)
-    ((80, 53), 1436)
+    ((30, 53), 1436)
     """
 
     # PettingZoo reads this class attribute, and declares it as an instance one.
