@@ -146,6 +146,7 @@ _ONE_HOT: Final = tuple(_floats(bytes(index) + b"\x01" + bytes(_ROW - index - 1)
 _EMPTY_ROW: Final = _floats(bytes(_ROW))
 _ZERO: Final = _float32(0.0)
 _NO_REVEALED: Final = _EMPTY_ROW * (PLAYERS - 1)
+_OTHERS: Final = tuple(((seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4) for seat in range(PLAYERS))
 _COUNTS: Final = tuple(_floats(bytes((count,))) for count in range(5))  # at most four jokers (R1)
 _SUIT_BITS: Final = (1 << 13) - 1
 
@@ -166,7 +167,8 @@ _TABLE_CACHE_LIMIT: Final = 512  # about 5 KB each
 _EMPTY_ROWS: Final = bytes(_ROW * MAX_MELDS)
 # A count of cards over 56 (scalar columns 0-5), and a pile position (i + 1) / 56 (the pile
 # plane and scalar columns 28-31), by the count.
-_OVER_56: Final = tuple(_float32(count / 56.0) for count in range(57))
+_OVER_56: Final = {count: _float32(count / 56.0) for count in range(57)}  # a dict: -1 is no count
+_POSITIONS: Final = tuple(_OVER_56.values())  # the same, for the pile plane (by a byte: never negative)
 _PHASES: Final = {Phase.DRAW: 0, Phase.MELD: 16, Phase.ROUND_OVER: 32, Phase.GAME_OVER: 48}
 # Columns 8-19 by 16 * phase (0 draw, 1 meld, 2 round over, 3 game over) + 4 * seat to move +
 # dealer (both relative); 24-27 by the relative seat that went out (4 for nobody).
@@ -178,8 +180,8 @@ _TURN_COLUMNS: Final = tuple(
 )
 _WENT_OUT_COLUMNS: Final = tuple(_floats(bytes(column == seat for column in range(4))) for seat in range(5))
 _SCALAR_TAIL: Final = bytes(4 * (CARD_COLUMNS - _JOKER_SCALARS - 4))
-_PASSES: Final = tuple(_float32(passes / 4.0) for passes in range(5))  # column 21, passes up to 4
-_IDLE: Final = tuple(_float32(idle / 8.0) for idle in range(9))  # column 22, idle turns up to 8
+_PASSES: Final = {passes: _float32(passes / 4.0) for passes in range(5)}  # column 21, passes up to 4
+_IDLE: Final = {idle: _float32(idle / 8.0) for idle in range(9)}  # column 22, idle turns up to 8
 _PROGRESS: Final = (_float32(0.0), _float32(1.0))
 _SCORES: dict[tuple[int, int], bytes] = {}
 _DEALS: dict[tuple[int, int], bytes] = {}  # at most DEALS_LIMIT squared entries (the deals knob's limit)
@@ -230,14 +232,17 @@ def _table_rows(melds: tuple[Meld, ...]) -> _TableRows:
     found = _TABLE_ROWS.get(id(melds))
     if found is None or found[0] is not melds:
         rows = [_meld_rows(meld) for meld in melds[:MAX_MELDS]]
-        cards = b"".join(row[1] for row in rows) + _EMPTY_ROWS[: _ROW * (MAX_MELDS - len(rows))]
+        counts = b"".join(row[1] for row in rows) + _EMPTY_ROWS[: _ROW * (MAX_MELDS - len(rows))]
+        for seat in range(PLAYERS):
+            counts += sum(row[2][seat] for row in rows).to_bytes(_ROW, "little")
+        planes = _floats(counts + sum(row[3] for row in rows).to_bytes(_ROW, "little"))  # one numpy call
+        credits = 4 * _ROW * MAX_MELDS
         first, second, third, fourth = (
-            _floats(sum(row[2][seat] for row in rows).to_bytes(_ROW, "little")) for seat in range(PLAYERS)
+            planes[credits + 4 * _ROW * seat : credits + 4 * _ROW * (seat + 1)] for seat in range(PLAYERS)
         )
-        laid = sum(row[3] for row in rows).to_bytes(_ROW, "little")
         if len(_TABLE_ROWS) >= _TABLE_CACHE_LIMIT:
             _TABLE_ROWS.clear()
-        found = _TABLE_ROWS[id(melds)] = (melds, _floats(cards), (first, second, third, fourth), _floats(laid))
+        found = _TABLE_ROWS[id(melds)] = (melds, planes[:credits], (first, second, third, fourth), planes[-4 * _ROW :])
     return found
 
 
@@ -249,7 +254,7 @@ def _pile(pile: tuple[Card, ...]) -> tuple[tuple[Card, ...], bytes, bytes]:
         return last
     columns = [_ZERO] * _ROW
     jokers = []
-    positions = _OVER_56
+    positions = _POSITIONS
     for position, card in enumerate(pile, 1):
         index = card.index
         if index == JOKER_INDEX:
@@ -257,7 +262,8 @@ def _pile(pile: tuple[Card, ...]) -> tuple[tuple[Card, ...], bytes, bytes]:
         else:
             columns[index] = positions[position]
     columns[JOKER_INDEX] = _COUNTS[len(jokers)]
-    found = _last_pile = (pile, b"".join(columns), b"".join(jokers) + _ZERO * (4 - len(jokers)))
+    plane = b"".join(columns)
+    found = _last_pile = (pile, plane, b"".join(jokers) + _ZERO * (4 - len(jokers)))
     return found
 
 
@@ -265,8 +271,10 @@ def observation_tensor(view: PlayerView) -> npt.NDArray[np.float32]:
     """The viewer's observation as a ``float32`` array of shape :data:`OBSERVATION_SHAPE`
     (the planes are listed in the module documentation). It reads ``view`` alone. A value
     that is not a :class:`~persian_rummy.PlayerView` raises
-    :class:`~persian_rummy.ArgumentTypeError`; a view that could not occur in a game (built
-    by hand), :class:`~persian_rummy.InvalidStateError`.
+    :class:`~persian_rummy.ArgumentTypeError`. The view is not validated (a view read from
+    outside should be, with :meth:`~persian_rummy.PlayerView.validate`); one built by hand
+    with a field that the tensor cannot hold (a count or a seat out of range, a phase that is
+    not a :class:`~persian_rummy.Phase`) raises :class:`~persian_rummy.InvalidStateError`.
 
     >>> from persian_rummy import new_game
     >>> view = new_game(1).view(0)
@@ -307,7 +315,8 @@ def seat_tensor(state: GameState, seat: int) -> npt.NDArray[np.float32]:
     """
     if not isinstance(state, GameState):
         raise ArgumentTypeError(f"seat_tensor reads a GameState, not a {type(state).__name__}")
-    seat = _seat(seat)
+    if type(seat) is not int or not 0 <= seat < PLAYERS:
+        seat = _seat(seat)
     first, second, third, fourth = hands = state.hands
     sizes = (
         first.mask.bit_count() + first.jokers,
@@ -369,7 +378,7 @@ def _tensor(
     went_out = view.went_out
     _, meld_planes, credits, laid = _table_rows(view.melds)
     _, pile_plane, joker_columns = _pile(pile)
-    left, partner, right = (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4
+    left, partner, right = _OTHERS[seat]
     planes = bytearray().join(
         (
             suits[mask & _SUIT_BITS],

@@ -6,12 +6,15 @@ import random
 
 import attrs
 import numpy as np
+import pytest
 from hypothesis import assume, given, reject
 from hypothesis import strategies as st
 
 from persian_rummy import (
+    ArgumentTypeError,
     GameState,
     Hand,
+    InvalidArgumentError,
     InvalidStateError,
     Meld,
     Phase,
@@ -285,3 +288,46 @@ def test_r27_every_plane_holds_what_the_plane_table_says(state: GameState, seat:
     for tensor in (observation_tensor(view), seat_tensor(state, seat)):
         assert tensor.flags.writeable and tensor.flags.c_contiguous
         assert tensor.tobytes() == expected.tobytes()  # the same float32 values, bit for bit
+
+
+@pytest.mark.parametrize(
+    ("seat", "error"),
+    [
+        (-1, InvalidArgumentError),
+        (4, InvalidArgumentError),
+        (10**5000, InvalidArgumentError),
+        (True, ArgumentTypeError),
+        (1.0, ArgumentTypeError),
+        ("1", ArgumentTypeError),
+        (None, ArgumentTypeError),
+    ],
+    ids=lambda value: type(value).__name__,
+)
+def test_r3_seat_tensor_refuses_a_seat_that_is_not_0_to_3(seat: object, error: type) -> None:
+    # Regression: -1 and True silently gave the tensor of seat 3 and seat 1, 4 a bare IndexError.
+    with pytest.raises(error, match="R3"):
+        seat_tensor(new_game(1), seat)  # type: ignore[arg-type]
+    assert np.array_equal(seat_tensor(new_game(1), np.int64(2)), seat_tensor(new_game(1), 2))
+
+
+@pytest.mark.parametrize("value", [None, 3, "view", new_game(1)])
+def test_observation_tensor_refuses_a_value_that_is_not_a_view(value: object) -> None:
+    # Regression: a bare AttributeError from inside.
+    with pytest.raises(ArgumentTypeError, match="PlayerView"):
+        observation_tensor(value)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match="GameState"):
+        seat_tensor(new_game(1).view(0) if isinstance(value, GameState) else value, 0)  # type: ignore[arg-type]
+
+
+def test_a_view_built_by_hand_with_a_field_no_game_has_raises_invalid_state() -> None:
+    view = new_game(1).view(0)
+    for changes in (
+        {"hand_sizes": (7, 7, 7, 99)},
+        {"phase": "draw"},
+        {"seat": 7},
+        {"stock_size": -1},
+        {"consecutive_passes": -1},
+        {"idle_turns": 9},
+    ):
+        with pytest.raises(InvalidStateError):
+            observation_tensor(attrs.evolve(view, **changes))
