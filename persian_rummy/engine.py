@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import cast
 
+from persian_rummy._bits import cards_bits, repeated
 from persian_rummy._moves import leftover_ok, tally, target_usable, without
 from persian_rummy.actions import (
     DISCARDS,
@@ -327,12 +328,8 @@ def draw_discard(state: GameState, index: int) -> GameState:
         )
     seat = state.current_player
     hand = state.hands[seat]
-    mask, jokers = hand.mask, hand.jokers
-    for card in pile[index:]:
-        if card.index == JOKER_INDEX:
-            jokers += 1
-        else:
-            mask |= 1 << card.index
+    taken_mask, taken_jokers = cards_bits(pile[index:])
+    mask, jokers = hand.mask | taken_mask, hand.jokers + taken_jokers
     target = pile[index]
     free = index == len(pile) - 1 and not state.rules.top_card_must_meld
     if not free and not target_usable(mask, jokers, target, state.melds, state.rules, seat):
@@ -373,21 +370,16 @@ def _meld(state: GameState, action: MeldCards) -> GameState:
     _require(state, Phase.MELD, action)
     seat = state.current_player
     hand = state.hands[seat]
-    mask = 0
-    jokers = 0
-    for card in action.cards:
-        if card.index == JOKER_INDEX:
-            jokers += 1
-        elif mask >> card.index & 1:
-            raise InvalidMeldError(
-                "R1",
-                f"{card} is named twice, but the deck has one {card}",
-                state=state,
-                action=action,
-                reason="R1: the meld names a card twice, but the deck has one of each",
-            )
-        else:
-            mask |= 1 << card.index
+    mask, jokers = cards_bits(action.cards)
+    twice = repeated(action.cards) if mask.bit_count() + jokers < len(action.cards) else None
+    if twice is not None:
+        raise InvalidMeldError(
+            "R1",
+            f"{twice} is named twice, but the deck has one {twice}",
+            state=state,
+            action=action,
+            reason="R1: the meld names a card twice, but the deck has one of each",
+        )
     if mask & ~hand.mask or jokers > hand.jokers:
         missing = [str(card) for card in action.cards if card not in hand]
         if jokers > hand.jokers:

@@ -18,13 +18,13 @@ from typing import Final
 import attrs
 
 from persian_rummy._bits import PLAYERS as PLAYERS  # re-exported: the seats are the state's (R3)
-from persian_rummy._bits import is_seat
+from persian_rummy._bits import cards_bits, is_seat
 from persian_rummy._bits import team_of as team_of  # re-exported: the teams are the state's (R3)
 from persian_rummy._moves import meld_phase_actions, tally, usable_targets
 from persian_rummy._notation import format_fields, parse_state_fields, parse_view_fields
 from persian_rummy._table import table_text
 from persian_rummy.actions import DRAW_STOCK, PASS, Action, draw_discard_action
-from persian_rummy.cards import CARDS, DECK, DECK_COUNTS, JOKER_INDEX, Card, parse_cards
+from persian_rummy.cards import CARDS, DECK, DECK_COUNTS, Card, parse_cards
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, NotationError, excerpt
 from persian_rummy.hand import Hand, make_hand
 from persian_rummy.limits import DECK_POINTS, deal_points
@@ -125,8 +125,15 @@ def _hand(value: Hand | str | Iterable[Card | str]) -> Hand:
     return value if isinstance(value, Hand) else Hand(value)
 
 
-@attrs.frozen(cache_hash=True)  # a state is hashed as often as it is played (search, tables)
-class GameState:
+class _HashSlot:
+    # A slot for a state's hash, worked out on first use. attrs' own cache_hash keeps it in a
+    # private slot of attrs that evolve() would have to write; this one is the package's.
+    __slots__ = ("_hash",)
+    _hash: int
+
+
+@attrs.frozen(unsafe_hash=False)  # the hash is GameState.__hash__, cached in _HashSlot's slot
+class GameState(_HashSlot):
     """One position of a game of Persian Rummy. Immutable: every action returns a new state,
     sharing the parts that did not change.
 
@@ -258,7 +265,9 @@ class GameState:
             raise InvalidStateError(f"R3: the dealer is a seat 0-3, not {excerpt(dealer)}")
         dealt = HAND_SIZE * PLAYERS
         # The deck is checked: the hands are built from its cards' bits, without a second check.
-        hands = tuple(_hand_of(cards[(seat - dealer - 1) % PLAYERS : dealt : PLAYERS]) for seat in range(PLAYERS))
+        hands = tuple(
+            make_hand(*cards_bits(cards[(seat - dealer - 1) % PLAYERS : dealt : PLAYERS])) for seat in range(PLAYERS)
+        )
         stock = tuple(reversed(cards[dealt + 1 :]))
         current = (dealer + 1) % PLAYERS
         return cls._to_draw(hands, stock, (cards[dealt],), (), current, dealer, deal_number, scores, rules)
@@ -399,6 +408,35 @@ class GameState:
     def __repr__(self) -> str:
         return f"GameState.parse({self.position()!r})"
 
+    def __hash__(self) -> int:
+        # A state is hashed as often as it is played (search, tables): the hash of its fields,
+        # as equality compares them, worked out once. A new state (from __init__, evolve or a
+        # pickle) has the slot unset.
+        try:
+            return self._hash
+        except AttributeError:
+            value = hash(
+                (
+                    self.hands,
+                    self.stock,
+                    self.discard_pile,
+                    self.melds,
+                    self.current_player,
+                    self.dealer,
+                    self.phase,
+                    self.must_meld,
+                    self.deal_number,
+                    self.scores,
+                    self.rules,
+                    self.consecutive_passes,
+                    self.idle_turns,
+                    self.turn_progress,
+                    self.went_out,
+                )
+            )
+            _SET_HASH(self, value)
+            return value
+
     def __str__(self) -> str:
         """The table as text, every hand face up (``repr`` is the pasteable form).
 
@@ -514,8 +552,8 @@ _KEEP: Final = _Keep.KEEP
     _SET_TURN_PROGRESS,
     _SET_WENT_OUT,
 ) = (getattr(GameState, field.name).__set__ for field in attrs.fields(GameState))
-# The slot in which attrs keeps a state's hash once computed (cache_hash=True).
-_SET_HASH: Final = next(getattr(GameState, name).__set__ for name in vars(GameState) if name.endswith("cached_hash"))
+# The setter of the slot that caches a state's hash (see GameState.__hash__).
+_SET_HASH: Final = vars(_HashSlot)["_hash"].__set__
 
 
 def evolve(
@@ -559,8 +597,7 @@ def evolve(
     _SET_IDLE_TURNS(new, state.idle_turns if idle_turns is _KEEP else idle_turns)
     _SET_TURN_PROGRESS(new, state.turn_progress if turn_progress is _KEEP else turn_progress)
     _SET_WENT_OUT(new, state.went_out if went_out is _KEEP else went_out)
-    _SET_HASH(new, None)  # not hashed yet
-    return new
+    return new  # not hashed yet: the hash slot is unset
 
 
 def check_fields(value: GameState | PlayerView, what: str) -> None:
@@ -713,17 +750,6 @@ def _check_deck_cards(*groups: Iterable[Card]) -> None:
         for group in groups:
             named.update(group)
         _check_deck(named)
-
-
-def _hand_of(cards: Iterable[Card]) -> Hand:
-    # A hand of cards already known to be distinct naturals and at most four jokers.
-    mask = jokers = 0
-    for card in cards:
-        if card.index == JOKER_INDEX:
-            jokers += 1
-        else:
-            mask |= 1 << card.index
-    return make_hand(mask, jokers)
 
 
 def _check_deck(counts: Counter[Card]) -> None:
