@@ -11,10 +11,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Final
 
+import attrs
+
 from persian_rummy.cards import CARDS, JOKER_INDEX, POINTS, Card
+from persian_rummy.errors import InvalidArgumentError, excerpt
 
 #: The number of players (R3).
 PLAYERS: Final = 4
+#: The seats' names, by seat number (R3): North and South against East and West.
+SEAT_NAMES: Final = ("North", "East", "South", "West")
+#: The teams' names, by team number (R3).
+TEAM_NAMES: Final = ("North-South", "East-West")
+#: The seat letters of observations and of record action lines: North, East, South, West.
+SEAT_LETTERS: Final = "NESW"
 #: Every natural card's bit.
 NATURALS: Final = (1 << JOKER_INDEX) - 1
 #: The 13 rank bits of one suit, and the ace among them.
@@ -31,6 +40,15 @@ def is_seat(value: object) -> bool:
     (True, False, False)
     """
     return type(value) is int and 0 <= value < PLAYERS
+
+
+def check_seat(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
+    """An attrs validator of a seat field (R3): a bad seat would otherwise surface later as an
+    IndexError from the seat letters."""
+    if not is_seat(value):
+        raise InvalidArgumentError(
+            f"R3: {type(instance).__name__}.{attribute.name} must be a seat 0-3, not {excerpt(value)}"
+        )
 
 
 def team_of(seat: int) -> int:

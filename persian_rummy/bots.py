@@ -442,7 +442,8 @@ def determinize(view: PlayerView | InfoState, rng: random.Random) -> GameState:
     >>> guess.validate()
     >>> state = GameState.from_position(["4s 9d 2h", "5s 6s Kd", "Qh Qd 3c", "2c 2d 7h"], "Qs 4c 7s")
     >>> moves = ["take 2", "meld 5s 6s 7s", "discard Kd", "take 0", "meld Qs Qh Qd"]
-    >>> info = InfoState.from_history(state, moves, seat=0)
+    >>> from persian_rummy import info_after
+    >>> info = info_after(state, moves, seat=0)
     >>> str(info.history[3]), all(card in determinize(info, random.Random(seed)).hands[2] for card in ("4c", "Kd") for seed in range(20))
     ('S take 0 = Qs 4c Kd', True)
     """
