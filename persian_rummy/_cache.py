@@ -13,41 +13,56 @@ only costs a recomputation. No lock is needed and no reader can see a half-built
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+import functools
+from collections.abc import Callable
+from typing import TypeVar
 
+K = TypeVar("K")
 V = TypeVar("V")
 
 
-class IdentityCache(Generic[V]):
-    """At most ``limit`` values, each keyed by an object's identity and a small ``variant``
-    (for values that also depend on, say, a rules knob); emptied whole when full.
+def identity_cached(limit: int) -> Callable[[Callable[[K, int], V]], Callable[[K, int], V]]:
+    """A decorator: the function ``compute(owner, variant)``, worked out once per ``owner``
+    (this very object) and ``variant`` (a small number, for values that also depend on, say, a
+    rules knob), for at most ``limit`` values; the cache is emptied whole when full. The
+    function returned is a plain function, about as fast to call as the one it wraps;
+    :func:`cache_size` says how many values it holds.
 
-    >>> cache: IdentityCache[int] = IdentityCache(2)
+    >>> calls = []
+    >>> @identity_cached(2)
+    ... def total(numbers: tuple[int, ...], variant: int) -> int:
+    ...     calls.append(numbers)
+    ...     return sum(numbers) + variant
     >>> key = (1, 2, 3)
-    >>> cache.get(key) is None, cache.put(key, 6), cache.get(key), cache.get(key, variant=1)
-    (True, 6, 6, None)
+    >>> total(key, 0), total(key, 0), total(key, 1), len(calls), cache_size(total)
+    (6, 6, 7, 2, 2)
     """
 
-    __slots__ = ("_entries", "limit")
+    def decorate(compute: Callable[[K, int], V]) -> Callable[[K, int], V]:
+        entries: dict[tuple[int, int], tuple[K, V]] = {}
 
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self._entries: dict[tuple[int, int], tuple[object, V]] = {}
+        @functools.wraps(compute)
+        def cached(owner: K, variant: int) -> V:
+            key = (id(owner), variant)
+            found = entries.get(key)
+            if found is not None and found[0] is owner:
+                return found[1]
+            value = compute(owner, variant)
+            if len(entries) >= limit:
+                entries.clear()
+            entries[key] = (owner, value)
+            return value
 
-    def get(self, owner: object, variant: int = 0) -> V | None:
-        """The value stored for ``owner`` (this very object) and ``variant``, or ``None``."""
-        found = self._entries.get((id(owner), variant))
-        if found is not None and found[0] is owner:
-            return found[1]
-        return None
+        _SIZES[cached] = entries.__len__
+        return cached
 
-    def put(self, owner: object, value: V, variant: int = 0) -> V:
-        """Store ``value`` for ``owner`` and ``variant`` (emptying the cache first if it holds
-        ``limit`` values) and return it."""
-        if len(self._entries) >= self.limit:
-            self._entries.clear()
-        self._entries[(id(owner), variant)] = (owner, value)
-        return value
+    return decorate
 
-    def __len__(self) -> int:
-        return len(self._entries)
+
+# The size of each cache, by its function (for tests and for the limit's check).
+_SIZES: dict[Callable[..., object], Callable[[], int]] = {}
+
+
+def cache_size(cached: Callable[..., object]) -> int:
+    """How many values the function made by :func:`identity_cached` holds."""
+    return _SIZES[cached]()

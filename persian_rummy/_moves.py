@@ -142,8 +142,11 @@ def phase_verdict(position: Position, phase: Phase, action: Action | None) -> Re
     """Whether the turn is in ``phase``, the part of it that ``action`` belongs to: a turn
     starts with a draw (or a pass) and goes on with melds, lay-offs and a discard (R12); no
     one acts once the round is over (R18, R20)."""
-    if position.phase is phase:
-        return None
+    return None if position.phase is phase else _wrong_phase(position, phase, action)
+
+
+def _wrong_phase(position: Position, phase: Phase, action: Action | None) -> Refusal:
+    # The refusal of phase_verdict, for a position not in ``phase``.
     seat = position.current_player
     if not position.phase.is_live:
         return Refusal(
@@ -166,10 +169,11 @@ def phase_verdict(position: Position, phase: Phase, action: Action | None) -> Re
 def draw_verdict(position: Position, stock_size: int) -> Refusal | None:
     """Whether the player to move may draw the top card of the stock: at the start of the turn
     (R12), while the stock has cards (R20)."""
-    refusal = phase_verdict(position, Phase.DRAW, DRAW_STOCK)
-    if refusal is None and not stock_size:
+    if position.phase is not Phase.DRAW:
+        return _wrong_phase(position, Phase.DRAW, DRAW_STOCK)
+    if not stock_size:
         return Refusal(EmptyStockError, "R20", "the stock is empty: take from the discard pile or pass")
-    return refusal
+    return None
 
 
 # --- Taking from the discard pile (R13-R14) -----------------------------------------------
@@ -186,9 +190,8 @@ def take_verdict(
     jokers, and the card the next action must use (``None`` for a top card taken freely).
     ``action`` is the shared ``DrawDiscard`` of the index, ``None`` for one past the
     pile's limit."""
-    refusal = phase_verdict(position, Phase.DRAW, action)
-    if refusal is not None:
-        return refusal
+    if position.phase is not Phase.DRAW:
+        return _wrong_phase(position, Phase.DRAW, action)
     pile = position.discard_pile
     if action is None or type(index) is not int or index >= len(pile):
         return Refusal(
@@ -312,9 +315,8 @@ def meld_verdict(position: Position, hand: Hand, cards: tuple[Card, ...], action
     (R8-R11) with the ace low only under ``ace_in_runs="high_or_low"`` (R10), using the card
     taken from the pile if there is one (R14), and not stranding a last card (R19). The
     verdict is the new meld, credited to the player."""
-    refusal = phase_verdict(position, Phase.MELD, action)
-    if refusal is not None:
-        return refusal
+    if position.phase is not Phase.MELD:
+        return _wrong_phase(position, Phase.MELD, action)
     seat = position.current_player
     mask, jokers = cards_bits(cards)
     twice = repeated(cards) if mask.bit_count() + jokers < len(cards) else None
@@ -365,9 +367,8 @@ def lay_off_verdict(position: Position, hand: Hand, card: Card, meld: object, ac
     (R14), not stranding a last card (R19). The verdict is the meld extended, the card
     credited to the player. ``action`` is the shared ``LayOff``, ``None`` for a table index
     past the limit."""
-    refusal = phase_verdict(position, Phase.MELD, action)
-    if refusal is not None:
-        return refusal
+    if position.phase is not Phase.MELD:
+        return _wrong_phase(position, Phase.MELD, action)
     melds = position.melds
     if action is None or type(meld) is not int or meld >= len(melds):
         return Refusal(NoSuchMeldError, "R16", f"there is no meld {excerpt(meld)} on the table ({len(melds)} melds)")
@@ -430,12 +431,12 @@ def discard_verdict(position: Position, hand: Hand, card: Card) -> Refusal | Non
     """Whether the player to move may discard ``card``, ending the turn: after the draw (R12),
     not while the card taken from the pile waits to be used (R14), a card held (R17), and not
     the last card under ``last_card_discard="forbidden"`` (R19)."""
-    refusal = (
-        phase_verdict(position, Phase.MELD, DISCARDS[card.index])
-        or _target_refusal(position, False)
-        or _card_refusal(position, hand, card, "R17")
-    )
-    if refusal is None and len(hand) == 1 and position.rules.last_card_discard == "forbidden":
+    if position.phase is not Phase.MELD:
+        return _wrong_phase(position, Phase.MELD, DISCARDS[card.index])
+    if position.must_meld is not None:
+        return _target_refusal(position, False)
+    refusal = _card_refusal(position, hand, card, "R17")
+    if refusal is None and position.rules.last_card_discard == "forbidden" and len(hand) == 1:
         return Refusal(
             LastCardError,
             "R19",
@@ -450,14 +451,15 @@ def discard_verdict(position: Position, hand: Hand, card: Card) -> Refusal | Non
 def pass_verdict(position: Position, stock_size: int) -> Refusal | None:
     """Whether the player to move may pass instead of drawing: at the start of the turn, only
     when the stock is empty (R20)."""
-    refusal = phase_verdict(position, Phase.DRAW, PASS)
-    if refusal is None and stock_size:
+    if position.phase is not Phase.DRAW:
+        return _wrong_phase(position, Phase.DRAW, PASS)
+    if stock_size:
         return Refusal(
             PassNotAllowedError,
             "R20",
             f"seat {position.current_player} may pass only when the stock is empty ({stock_size} cards left)",
         )
-    return refusal
+    return None
 
 
 # --- The last card and going out (R18-R19) ------------------------------------------------

@@ -34,7 +34,7 @@ from persian_rummy._bits import (
     run_bits,
     team_of,
 )
-from persian_rummy._cache import IdentityCache
+from persian_rummy._cache import identity_cached
 from persian_rummy.cards import CARDS, JOKER_INDEX, Card, parse_cards
 from persian_rummy.errors import InvalidArgumentError, MeldValueError, NotationError, excerpt
 
@@ -540,17 +540,13 @@ def extension_bits(meld: Meld, ace_low_allowed: bool) -> int:
 #: A table's lay-off targets: every card some meld accepts, as a mask, and for each meld that
 #: accepts a card, its position, its mask and its cards (internal).
 TableExtensions = tuple[int, tuple[tuple[int, int, tuple[Card, ...]], ...]]
-# Per melds tuple (which states share until the table changes) and ace rule; bounded.
-_TABLE_EXTENSIONS: Final[IdentityCache[TableExtensions]] = IdentityCache(4096)
 
 
-def table_extensions(melds: tuple[Meld, ...], ace_low_allowed: bool) -> TableExtensions:
+@identity_cached(4096)  # per melds tuple, which states share until the table changes
+def table_extensions(melds: tuple[Meld, ...], ace_low_allowed: int) -> TableExtensions:
     """What every meld of a table accepts (internal; see :data:`TableExtensions`): the lay-off
-    checks of a hand against a table, worked out once per table (two threads that race work
-    out the same value)."""
-    found = _TABLE_EXTENSIONS.get(melds, ace_low_allowed)
-    if found is not None:
-        return found
+    checks of a hand against a table, worked out once per melds tuple and ace rule (for at
+    most 4096 tables; two threads that race work out the same value)."""
     union = 0
     entries = []
     for position, meld in enumerate(melds):
@@ -558,7 +554,7 @@ def table_extensions(melds: tuple[Meld, ...], ace_low_allowed: bool) -> TableExt
         if bits:
             union |= bits
             entries.append((position, bits, meld._lay_off_cards[ace_low_allowed]))
-    return _TABLE_EXTENSIONS.put(melds, (union, tuple(entries)), ace_low_allowed)
+    return union, tuple(entries)
 
 
 def credits(meld: Meld) -> tuple[int, int, int, int]:

@@ -3,33 +3,49 @@ object other than the one a value was computed from (R16's lay-off targets of a 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from persian_rummy import GameState
-from persian_rummy._cache import IdentityCache
+from persian_rummy._cache import cache_size, identity_cached
 from persian_rummy.melds import table_extensions
 
 
-def test_a_value_is_found_only_for_the_object_it_was_stored_for() -> None:
-    cache: IdentityCache[str] = IdentityCache(8)
+def _counting() -> tuple[Callable[[object, int], int], list[object]]:
+    seen: list[object] = []
+
+    @identity_cached(3)
+    def compute(owner: object, variant: int) -> int:
+        seen.append(owner)
+        return len(seen) * 10 + variant
+
+    return compute, seen
+
+
+def test_a_value_is_worked_out_once_per_object_and_variant() -> None:
+    cached, seen = _counting()
     first = [1]
-    cache.put(first, "first")
-    twin = [1]  # equal, but another object
-    assert cache.get(first) == "first"
-    assert cache.get(twin) is None
+    assert cached(first, 0) == cached(first, 0) == 10
+    assert cached(first, 1) == 21
+    assert len(seen) == 2
 
 
-def test_an_id_reused_after_its_object_is_gone_is_not_mistaken_for_it() -> None:
-    cache: IdentityCache[str] = IdentityCache(8)
-    cache.put([1, 2], "gone")  # the list dies at once; its id may be handed to the next object
-    assert all(cache.get([3, 4]) is None for _ in range(100))
+def test_an_equal_object_or_an_id_reused_after_its_object_is_gone_is_not_mistaken_for_it() -> None:
+    cached, seen = _counting()
+    first = [1]
+    cached(first, 0)
+    cached([1], 0)  # equal, but another object
+    for _ in range(50):
+        cached([2, 3], 0)  # each dies at once; its id may be handed to the next list
+    assert len(seen) == 52
 
 
 def test_the_cache_empties_when_full_and_never_grows_past_its_limit() -> None:
-    cache: IdentityCache[int] = IdentityCache(3)
+    cached, _ = _counting()
     keep = [(number,) for number in range(10)]
-    for number, owner in enumerate(keep):
-        cache.put(owner, number)
-        assert len(cache) <= 3
-    assert cache.get(keep[-1]) == 9
+    for owner in keep:
+        cached(owner, 0)
+        assert cache_size(cached) <= 3
+    assert cached(keep[-1], 0) == 100
 
 
 def test_r16_table_extensions_answer_per_ace_rule() -> None:
