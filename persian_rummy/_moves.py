@@ -9,7 +9,7 @@ raises that refusal; :func:`~persian_rummy.legal_actions` lists the actions from
 checks use (the melds of a hand, what the table accepts, whether a card taken can be used, the
 last-card rule); :meth:`GameState.validate <persian_rummy.GameState.validate>` asks the same
 enumeration whether the player to move has an action. The checks read masks, melds, rules and
-the public fields of a position (:class:`Position`, which a state and a view both are), never
+the public fields of a position (``Shown``, which a state and a view both are), never
 the state's class, so they sit below the state in the layers.
 
 =========================  ==========  =========================================
@@ -32,10 +32,10 @@ the last card, going out   R18-R19     :func:`leftover_verdict`, :func:`goes_out
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Final, Protocol
+from typing import Final
 
 from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS, cards_bits, repeated
-from persian_rummy._phase import Phase
+from persian_rummy._phase import Phase, Shown
 from persian_rummy.actions import (
     DISCARDS,
     DRAW_STOCK,
@@ -79,25 +79,6 @@ from persian_rummy.scoring import RoundScore as RoundScore  # re-exported: scori
 from persian_rummy.scoring import tally as tally  # re-exported: scoring is its home
 
 
-class Position(Protocol):
-    """What the rules of a turn ask of a position: the fields a state and a view share."""
-
-    @property
-    def phase(self) -> Phase: ...
-    @property
-    def current_player(self) -> int: ...
-    @property
-    def discard_pile(self) -> tuple[Card, ...]: ...
-    @property
-    def melds(self) -> tuple[Meld, ...]: ...
-    @property
-    def must_meld(self) -> Card | None: ...
-    @property
-    def rules(self) -> Rules: ...
-    @property
-    def went_out(self) -> int | None: ...
-
-
 class Refusal:
     """The verdict of a check that refuses an action: the error to raise, the rule broken, the
     full message (it may name the mover's cards) and the public reason (``None``: the error's
@@ -128,7 +109,7 @@ class Refusal:
 # --- Whose turn, and which part of it (R3, R6, R12, R18, R20) ----------------------------
 
 
-def seat_verdict(position: Position, seat: object) -> Refusal | None:
+def seat_verdict(position: Shown, seat: object) -> Refusal | None:
     """Whether ``seat`` may act now: a seat 0-3 (R3) that is to move while the round is live
     (R6); once the round is over, any seat's action is refused by its phase instead."""
     if type(seat) is not int or not 0 <= seat < 4:
@@ -138,14 +119,14 @@ def seat_verdict(position: Position, seat: object) -> Refusal | None:
     return None
 
 
-def phase_verdict(position: Position, phase: Phase, action: Action | None) -> Refusal | None:
+def phase_verdict(position: Shown, phase: Phase, action: Action | None) -> Refusal | None:
     """Whether the turn is in ``phase``, the part of it that ``action`` belongs to: a turn
     starts with a draw (or a pass) and goes on with melds, lay-offs and a discard (R12); no
     one acts once the round is over (R18, R20)."""
     return None if position.phase is phase else _wrong_phase(position, phase, action)
 
 
-def _wrong_phase(position: Position, phase: Phase, action: Action | None) -> Refusal:
+def _wrong_phase(position: Shown, phase: Phase, action: Action | None) -> Refusal:
     # The refusal of phase_verdict, for a position not in ``phase``.
     seat = position.current_player
     if not position.phase.is_live:
@@ -166,7 +147,7 @@ def _wrong_phase(position: Position, phase: Phase, action: Action | None) -> Ref
 # --- Drawing from the stock (R12, R20) ----------------------------------------------------
 
 
-def draw_verdict(position: Position, stock_size: int) -> Refusal | None:
+def draw_verdict(position: Shown, stock_size: int) -> Refusal | None:
     """Whether the player to move may draw the top card of the stock: at the start of the turn
     (R12), while the stock has cards (R20)."""
     if position.phase is not Phase.DRAW:
@@ -180,7 +161,7 @@ def draw_verdict(position: Position, stock_size: int) -> Refusal | None:
 
 
 def take_verdict(
-    position: Position, hand: Hand, index: object, action: Action | None
+    position: Shown, hand: Hand, index: object, action: Action | None
 ) -> tuple[int, int, Card | None] | Refusal:
     """Whether the player to move may take ``discard_pile[index]`` and every card above it
     (R13): the index is in the pile, and its card, the target, can be melded or laid off at
@@ -297,7 +278,7 @@ def meld_partners(target: Card) -> Iterator[tuple[Card, ...]]:
         yield (CARDS[suit * 13 + ace_low[0]], CARDS[suit * 13 + ace_low[1]])
 
 
-def _target_refusal(position: Position, used: bool) -> Refusal | None:
+def _target_refusal(position: Shown, used: bool) -> Refusal | None:
     # After a take, the next action must use the card taken (R14).
     must = position.must_meld
     if must is None or used:
@@ -309,7 +290,7 @@ def _target_refusal(position: Position, used: bool) -> Refusal | None:
 # --- Melding (R8-R11, R14-R15) ------------------------------------------------------------
 
 
-def meld_verdict(position: Position, hand: Hand, cards: tuple[Card, ...], action: Action) -> Meld | Refusal:
+def meld_verdict(position: Shown, hand: Hand, cards: tuple[Card, ...], action: Action) -> Meld | Refusal:
     """Whether the player to move may lay down ``cards`` (in canonical order) as a new meld:
     after the draw (R12), no card named twice (R1), every card held (R15), a valid set or run
     (R8-R11) with the ace low only under ``ace_in_runs="high_or_low"`` (R10), using the card
@@ -360,7 +341,7 @@ def meld_verdict(position: Position, hand: Hand, cards: tuple[Card, ...], action
 # --- Laying off (R11, R14, R16) -----------------------------------------------------------
 
 
-def lay_off_verdict(position: Position, hand: Hand, card: Card, meld: object, action: Action | None) -> Meld | Refusal:
+def lay_off_verdict(position: Shown, hand: Hand, card: Card, meld: object, action: Action | None) -> Meld | Refusal:
     """Whether the player to move may add ``card`` to table meld number ``meld``: after the
     draw (R12), a meld on the table, a card held, one that keeps the meld valid (R11, R16),
     the card taken from the pile if there is one, and not under ``pickup_use="new_meld_only"``
@@ -411,7 +392,7 @@ def lay_off_bits(melds: tuple[Meld, ...], ace_low: bool) -> int:
     return table_extensions(melds, ace_low)[0]
 
 
-def _card_refusal(position: Position, hand: Hand, card: Card, rule: str) -> Refusal | None:
+def _card_refusal(position: Shown, hand: Hand, card: Card, rule: str) -> Refusal | None:
     # The card an action names is in the mover's hand (R16, R17).
     if hand.jokers if card.index == JOKER_INDEX else hand.mask >> card.index & 1:
         return None
@@ -427,7 +408,7 @@ def _card_refusal(position: Position, hand: Hand, card: Card, rule: str) -> Refu
 # --- Discarding (R14, R17, R19) -----------------------------------------------------------
 
 
-def discard_verdict(position: Position, hand: Hand, card: Card) -> Refusal | None:
+def discard_verdict(position: Shown, hand: Hand, card: Card) -> Refusal | None:
     """Whether the player to move may discard ``card``, ending the turn: after the draw (R12),
     not while the card taken from the pile waits to be used (R14), a card held (R17), and not
     the last card under ``last_card_discard="forbidden"`` (R19)."""
@@ -448,7 +429,7 @@ def discard_verdict(position: Position, hand: Hand, card: Card) -> Refusal | Non
 # --- Passing (R20) ------------------------------------------------------------------------
 
 
-def pass_verdict(position: Position, stock_size: int) -> Refusal | None:
+def pass_verdict(position: Shown, stock_size: int) -> Refusal | None:
     """Whether the player to move may pass instead of drawing: at the start of the turn, only
     when the stock is empty (R20)."""
     if position.phase is not Phase.DRAW:
@@ -475,7 +456,7 @@ def leftover_ok(mask: int, jokers: int, melds: tuple[Meld, ...], rules: Rules) -
 
 
 def leftover_verdict(
-    position: Position,
+    position: Shown,
     mask: int,
     jokers: int,
     added: tuple[Meld, ...],
@@ -542,7 +523,7 @@ class _SuitDiscards(dict[int, tuple[Action, ...]]):
 _SUIT_DISCARDS: Final = tuple(_SuitDiscards(suit) for suit in range(4))
 
 
-def turn_actions_of(position: Position, hand: Hand, stock_size: int, *, draws_only: bool = False) -> tuple[Action, ...]:
+def turn_actions_of(position: Shown, hand: Hand, stock_size: int, *, draws_only: bool = False) -> tuple[Action, ...]:
     """The legal actions of the player to move, who holds ``hand``, with ``stock_size`` cards
     in the stock; only the draw phase's with ``draws_only``, and none once the round is over.
 

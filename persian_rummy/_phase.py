@@ -1,6 +1,7 @@
 """The parts of a turn and why a round ends (R12-R21): :class:`Phase` and :class:`RoundEnd`,
-below every module that asks them (internal; both are public as ``persian_rummy.Phase`` and
-``persian_rummy.RoundEnd``, and ``persian_rummy.state`` re-exports them).
+below every module that asks them, with the fields every position shows (:class:`Shown`)
+(internal; the enums are public as ``persian_rummy.Phase`` and ``persian_rummy.RoundEnd``,
+and ``persian_rummy.state`` re-exports them).
 """
 
 from __future__ import annotations
@@ -8,7 +9,11 @@ from __future__ import annotations
 import enum
 from typing import Final, Protocol
 
-__all__ = ["PHASES", "Phase", "RoundEnd", "round_end"]
+from persian_rummy.cards import Card
+from persian_rummy.melds import Meld
+from persian_rummy.rules import Rules
+
+__all__ = ["PHASES", "Phase", "RoundEnd", "Shown", "round_end"]
 
 
 class Phase(enum.Enum):
@@ -60,29 +65,40 @@ class RoundEnd(enum.Enum):
     IDLE = "idle"
 
 
-class _Limits(Protocol):
-    # What round_end asks of the rules.
-    @property
-    def pass_limit(self) -> int: ...
-    @property
-    def idle_limit(self) -> int: ...
+class Shown(Protocol):
+    """The fields of a position that a :class:`~persian_rummy.GameState` and a
+    :class:`~persian_rummy.PlayerView` share: what the modules below them (the rules' checks,
+    scoring, the text table, the view) read of either."""
 
-
-class _Ended(Protocol):
-    # What round_end asks of a state or a view.
     @property
     def phase(self) -> Phase: ...
     @property
-    def went_out(self) -> int | None: ...
+    def current_player(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def discard_pile(self) -> tuple[Card, ...]: ...
+    @property
+    def melds(self) -> tuple[Meld, ...]: ...
+    @property
+    def must_meld(self) -> Card | None: ...
+    @property
+    def deal_number(self) -> int: ...
+    @property
+    def scores(self) -> tuple[int, int]: ...
+    @property
+    def rules(self) -> Rules: ...
     @property
     def consecutive_passes(self) -> int: ...
     @property
     def idle_turns(self) -> int: ...
     @property
-    def rules(self) -> _Limits: ...
+    def turn_progress(self) -> bool: ...
+    @property
+    def went_out(self) -> int | None: ...
 
 
-def round_end(value: _Ended) -> RoundEnd | None:
+def round_end(value: Shown) -> RoundEnd | None:
     """Why the round of a state or view ended, or ``None`` while it is played (internal; see
     :attr:`GameState.round_end <persian_rummy.GameState.round_end>`). A round that ends at once
     in two ways gives the first of going out (R18), passing (R20) and idling (R21)."""

@@ -9,11 +9,9 @@ last asks the rules' own enumeration of legal actions (:mod:`persian_rummy._move
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from persian_rummy._bits import PLAYERS, is_seat
 from persian_rummy._moves import meld_phase_actions
-from persian_rummy._phase import Phase, round_end
+from persian_rummy._phase import Phase, Shown, round_end
 from persian_rummy.cards import Card
 from persian_rummy.errors import InvalidStateError, excerpt
 from persian_rummy.hand import Hand
@@ -21,37 +19,6 @@ from persian_rummy.limits import DECK_POINTS, deal_points
 from persian_rummy.melds import Meld
 from persian_rummy.rules import Rules
 from persian_rummy.scoring import tally
-
-
-class Shown(Protocol):
-    """The fields of a position that a state and a view both show."""
-
-    @property
-    def phase(self) -> Phase: ...
-    @property
-    def current_player(self) -> int: ...
-    @property
-    def dealer(self) -> int: ...
-    @property
-    def discard_pile(self) -> tuple[Card, ...]: ...
-    @property
-    def melds(self) -> tuple[Meld, ...]: ...
-    @property
-    def must_meld(self) -> Card | None: ...
-    @property
-    def deal_number(self) -> int: ...
-    @property
-    def scores(self) -> tuple[int, int]: ...
-    @property
-    def rules(self) -> Rules: ...
-    @property
-    def consecutive_passes(self) -> int: ...
-    @property
-    def idle_turns(self) -> int: ...
-    @property
-    def turn_progress(self) -> bool: ...
-    @property
-    def went_out(self) -> int | None: ...
 
 
 def check_fields(value: Shown, what: str) -> None:

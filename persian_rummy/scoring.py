@@ -19,7 +19,7 @@ from typing import Protocol
 import attrs
 
 from persian_rummy._bits import team_of
-from persian_rummy._phase import Phase
+from persian_rummy._phase import Phase, Shown
 from persian_rummy.errors import GameNotOverError, RoundNotOverError
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld, credits
@@ -107,25 +107,15 @@ def tally(
     )
 
 
-class Position(Protocol):
-    # What scoring asks of a finished state or view (both are read-only values).
-    @property
-    def phase(self) -> Phase: ...
-    @property
-    def deal_number(self) -> int: ...
-    @property
-    def scores(self) -> tuple[int, int]: ...
-    @property
-    def melds(self) -> tuple[Meld, ...]: ...
-    @property
-    def went_out(self) -> int | None: ...
-    @property
-    def rules(self) -> Rules: ...
+class Finished(Shown, Protocol):
+    """What scoring reads of a finished state or view: the fields both show and the hands
+    revealed once the round is over (R23)."""
+
     @property
     def revealed_hands(self) -> tuple[Hand, ...] | None: ...
 
 
-def score_round(state: Position) -> tuple[RoundScore, RoundScore]:
+def score_round(state: Finished) -> tuple[RoundScore, RoundScore]:
     """The itemised scores of both teams for a finished round (``ROUND_OVER`` or
     ``GAME_OVER``), from the state or from any seat's view (every hand is public once the
     round is over, R23: its ``revealed_hands``); raises
@@ -148,7 +138,7 @@ def score_round(state: Position) -> tuple[RoundScore, RoundScore]:
     return tally(state.melds, hands, went_out=state.went_out, rules=state.rules)
 
 
-def winner(state: Position) -> int | None:
+def winner(state: Finished) -> int | None:
     """The winning team (0 or 1) of a finished game, or ``None`` for a draw (R26), from the
     state or any seat's view; raises :class:`~persian_rummy.GameNotOverError` before the
     last deal has ended.

@@ -35,8 +35,8 @@ import attrs
 from persian_rummy._bits import PLAYERS, SEAT_LETTERS, SEAT_NAMES, TEAM_NAMES, check_seat, is_seat
 from persian_rummy._moves import turn_actions_of
 from persian_rummy._notation import format_fields, parse_view_fields
-from persian_rummy._phase import PHASES, Phase, RoundEnd, round_end
-from persian_rummy._positions import Shown, check_fields, check_finished_scores, check_mover, check_turn
+from persian_rummy._phase import PHASES, Phase, RoundEnd, Shown, round_end
+from persian_rummy._positions import check_fields, check_finished_scores, check_mover, check_turn
 from persian_rummy._table import table_text
 from persian_rummy.actions import Action, DrawDiscard, DrawStock
 from persian_rummy.cards import DECK, DECK_COUNTS, Card, parse_cards

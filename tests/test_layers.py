@@ -16,7 +16,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cards", "limits", "_bits", "hand"),
     # the values and the rules on them: the turn's phases, scoring, one check per family of
     # actions (_moves) and the checks a state and a view share (_positions)
-    ("melds", "actions", "serialization", "rules", "_notation", "_table", "_phase", "scoring", "_moves", "_positions"),
+    ("melds", "actions", "serialization", "rules", "_phase", "_notation", "_table", "scoring", "_moves", "_positions"),
     ("view", "state"),  # a view is made from a state's fields, and the state re-exports it
     ("engine", "dealing", "partnerships"),
     (
