@@ -470,12 +470,15 @@ def is_legal(state: GameState | PlayerView, action: Action | str, *, seat: int |
 def info_after(state: GameState, actions: Iterable[Action | str], *, seat: int) -> InfoState:
     """Play ``actions`` from ``state`` and return ``seat``'s information state at the end: its
     view and every public event of the actions, as it saw them (R27). Raises what
-    :func:`play` raises for an illegal action.
+    :func:`play` raises for an illegal action, and :class:`~persian_rummy.ArgumentTypeError`
+    for ``actions`` that are not a sequence of actions (one action's text alone is not).
 
     >>> from persian_rummy import new_game
     >>> info_after(new_game(1), ["draw"], seat=1).history[0].cards
     (Card.parse('Ad'),)
     """
+    if isinstance(actions, str) or not isinstance(actions, Iterable):
+        raise ArgumentTypeError(f"expected actions or their texts, in order, not {excerpt(actions)}")
     info = InfoState.start(state, seat)
     for action in actions:
         if isinstance(action, str):

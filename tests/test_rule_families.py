@@ -182,3 +182,19 @@ def test_r12_an_illegal_action_leaves_the_state_as_it_was() -> None:
     with pytest.raises(IllegalActionError):
         play(state, Pass())
     assert state.position() == before
+
+
+@pytest.mark.parametrize("actions", ["draw", 5, None])
+def test_r27_info_after_refuses_what_is_not_a_sequence_of_actions(actions: object) -> None:
+    from persian_rummy import ArgumentTypeError, info_after
+
+    with pytest.raises(ArgumentTypeError, match="expected actions or their texts"):
+        info_after(new_game(1), actions, seat=1)  # type: ignore[arg-type]
+
+
+def test_r27_info_after_plays_the_actions_and_records_what_the_seat_saw() -> None:
+    from persian_rummy import info_after
+
+    info = info_after(new_game(1), ["draw", "discard Jk", "draw"], seat=1)
+    assert [str(observation) for observation in info.history] == ["E draw = Ad", "E discard Jk", "S draw"]
+    assert info.view == play(play(play(new_game(1), "draw"), "discard Jk"), "draw").view(1)
