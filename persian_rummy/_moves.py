@@ -34,6 +34,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Final
 
+import attrs
+
 from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS, cards_bits, repeated
 from persian_rummy._phase import Phase, Shown
 from persian_rummy.actions import (
@@ -79,6 +81,7 @@ from persian_rummy.scoring import RoundScore as RoundScore  # re-exported: scori
 from persian_rummy.scoring import tally as tally  # re-exported: scoring is its home
 
 
+@attrs.frozen
 class Refusal:
     """The verdict of a check that refuses an action: the error to raise, the rule broken, the
     full message (it may name the mover's cards) and the public reason (``None``: the error's
@@ -90,20 +93,14 @@ class Refusal:
     ('R20', 'PassNotAllowedError')
     """
 
-    __slots__ = ("error", "message", "reason", "rule")
-
-    def __init__(self, error: type[IllegalActionError], rule: str, message: str, reason: str | None = None) -> None:
-        self.error = error
-        self.rule = rule
-        self.message = message
-        self.reason = reason
+    error: type[IllegalActionError]
+    rule: str
+    message: str
+    reason: str | None = None
 
     def exception(self, state: object, action: object) -> IllegalActionError:
         """The error to raise for ``action`` tried on ``state``."""
         return self.error(self.rule, self.message, state=state, action=action, reason=self.reason)
-
-    def __repr__(self) -> str:
-        return f"Refusal({self.error.__name__}, {self.rule!r}, {self.message!r})"
 
 
 # --- Whose turn, and which part of it (R3, R6, R12, R18, R20) ----------------------------

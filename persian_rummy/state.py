@@ -355,7 +355,7 @@ class GameState(_HashSlot):
     def __hash__(self) -> int:
         # A state is hashed as often as it is played (search, tables): the hash of its fields,
         # as equality compares them, worked out once. A new state (from __init__, evolve or a
-        # pickle) has the slot unset.
+        # pickle) has the slot unset; two threads that race store the same value.
         try:
             return self._hash
         except AttributeError:
