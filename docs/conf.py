@@ -28,6 +28,12 @@ autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_typehints_format = "short"
 autodoc_preserve_defaults = False
+# The modules below the state name it by a protocol of its fields; the reference names the class.
+autodoc_type_aliases = {
+    "Dealt": "persian_rummy.GameState",
+    "Finished": "persian_rummy.GameState | persian_rummy.PlayerView",
+    "StateOrView": "persian_rummy.GameState | persian_rummy.PlayerView",
+}
 python_use_unqualified_type_names = True
 nitpicky = True
 

@@ -8,13 +8,22 @@ counted apart. Nothing here is public API.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Final
 
+import attrs
+
 from persian_rummy.cards import CARDS, JOKER_INDEX, POINTS, Card
+from persian_rummy.errors import InvalidArgumentError, excerpt
 
 #: The number of players (R3).
 PLAYERS: Final = 4
+#: The seats' names, by seat number (R3): North and South against East and West.
+SEAT_NAMES: Final = ("North", "East", "South", "West")
+#: The teams' names, by team number (R3).
+TEAM_NAMES: Final = ("North-South", "East-West")
+#: The seat letters of observations and of record action lines: North, East, South, West.
+SEAT_LETTERS: Final = "NESW"
 #: Every natural card's bit.
 NATURALS: Final = (1 << JOKER_INDEX) - 1
 #: The 13 rank bits of one suit, and the ace among them.
@@ -31,6 +40,15 @@ def is_seat(value: object) -> bool:
     (True, False, False)
     """
     return type(value) is int and 0 <= value < PLAYERS
+
+
+def check_seat(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
+    """An attrs validator of a seat field (R3): a bad seat would otherwise surface later as an
+    IndexError from the seat letters."""
+    if not is_seat(value):
+        raise InvalidArgumentError(
+            f"R3: {type(instance).__name__}.{attribute.name} must be a seat 0-3, not {excerpt(value)}"
+        )
 
 
 def team_of(seat: int) -> int:
@@ -52,6 +70,41 @@ def cards_of_mask(mask: int) -> Iterator[Card]:
         low = mask & -mask
         yield CARDS[low.bit_length() - 1]
         mask ^= low
+
+
+def cards_bits(cards: Iterable[Card]) -> tuple[int, int]:
+    """The natural cards of ``cards`` as a mask, and how many jokers there are: the one loop
+    from cards to bits. A natural card named twice sets its bit once, so
+    ``mask.bit_count() + jokers < len(cards)`` says that some card repeats.
+
+    >>> cards_bits([CARDS[0], CARDS[2], CARDS[JOKER_INDEX], CARDS[JOKER_INDEX]])  # 2s 4s Jk Jk
+    (5, 2)
+    """
+    mask = jokers = 0
+    for card in cards:
+        index = card.index
+        if index == JOKER_INDEX:
+            jokers += 1
+        else:
+            mask |= 1 << index
+    return mask, jokers
+
+
+def repeated(cards: Iterable[Card]) -> Card | None:
+    """The first natural card of ``cards`` named a second time, or ``None`` (R1: the deck has
+    one of each; jokers may repeat). Asked once :func:`cards_bits` has counted fewer cards.
+
+    >>> repeated([CARDS[0], CARDS[JOKER_INDEX], CARDS[JOKER_INDEX]]), repeated([CARDS[3], CARDS[3]])
+    (None, Card.parse('5s'))
+    """
+    seen = 0
+    for card in cards:
+        index = card.index
+        if index != JOKER_INDEX:
+            if seen >> index & 1:
+                return card
+            seen |= 1 << index
+    return None
 
 
 def _suit_points() -> tuple[int, ...]:

@@ -1,130 +1,194 @@
-"""The rules' own checks on plain values (internal): the legal actions after a draw, whether
-a card taken from the discard pile can be used at once, and the score of a table.
+"""The rules of a turn, one section per family of actions (internal): whose turn it is, drawing
+from the stock, taking from the discard pile, melding, laying off, discarding, passing, and
+the last card and going out; then the legal actions, listed from the same tables.
 
-The engine plays with them and :meth:`GameState.validate <persian_rummy.GameState.validate>`
-asks them whether a position could arise in play, so both answer from one place. They take
-masks, melds and rules, never a state, so they sit below the state in the layers.
+Each family has one check that returns its verdict, as :func:`~persian_rummy.melds.shape_of`
+does for melds: ``None`` (or what the action makes) when the rules allow the action, else a
+:class:`Refusal` that names the rule, the error and the reason. :func:`~persian_rummy.play`
+raises that refusal; :func:`~persian_rummy.legal_actions` lists the actions from the tables the
+checks use (the melds of a hand, what the table accepts, whether a card taken can be used, the
+last-card rule); :meth:`GameState.validate <persian_rummy.GameState.validate>` asks the same
+enumeration whether the player to move has an action. The checks read masks, melds, rules and
+the public fields of a position (``Shown``, which a state and a view both are), never
+the state's class, so they sit below the state in the layers.
+
+=========================  ==========  =========================================
+family                     rules       check
+=========================  ==========  =========================================
+whose turn, which phase    R3, R6,     :func:`seat_verdict`, :func:`phase_verdict`
+                           R12, R18
+draw from the stock        R12, R20    :func:`draw_verdict`
+take from the pile         R13-R14     :func:`take_verdict`
+meld                       R8-R11,     :func:`meld_verdict`
+                           R14-R15
+lay off                    R11, R14,   :func:`lay_off_verdict`
+                           R16
+discard                    R14, R17    :func:`discard_verdict`
+pass                       R20         :func:`pass_verdict`
+the last card, going out   R18-R19     :func:`leftover_verdict`, :func:`goes_out`
+=========================  ==========  =========================================
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from typing import Final
 
 import attrs
 
-from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS, team_of
-from persian_rummy.actions import DISCARDS, MELD_ACTIONS, Action, lay_off_action, meld_action
+from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS, cards_bits, repeated
+from persian_rummy._phase import Phase, Shown
+from persian_rummy.actions import (
+    DISCARDS,
+    DRAW_STOCK,
+    MELD_ACTIONS,
+    PASS,
+    Action,
+    draw_discard_action,
+    lay_off_action,
+    meld_action,
+)
 from persian_rummy.cards import CARDS, JOKER_INDEX, Card
-from persian_rummy.hand import Hand
-from persian_rummy.melds import Meld, candidate_melds, credits, extend, extension_bits, new_meld, table_extensions
+from persian_rummy.errors import (
+    CardNotInHandError,
+    EmptyStockError,
+    IllegalActionError,
+    InvalidDrawError,
+    InvalidLayOffError,
+    InvalidMeldError,
+    LastCardError,
+    MeldValueError,
+    NoSuchMeldError,
+    NotYourTurnError,
+    PassNotAllowedError,
+    TargetNotUsedError,
+    WrongPhaseError,
+    excerpt,
+)
+from persian_rummy.hand import Hand, make_hand
+from persian_rummy.melds import (
+    Meld,
+    candidate_melds,
+    extend,
+    extension_bits,
+    extensions,
+    new_meld,
+    shape_of,
+    table_extensions,
+)
 from persian_rummy.rules import Rules
+from persian_rummy.scoring import RoundScore as RoundScore  # re-exported: scoring is its home
+from persian_rummy.scoring import tally as tally  # re-exported: scoring is its home
 
 
-class _SuitDiscards(dict[int, tuple[Action, ...]]):
-    """The discards of one suit's cards, in card order, by the suit's 13 bits (each made when
-    first asked for: at most 8192 a suit)."""
+@attrs.frozen
+class Refusal:
+    """The verdict of a check that refuses an action: the error to raise, the rule broken, the
+    full message (it may name the mover's cards) and the public reason (``None``: the error's
+    own default, which names no hidden card, R27).
 
-    def __init__(self, suit: int) -> None:
-        super().__init__()
-        self.base = 13 * suit
+    >>> from persian_rummy import GameState
+    >>> refusal = pass_verdict(GameState.from_position(["", "", "", ""], []), 48)
+    >>> refusal.rule, refusal.error.__name__
+    ('R20', 'PassNotAllowedError')
+    """
 
-    def __missing__(self, bits: int) -> tuple[Action, ...]:
-        discards = self[bits] = tuple(DISCARDS[self.base + rank] for rank in range(13) if bits >> rank & 1)
-        return discards
+    error: type[IllegalActionError]
+    rule: str
+    message: str
+    reason: str | None = None
 
-
-_SUIT_DISCARDS: Final = tuple(_SuitDiscards(suit) for suit in range(4))
-
-
-def can_lay_off(card_index: int, melds: Iterable[Meld], ace_low: bool) -> bool:
-    return any(extension_bits(table_meld, ace_low) >> card_index & 1 for table_meld in melds)
-
-
-def lay_off_bits(melds: tuple[Meld, ...], ace_low: bool) -> int:
-    """Every card that some meld of the table accepts, as a mask (bit ``JOKER_INDEX`` for the
-    joker): what :func:`can_lay_off` asks of each card, computed once for a table."""
-    return table_extensions(melds, ace_low)[0]
+    def exception(self, state: object, action: object) -> IllegalActionError:
+        """The error to raise for ``action`` tried on ``state``."""
+        return self.error(self.rule, self.message, state=state, action=action, reason=self.reason)
 
 
-def leftover_ok(mask: int, jokers: int, melds: tuple[Meld, ...], rules: Rules) -> bool:
-    """Under ``last_card_discard="forbidden"``: a hand left with one card is allowed only if that
-    card can be laid off at once (R19)."""
-    if mask.bit_count() + jokers != 1:
-        return True
-    index = JOKER_INDEX if jokers else mask.bit_length() - 1
-    return can_lay_off(index, melds, rules.ace_low)
+# --- Whose turn, and which part of it (R3, R6, R12, R18, R20) ----------------------------
 
 
-def meld_phase_actions(
-    mask: int,
-    jokers: int,
-    melds: tuple[Meld, ...],
-    must: Card | None,
-    rules: Rules,
-    seat: int,
-    first_only: bool = False,
-) -> list[Action]:
-    """The legal actions after the draw: melds, then lay-offs, then discards (R14-R19)."""
-    ace_low = rules.ace_low
-    forbidden = rules.last_card_discard == "forbidden"
-    size = mask.bit_count() + jokers
-    out: list[Action] = []
-    if must is None and not forbidden and not first_only:
-        # Every meld the hand holds is legal: the shared actions by key, in one pass.
-        out = [
-            MELD_ACTIONS[meld_mask | meld_jokers << JOKER_INDEX]
-            for meld_mask, meld_jokers, _ in candidate_melds(mask, jokers, ace_low)
-        ]
-    else:
-        must_bit = 0
-        if must is not None:
-            must_bit = 0 if must.index == JOKER_INDEX else 1 << must.index
-        for meld_mask, meld_jokers, shape in candidate_melds(mask, jokers, ace_low):
-            if must is not None and not (meld_mask & must_bit if must_bit else meld_jokers):
-                continue
-            if forbidden and size - meld_mask.bit_count() - meld_jokers == 1:
-                table = melds + (new_meld(meld_mask, meld_jokers, shape, seat),)
-                if not leftover_ok(mask & ~meld_mask, jokers - meld_jokers, table, rules):
-                    continue
-            out.append(meld_action(meld_mask, meld_jokers))
-            if first_only:
-                return out
-    if must is None or rules.pickup_use == "meld_or_lay_off":
-        # The cards that may be laid off, as a mask: the hand's, or only the card taken (R14).
-        held = mask | (1 << JOKER_INDEX if jokers else 0)
-        if must is not None:
-            held &= 1 << must.index
-        for position, bits, cards in table_extensions(melds, ace_low)[1]:
-            if not bits & held:
-                continue
-            for card in cards:
-                index = card.index
-                if not held >> index & 1:
-                    continue
-                if forbidden and size == 2:
-                    table = melds[:position] + (extend(melds[position], card, seat),) + melds[position + 1 :]
-                    left_mask, left_jokers = without(mask, jokers, index)
-                    if not leftover_ok(left_mask, left_jokers, table, rules):
-                        continue
-                out.append(lay_off_action(index, position))
-                if first_only:
-                    return out
-    if must is None and (size >= 2 or not forbidden):
-        spades, hearts, diamonds, clubs = _SUIT_DISCARDS
-        out += spades[mask & SUIT_BITS]
-        out += hearts[mask >> 13 & SUIT_BITS]
-        out += diamonds[mask >> 26 & SUIT_BITS]
-        out += clubs[mask >> 39]
-        if jokers:
-            out.append(DISCARDS[JOKER_INDEX])
-    return out
+def seat_verdict(position: Shown, seat: object) -> Refusal | None:
+    """Whether ``seat`` may act now: a seat 0-3 (R3) that is to move while the round is live
+    (R6); once the round is over, any seat's action is refused by its phase instead."""
+    if type(seat) is not int or not 0 <= seat < 4:
+        return Refusal(NotYourTurnError, "R3", f"seats are 0, 1, 2 and 3, so {excerpt(seat)} is never to move")
+    if seat != position.current_player and position.phase.is_live:
+        return Refusal(NotYourTurnError, "R6", f"it is seat {position.current_player}'s turn, not seat {seat}'s")
+    return None
 
 
-def without(mask: int, jokers: int, index: int) -> tuple[int, int]:
-    if index == JOKER_INDEX:
-        return mask, jokers - 1
-    return mask & ~(1 << index), jokers
+def phase_verdict(position: Shown, phase: Phase, action: Action | None) -> Refusal | None:
+    """Whether the turn is in ``phase``, the part of it that ``action`` belongs to: a turn
+    starts with a draw (or a pass) and goes on with melds, lay-offs and a discard (R12); no
+    one acts once the round is over (R18, R20)."""
+    return None if position.phase is phase else _wrong_phase(position, phase, action)
+
+
+def _wrong_phase(position: Shown, phase: Phase, action: Action | None) -> Refusal:
+    # The refusal of phase_verdict, for a position not in ``phase``.
+    seat = position.current_player
+    if not position.phase.is_live:
+        return Refusal(
+            WrongPhaseError,
+            "R18" if position.went_out is not None else "R20",
+            f"the round is over (phase {position.phase.name}); nobody acts until the next deal",
+        )
+    if phase is Phase.DRAW:
+        return Refusal(
+            WrongPhaseError,
+            "R12",
+            f"seat {seat} has already drawn this turn; {str(action)!r} is only for the start of a turn",
+        )
+    return Refusal(WrongPhaseError, "R12", f"seat {seat} must draw first (or pass with an empty stock)")
+
+
+# --- Drawing from the stock (R12, R20) ----------------------------------------------------
+
+
+def draw_verdict(position: Shown, stock_size: int) -> Refusal | None:
+    """Whether the player to move may draw the top card of the stock: at the start of the turn
+    (R12), while the stock has cards (R20)."""
+    if position.phase is not Phase.DRAW:
+        return _wrong_phase(position, Phase.DRAW, DRAW_STOCK)
+    if not stock_size:
+        return Refusal(EmptyStockError, "R20", "the stock is empty: take from the discard pile or pass")
+    return None
+
+
+# --- Taking from the discard pile (R13-R14) -----------------------------------------------
+
+
+def take_verdict(
+    position: Shown, hand: Hand, index: object, action: Action | None
+) -> tuple[int, int, Card | None] | Refusal:
+    """Whether the player to move may take ``discard_pile[index]`` and every card above it
+    (R13): the index is in the pile, and its card, the target, can be melded or laid off at
+    once with the hand and all the cards taken (R14; and without stranding a last card under
+    ``last_card_discard="forbidden"``, R19), unless it is the top card and
+    ``top_card_must_meld`` is off. The verdict is the hand after the draw, as a mask and
+    jokers, and the card the next action must use (``None`` for a top card taken freely).
+    ``action`` is the shared ``DrawDiscard`` of the index, ``None`` for one past the
+    pile's limit."""
+    if position.phase is not Phase.DRAW:
+        return _wrong_phase(position, Phase.DRAW, action)
+    pile = position.discard_pile
+    if action is None or type(index) is not int or index >= len(pile):
+        return Refusal(
+            InvalidDrawError,
+            "R13",
+            f"there is no card at index {excerpt(index)} of the discard pile ({len(pile)} cards, 0 at the bottom)",
+        )
+    taken_mask, taken_jokers = cards_bits(pile[index:])
+    mask, jokers = hand.mask | taken_mask, hand.jokers + taken_jokers
+    rules = position.rules
+    if index == len(pile) - 1 and not rules.top_card_must_meld:
+        return mask, jokers, None  # the top card alone is taken freely
+    target = pile[index]
+    if not target_usable(mask, jokers, target, position.melds, rules, position.current_player):
+        how = "melded" if rules.pickup_use == "new_meld_only" else "melded or laid off"
+        if rules.last_card_discard == "forbidden":
+            how += " (without stranding a last card, R19)"
+        return Refusal(InvalidDrawError, "R14", f"{target} cannot be {how} at once, so it may not be taken")
+    return mask, jokers, target
 
 
 def target_usable(mask: int, jokers: int, target: Card, melds: tuple[Meld, ...], rules: Rules, seat: int) -> bool:
@@ -211,80 +275,342 @@ def meld_partners(target: Card) -> Iterator[tuple[Card, ...]]:
         yield (CARDS[suit * 13 + ace_low[0]], CARDS[suit * 13 + ace_low[1]])
 
 
-@attrs.frozen
-class RoundScore:
-    """One team's score for one round, itemised (R23-R25).
+def _target_refusal(position: Shown, used: bool) -> Refusal | None:
+    # After a take, the next action must use the card taken (R14).
+    must = position.must_meld
+    if must is None or used:
+        return None
+    how = "meld" if position.rules.pickup_use == "new_meld_only" else "meld or lay off"
+    return Refusal(TargetNotUsedError, "R14", f"the next action must {how} {must}, taken from the discard pile")
 
-    - ``melded``: the value of the cards the team melded (R23).
-    - ``laid_off``: the value of the cards the team laid off, on any meld (R16, R23).
-    - ``doubles``: the extra value of sets of four melded at once (R24).
-    - ``in_hand``: the value of the cards left in both partners' hands, subtracted (R23).
-    - ``going_out``: the going-out bonus, if a partner went out (R25).
 
-    >>> score = RoundScore(team=0, melded=88, laid_off=3, doubles=40, in_hand=49, going_out=0)
-    >>> score.total
-    82
-    >>> print(score)
-    team 0: melded 88, laid off 3, doubles 40, in hand -49, going out 0, total 82
-    """
+# --- Melding (R8-R11, R14-R15) ------------------------------------------------------------
 
-    team: int
-    melded: int
-    laid_off: int
-    doubles: int
-    in_hand: int
-    going_out: int
 
-    @property
-    def total(self) -> int:
-        """The round's total: melded + laid off + doubles - in hand + going out.
-
-        >>> RoundScore(team=1, melded=0, laid_off=0, doubles=0, in_hand=20, going_out=0).total
-        -20
-        """
-        return self.melded + self.laid_off + self.doubles - self.in_hand + self.going_out
-
-    def __str__(self) -> str:
-        return (
-            f"team {self.team}: melded {self.melded}, laid off {self.laid_off}, doubles {self.doubles}, "
-            f"in hand -{self.in_hand}, going out {self.going_out}, total {self.total}"
+def meld_verdict(position: Shown, hand: Hand, cards: tuple[Card, ...], action: Action) -> Meld | Refusal:
+    """Whether the player to move may lay down ``cards`` (in canonical order) as a new meld:
+    after the draw (R12), no card named twice (R1), every card held (R15), a valid set or run
+    (R8-R11) with the ace low only under ``ace_in_runs="high_or_low"`` (R10), using the card
+    taken from the pile if there is one (R14), and not stranding a last card (R19). The
+    verdict is the new meld, credited to the player."""
+    if position.phase is not Phase.MELD:
+        return _wrong_phase(position, Phase.MELD, action)
+    seat = position.current_player
+    mask, jokers = cards_bits(cards)
+    twice = repeated(cards) if mask.bit_count() + jokers < len(cards) else None
+    if twice is not None:
+        return Refusal(
+            InvalidMeldError,
+            "R1",
+            f"{twice} is named twice, but the deck has one {twice}",
+            "R1: the meld names a card twice, but the deck has one of each",
         )
+    if mask & ~hand.mask or jokers > hand.jokers:
+        missing = [str(card) for card in cards if card not in hand]
+        if jokers > hand.jokers:
+            missing.append(f"{jokers} jokers (holds {hand.jokers})")
+        return Refusal(
+            CardNotInHandError,
+            "R15",
+            f"seat {seat} does not hold {' '.join(dict.fromkeys(missing))}",
+            f"R15: seat {seat} does not hold every card of the meld",
+        )
+    shape = shape_of(mask, jokers)
+    if isinstance(shape, MeldValueError):
+        return Refusal(
+            InvalidMeldError,
+            shape.rule,
+            f"{' '.join(map(str, cards))} is not a valid meld: {shape.reason}",
+            f"{shape.rule}: not a valid meld: {shape.reason}",
+        )
+    if shape.ace_low and not position.rules.ace_low:
+        text = "in runs the ace is high only (ace_in_runs='high'): A-2-3 is not a run"
+        return Refusal(InvalidMeldError, "R10", text, f"R10: {text}")
+    must = position.must_meld
+    refusal = _target_refusal(position, must is None or must in cards)
+    if refusal is not None:
+        return refusal
+    new = new_meld(mask, jokers, shape, seat)
+    refusal = leftover_verdict(position, hand.mask & ~mask, hand.jokers - jokers, (new,))
+    return new if refusal is None else refusal
 
 
-def tally(
-    melds: Sequence[Meld], hands: Sequence[Hand], *, went_out: int | None, rules: Rules
-) -> tuple[RoundScore, RoundScore]:
-    """Score a table, the hands left and who went out, for both teams (R22-R25).
+# --- Laying off (R11, R14, R16) -----------------------------------------------------------
 
-    Every card on the table counts for the team of the seat credited with it (R16, R23); a set
-    of four melded in one action counts double (R24; four jokers only if
-    ``rules.double_four_jokers``); cards in hand count against the partners who hold them;
-    the team of ``went_out`` gets ``rules.going_out_bonus`` (R25).
 
-    >>> from persian_rummy import Rules, Meld, Hand
-    >>> jacks, sevens = Meld.parse("Js Jh Jd Jc", seat=2), Meld.parse("7s@0 7h@0 7d@0 7c+1")
-    >>> ns, ew = tally([jacks, sevens], [Hand("Kd 4d"), Hand(), Hand(), Hand()], went_out=1, rules=Rules())
-    >>> ns.total, ew.total
-    (87, 32)
-    """
-    melded = [0, 0]
-    laid_off = [0, 0]
-    doubles = [0, 0]
-    for meld in melds:
-        first_melded, second_melded, first_laid, second_laid = credits(meld)
-        melded[0] += first_melded
-        melded[1] += second_melded
-        laid_off[0] += first_laid
-        laid_off[1] += second_laid
-        if meld.scores_double(rules.double_four_jokers):
-            doubles[team_of(meld.owner)] += meld.points
-    in_hand = [0, 0]
-    for seat, hand in enumerate(hands):
-        in_hand[team_of(seat)] += hand.points
-    bonus = [0, 0]
-    if went_out is not None:
-        bonus[team_of(went_out)] = rules.going_out_bonus
-    return (
-        RoundScore(0, melded[0], laid_off[0], doubles[0], in_hand[0], bonus[0]),
-        RoundScore(1, melded[1], laid_off[1], doubles[1], in_hand[1], bonus[1]),
+def lay_off_verdict(position: Shown, hand: Hand, card: Card, meld: object, action: Action | None) -> Meld | Refusal:
+    """Whether the player to move may add ``card`` to table meld number ``meld``: after the
+    draw (R12), a meld on the table, a card held, one that keeps the meld valid (R11, R16),
+    the card taken from the pile if there is one, and not under ``pickup_use="new_meld_only"``
+    (R14), not stranding a last card (R19). The verdict is the meld extended, the card
+    credited to the player. ``action`` is the shared ``LayOff``, ``None`` for a table index
+    past the limit."""
+    if position.phase is not Phase.MELD:
+        return _wrong_phase(position, Phase.MELD, action)
+    melds = position.melds
+    if action is None or type(meld) is not int or meld >= len(melds):
+        return Refusal(NoSuchMeldError, "R16", f"there is no meld {excerpt(meld)} on the table ({len(melds)} melds)")
+    refusal = _card_refusal(position, hand, card, "R16")
+    if refusal is not None:
+        return refusal
+    target_meld = melds[meld]
+    if card not in extensions(target_meld, position.rules.ace_low):
+        rule = "R11" if card.is_joker or target_meld.is_joker_set else "R16"
+        return Refusal(
+            InvalidLayOffError,
+            rule,
+            f"{card} does not extend the meld {' '.join(map(str, target_meld.cards))}",
+            f"{rule}: the card named does not extend meld {meld} ({' '.join(map(str, target_meld.cards))})",
+        )
+    must = position.must_meld
+    if must is not None and position.rules.pickup_use == "new_meld_only":
+        return Refusal(
+            TargetNotUsedError,
+            "R14",
+            f"the next action must lay down a new meld containing {must} (pickup_use='new_meld_only')",
+        )
+    refusal = _target_refusal(position, must is None or must == card)
+    if refusal is not None:
+        return refusal
+    extended = extend(target_meld, card, position.current_player)
+    mask, jokers = without(hand.mask, hand.jokers, card.index)
+    refusal = leftover_verdict(position, mask, jokers, (), replaced=(meld, extended))
+    return extended if refusal is None else refusal
+
+
+def can_lay_off(card_index: int, melds: Iterable[Meld], ace_low: bool) -> bool:
+    """Whether some meld of ``melds`` accepts the card of ``card_index`` (R16)."""
+    return any(extension_bits(table_meld, ace_low) >> card_index & 1 for table_meld in melds)
+
+
+def lay_off_bits(melds: tuple[Meld, ...], ace_low: bool) -> int:
+    """Every card that some meld of the table accepts, as a mask (bit ``JOKER_INDEX`` for the
+    joker): what :func:`can_lay_off` asks of each card, computed once for a table."""
+    return table_extensions(melds, ace_low)[0]
+
+
+def _card_refusal(position: Shown, hand: Hand, card: Card, rule: str) -> Refusal | None:
+    # The card an action names is in the mover's hand (R16, R17).
+    if hand.jokers if card.index == JOKER_INDEX else hand.mask >> card.index & 1:
+        return None
+    seat = position.current_player
+    return Refusal(
+        CardNotInHandError,
+        rule,
+        f"seat {seat} does not hold {card}",
+        f"{rule}: seat {seat} does not hold the card named",
     )
+
+
+# --- Discarding (R14, R17, R19) -----------------------------------------------------------
+
+
+def discard_verdict(position: Shown, hand: Hand, card: Card) -> Refusal | None:
+    """Whether the player to move may discard ``card``, ending the turn: after the draw (R12),
+    not while the card taken from the pile waits to be used (R14), a card held (R17), and not
+    the last card under ``last_card_discard="forbidden"`` (R19)."""
+    if position.phase is not Phase.MELD:
+        return _wrong_phase(position, Phase.MELD, DISCARDS[card.index])
+    if position.must_meld is not None:
+        return _target_refusal(position, False)
+    refusal = _card_refusal(position, hand, card, "R17")
+    if refusal is None and position.rules.last_card_discard == "forbidden" and len(hand) == 1:
+        return Refusal(
+            LastCardError,
+            "R19",
+            f"seat {position.current_player} may not discard their last card (last_card_discard='forbidden')",
+        )
+    return refusal
+
+
+# --- Passing (R20) ------------------------------------------------------------------------
+
+
+def pass_verdict(position: Shown, stock_size: int) -> Refusal | None:
+    """Whether the player to move may pass instead of drawing: at the start of the turn, only
+    when the stock is empty (R20)."""
+    if position.phase is not Phase.DRAW:
+        return _wrong_phase(position, Phase.DRAW, PASS)
+    if stock_size:
+        return Refusal(
+            PassNotAllowedError,
+            "R20",
+            f"seat {position.current_player} may pass only when the stock is empty ({stock_size} cards left)",
+        )
+    return None
+
+
+# --- The last card and going out (R18-R19) ------------------------------------------------
+
+
+def leftover_ok(mask: int, jokers: int, melds: tuple[Meld, ...], rules: Rules) -> bool:
+    """Under ``last_card_discard="forbidden"``: a hand left with one card is allowed only if that
+    card can be laid off at once (R19)."""
+    if mask.bit_count() + jokers != 1:
+        return True
+    index = JOKER_INDEX if jokers else mask.bit_length() - 1
+    return can_lay_off(index, melds, rules.ace_low)
+
+
+def leftover_verdict(
+    position: Shown,
+    mask: int,
+    jokers: int,
+    added: tuple[Meld, ...],
+    *,
+    replaced: tuple[int, Meld] | None = None,
+) -> Refusal | None:
+    """Whether a meld or lay-off may leave the hand ``mask`` and ``jokers``: under
+    ``last_card_discard="forbidden"`` a last card must be one the table accepts, as it will be
+    with ``added`` melded (or meld ``replaced[0]`` grown into ``replaced[1]``), since it may
+    not be discarded (R19)."""
+    rules = position.rules
+    if rules.last_card_discard != "forbidden" or mask.bit_count() + jokers != 1:
+        return None
+    melds = position.melds + added
+    if replaced is not None:
+        index, meld = replaced
+        melds = melds[:index] + (meld,) + melds[index + 1 :]
+    if leftover_ok(mask, jokers, melds, rules):
+        return None
+    left = next(iter(make_hand(mask, jokers)))
+    seat = position.current_player
+    return Refusal(
+        LastCardError,
+        "R19",
+        f"this would leave seat {seat} holding only {left}, which cannot be laid off, "
+        "and last_card_discard='forbidden' forbids discarding it",
+        f"R19: this would leave seat {seat} one card that cannot be laid off, "
+        "and last_card_discard='forbidden' forbids discarding it",
+    )
+
+
+def goes_out(left: Hand, rules: Rules, *, by_discard: bool) -> bool:
+    """Whether the player to move goes out, ending the round, with ``left`` in hand: emptying
+    the hand by melding or laying off goes out (R18); discarding the last card does only under
+    ``last_card_discard="goes_out"``, and keeps the player in with an empty hand under
+    ``"stays_in"`` (R19)."""
+    return not left and (not by_discard or rules.last_card_discard == "goes_out")
+
+
+def without(mask: int, jokers: int, index: int) -> tuple[int, int]:
+    """The hand ``mask`` and ``jokers`` less the card of ``index``."""
+    if index == JOKER_INDEX:
+        return mask, jokers - 1
+    return mask & ~(1 << index), jokers
+
+
+# --- The legal actions, from the same tables ----------------------------------------------
+
+
+class _SuitDiscards(dict[int, tuple[Action, ...]]):
+    """The discards of one suit's cards, in card order, by the suit's 13 bits (each made when
+    first asked for: at most 8192 a suit). Two threads that miss at once store equal tuples of
+    the same shared actions, so the table needs no lock."""
+
+    def __init__(self, suit: int) -> None:
+        super().__init__()
+        self.base = 13 * suit
+
+    def __missing__(self, bits: int) -> tuple[Action, ...]:
+        discards = self[bits] = tuple(DISCARDS[self.base + rank] for rank in range(13) if bits >> rank & 1)
+        return discards
+
+
+_SUIT_DISCARDS: Final = tuple(_SuitDiscards(suit) for suit in range(4))
+
+
+def turn_actions_of(position: Shown, hand: Hand, stock_size: int, *, draws_only: bool = False) -> tuple[Action, ...]:
+    """The legal actions of the player to move, who holds ``hand``, with ``stock_size`` cards
+    in the stock; only the draw phase's with ``draws_only``, and none once the round is over.
+
+    In the draw phase: the stock if it has cards (R12), each discard-pile index whose target
+    can be used at once, from the bottom up (R13-R14), and a pass when the stock is empty
+    (R20). After the draw: the melds, lay-offs and discards (R14-R17, R19).
+    """
+    phase = position.phase
+    seat = position.current_player
+    if phase is Phase.MELD:
+        if draws_only:
+            return ()
+        return tuple(
+            meld_phase_actions(hand.mask, hand.jokers, position.melds, position.must_meld, position.rules, seat)
+        )
+    if phase is not Phase.DRAW:
+        return ()
+    out: list[Action] = [DRAW_STOCK] if stock_size else []
+    pile = position.discard_pile
+    if pile:
+        usable = usable_targets(hand.mask, hand.jokers, pile, position.melds, position.rules, seat)
+        out.extend([draw_discard_action(index) for index in reversed(usable)])
+    if not stock_size:
+        out.append(PASS)
+    return tuple(out)
+
+
+def meld_phase_actions(
+    mask: int,
+    jokers: int,
+    melds: tuple[Meld, ...],
+    must: Card | None,
+    rules: Rules,
+    seat: int,
+    first_only: bool = False,
+) -> list[Action]:
+    """The legal actions after the draw: melds, then lay-offs, then discards (R14-R19), from
+    the melds of the hand (:func:`~persian_rummy.melds.candidate_melds`), what the table
+    accepts (:func:`~persian_rummy.melds.table_extensions`) and the last-card rule
+    (:func:`leftover_ok`), as the checks above read them."""
+    ace_low = rules.ace_low
+    forbidden = rules.last_card_discard == "forbidden"
+    size = mask.bit_count() + jokers
+    out: list[Action] = []
+    if must is None and not forbidden and not first_only:
+        # Every meld the hand holds is legal: the shared actions by key, in one pass.
+        out = [
+            MELD_ACTIONS[meld_mask | meld_jokers << JOKER_INDEX]
+            for meld_mask, meld_jokers, _ in candidate_melds(mask, jokers, ace_low)
+        ]
+    else:
+        must_bit = 0
+        if must is not None:
+            must_bit = 0 if must.index == JOKER_INDEX else 1 << must.index
+        for meld_mask, meld_jokers, shape in candidate_melds(mask, jokers, ace_low):
+            if must is not None and not (meld_mask & must_bit if must_bit else meld_jokers):
+                continue
+            if forbidden and size - meld_mask.bit_count() - meld_jokers == 1:
+                table = melds + (new_meld(meld_mask, meld_jokers, shape, seat),)
+                if not leftover_ok(mask & ~meld_mask, jokers - meld_jokers, table, rules):
+                    continue
+            out.append(meld_action(meld_mask, meld_jokers))
+            if first_only:
+                return out
+    if must is None or rules.pickup_use == "meld_or_lay_off":
+        # The cards that may be laid off, as a mask: the hand's, or only the card taken (R14).
+        held = mask | (1 << JOKER_INDEX if jokers else 0)
+        if must is not None:
+            held &= 1 << must.index
+        for position, bits, cards in table_extensions(melds, ace_low)[1]:
+            if not bits & held:
+                continue
+            for card in cards:
+                index = card.index
+                if not held >> index & 1:
+                    continue
+                if forbidden and size == 2:
+                    table = melds[:position] + (extend(melds[position], card, seat),) + melds[position + 1 :]
+                    left_mask, left_jokers = without(mask, jokers, index)
+                    if not leftover_ok(left_mask, left_jokers, table, rules):
+                        continue
+                out.append(lay_off_action(index, position))
+                if first_only:
+                    return out
+    if must is None and (size >= 2 or not forbidden):
+        spades, hearts, diamonds, clubs = _SUIT_DISCARDS
+        out += spades[mask & SUIT_BITS]
+        out += hearts[mask >> 13 & SUIT_BITS]
+        out += diamonds[mask >> 26 & SUIT_BITS]
+        out += clubs[mask >> 39]
+        if jokers:
+            out.append(DISCARDS[JOKER_INDEX])
+    return out

@@ -9,46 +9,11 @@ neither and both can use it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Protocol
 
+from persian_rummy._phase import Shown
 from persian_rummy.cards import Card
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
-from persian_rummy.rules import Rules
-
-
-class _Phase(Protocol):
-    """What the table asks of a :class:`~persian_rummy.Phase` (named here, below it)."""
-
-    @property
-    def name(self) -> str: ...
-    @property
-    def is_live(self) -> bool: ...
-
-
-class Shown(Protocol):
-    """The fields of a position that every reader of the table sees."""
-
-    @property
-    def deal_number(self) -> int: ...
-    @property
-    def dealer(self) -> int: ...
-    @property
-    def scores(self) -> tuple[int, int]: ...
-    @property
-    def rules(self) -> Rules: ...
-    @property
-    def discard_pile(self) -> tuple[Card, ...]: ...
-    @property
-    def melds(self) -> tuple[Meld, ...]: ...
-    @property
-    def current_player(self) -> int: ...
-    @property
-    def must_meld(self) -> Card | None: ...
-    @property
-    def went_out(self) -> int | None: ...
-    @property
-    def phase(self) -> _Phase: ...
 
 
 def _plain(text: str) -> str:

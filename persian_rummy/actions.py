@@ -37,7 +37,7 @@ from typing import Any, ClassVar, Final
 
 import attrs
 
-from persian_rummy._bits import cards_of_mask
+from persian_rummy._bits import cards_bits, cards_of_mask
 from persian_rummy.cards import CARDS, JOKER_INDEX, Card, parse_cards
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, NotationError, excerpt
 from persian_rummy.limits import MELD_LIMIT, PILE_LIMIT
@@ -213,10 +213,7 @@ class MeldCards(Action):
                 reason="the action does not parse: expected 'meld CARD CARD CARD ...'",
             )
         action = cls(parse_cards(" ".join(words)))
-        mask = 0
-        for card in action.cards:
-            mask |= 1 << card.index if card.index != JOKER_INDEX else 0
-        jokers = len(action.cards) - mask.bit_count()
+        mask, jokers = cards_bits(action.cards)
         shared = MELD_ACTIONS.get(mask | jokers << JOKER_INDEX)
         return shared if shared is not None and shared == action else action  # the shared value when it is one
 

@@ -31,7 +31,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Final, Protocol, runtime_checkable
 
-from persian_rummy._bits import RANK_MASKS, SUIT_BITS, mask_points
+from persian_rummy._bits import RANK_MASKS, SUIT_BITS, cards_bits, mask_points
 from persian_rummy._moves import meld_partners, meld_phase_actions
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass, meld_action
 from persian_rummy.cards import DECK, JOKER_INDEX, POINTS, Card
@@ -242,12 +242,9 @@ def _keep_score(index: int, mask: int, jokers: int, gone: int) -> int:
 
 def _out_of_play(view: _Position) -> int:
     """The natural cards on the table or in the discard pile, as a mask."""
-    gone = 0
+    gone = cards_bits(view.discard_pile)[0]
     for meld in view.melds:
         gone |= meld.mask
-    for card in view.discard_pile:
-        if card.index != JOKER_INDEX:
-            gone |= 1 << card.index
     return gone
 
 
@@ -279,13 +276,7 @@ def _table_action_value(view: _Position, action: Action) -> float:
             if meld_mask == 0 and meld_jokers == 4 and not view.rules.double_four_jokers:
                 gained //= 2
         else:
-            meld_mask = 0
-            meld_jokers = 0
-            for card in action.cards:
-                if card.index == JOKER_INDEX:
-                    meld_jokers += 1
-                else:
-                    meld_mask |= 1 << card.index
+            meld_mask, meld_jokers = cards_bits(action.cards)
             is_set = meld_jokers > 0 or len({card.rank for card in action.cards}) == 1
             gained = _meld_value(meld_mask, meld_jokers, is_set, view.rules.double_four_jokers)
         mask &= ~meld_mask
@@ -355,13 +346,10 @@ def _draw_gains(view: _Position, actions: Sequence[Action]) -> list[tuple[float,
     for action in actions:
         if not isinstance(action, DrawDiscard):
             continue
-        taken_mask, taken_jokers = mask, jokers
-        for card in pile[action.index :]:
-            if card.index == JOKER_INDEX:
-                taken_jokers += 1
-            else:
-                taken_mask |= 1 << card.index
-        gains.append((_net(taken_mask, taken_jokers, table, ace_low, bonus, double_jokers) - base, action))
+        taken_mask, taken_jokers = cards_bits(pile[action.index :])
+        gains.append(
+            (_net(mask | taken_mask, jokers + taken_jokers, table, ace_low, bonus, double_jokers) - base, action)
+        )
     return gains
 
 
@@ -454,7 +442,8 @@ def determinize(view: PlayerView | InfoState, rng: random.Random) -> GameState:
     >>> guess.validate()
     >>> state = GameState.from_position(["4s 9d 2h", "5s 6s Kd", "Qh Qd 3c", "2c 2d 7h"], "Qs 4c 7s")
     >>> moves = ["take 2", "meld 5s 6s 7s", "discard Kd", "take 0", "meld Qs Qh Qd"]
-    >>> info = InfoState.from_history(state, moves, seat=0)
+    >>> from persian_rummy import info_after
+    >>> info = info_after(state, moves, seat=0)
     >>> str(info.history[3]), all(card in determinize(info, random.Random(seed)).hands[2] for card in ("4c", "Kd") for seed in range(20))
     ('S take 0 = Qs 4c Kd', True)
     """

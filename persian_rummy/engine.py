@@ -1,9 +1,10 @@
 """The rules in motion: legal actions and the pure functions that play them (R12-R21).
 
 Every function here takes a :class:`~persian_rummy.GameState` and returns a new one (or a
-tuple of actions); none changes its arguments. An illegal action raises a subclass of
-:class:`~persian_rummy.IllegalActionError` that names the rule, and the state passed in stays
-as it was.
+tuple of actions); none changes its arguments. Each asks the one check of its family of
+actions (``persian_rummy._moves``, below the state; see the architecture page) and raises the
+refusal it returns: a subclass of :class:`~persian_rummy.IllegalActionError` that names the
+rule, and the state passed in stays as it was. Then it makes the next state.
 
 >>> from persian_rummy import new_game, legal_draws, play, DrawStock
 >>> state = new_game(1)
@@ -19,7 +20,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import cast
 
-from persian_rummy._moves import leftover_ok, tally, target_usable, without
+from persian_rummy._moves import (
+    Refusal,
+    discard_verdict,
+    draw_verdict,
+    goes_out,
+    lay_off_verdict,
+    meld_verdict,
+    pass_verdict,
+    seat_verdict,
+    take_verdict,
+    without,
+)
 from persian_rummy.actions import (
     DISCARDS,
     DRAW_STOCK,
@@ -37,38 +49,23 @@ from persian_rummy.actions import (
 from persian_rummy.cards import JOKER_INDEX, Card
 from persian_rummy.errors import (
     ArgumentTypeError,
-    CardNotInHandError,
-    EmptyStockError,
     IllegalActionError,
-    InvalidDrawError,
-    InvalidLayOffError,
-    InvalidMeldError,
-    LastCardError,
-    MeldValueError,
-    NoSuchMeldError,
     NotationError,
-    NotYourTurnError,
-    PassNotAllowedError,
     StateRequiredError,
-    TargetNotUsedError,
-    WrongPhaseError,
     excerpt,
 )
 from persian_rummy.hand import Hand, make_hand
 from persian_rummy.limits import MELD_LIMIT, PILE_LIMIT
-from persian_rummy.melds import (
-    Meld,
-    extend,
-    extensions,
-    new_meld,
-    shape_of,
-)
+from persian_rummy.melds import Meld
+from persian_rummy.scoring import tally
 from persian_rummy.state import PLAYERS, GameState, Phase, PlayerView, evolve, turn_actions
+from persian_rummy.view import InfoState
 
 __all__ = [
     "discard",
     "draw_discard",
     "draw_stock",
+    "info_after",
     "is_legal",
     "lay_off",
     "legal_actions",
@@ -120,31 +117,8 @@ def legal_actions(state: GameState | PlayerView) -> tuple[Action, ...]:
 
 
 # --- Checks ------------------------------------------------------------------------------
-
-
-def _require(state: GameState, phase: Phase, action: Action | None) -> None:
-    if type(state) is not GameState:
-        _require_state(state)
-    if state.phase is phase:
-        return
-    seat = state.current_player
-    if not state.phase.is_live:
-        raise WrongPhaseError(
-            "R18" if state.went_out is not None else "R20",
-            f"the round is over (phase {state.phase.name}); nobody acts until the next deal",
-            state=state,
-            action=action,
-        )
-    if phase is Phase.DRAW:
-        raise WrongPhaseError(
-            "R12",
-            f"seat {seat} has already drawn this turn; {str(action)!r} is only for the start of a turn",
-            state=state,
-            action=action,
-        )
-    raise WrongPhaseError(
-        "R12", f"seat {seat} must draw first (or pass with an empty stock)", state=state, action=action
-    )
+# Each family of actions has its one check in persian_rummy._moves; the engine raises the
+# refusal it returns, with the state and the action.
 
 
 def _require_state(state: object) -> None:
@@ -155,47 +129,6 @@ def _require_state(state: object) -> None:
     else:
         what = f"not {excerpt(state)}"
     raise StateRequiredError(f"R27: play() needs the full GameState, {what}")
-
-
-def _require_card(state: GameState, card: Card, action: Action, rule: str) -> None:
-    hand = state.hands[state.current_player]
-    if hand.jokers if card.index == JOKER_INDEX else hand.mask >> card.index & 1:
-        return
-    seat = state.current_player
-    raise CardNotInHandError(
-        rule,
-        f"seat {seat} does not hold {card}",
-        state=state,
-        action=action,
-        reason=f"{rule}: seat {seat} does not hold the card named",
-    )
-
-
-def _require_target(state: GameState, used: bool, action: Action) -> None:
-    must = state.must_meld
-    if must is None or used:
-        return
-    how = "meld" if state.rules.pickup_use == "new_meld_only" else "meld or lay off"
-    raise TargetNotUsedError(
-        "R14",
-        f"the next action must {how} {must}, taken from the discard pile",
-        state=state,
-        action=action,
-    )
-
-
-def _require_leftover(state: GameState, mask: int, jokers: int, melds: tuple[Meld, ...], action: Action) -> None:
-    if state.rules.last_card_discard == "forbidden" and not leftover_ok(mask, jokers, melds, state.rules):
-        left = next(iter(make_hand(mask, jokers)))
-        raise LastCardError(
-            "R19",
-            f"this would leave seat {state.current_player} holding only {left}, which cannot be laid off, "
-            "and last_card_discard='forbidden' forbids discarding it",
-            state=state,
-            action=action,
-            reason=f"R19: this would leave seat {state.current_player} one card that cannot be laid off, "
-            "and last_card_discard='forbidden' forbids discarding it",
-        )
 
 
 # --- Transitions -------------------------------------------------------------------------
@@ -258,7 +191,7 @@ def _end_round(
 def _after_table_change(state: GameState, hand: Hand, melds: tuple[Meld, ...]) -> GameState:
     seat = state.current_player
     hands = state.hands[:seat] + (hand,) + state.hands[seat + 1 :]
-    if not hand:
+    if goes_out(hand, state.rules, by_discard=False):
         # R18: a player who empties their hand by melding or laying off goes out at once.
         return _end_round(state, hands, melds, state.discard_pile, seat, state.consecutive_passes, 0)
     return evolve(state, hands=hands, melds=melds, phase=Phase.MELD, must_meld=None, turn_progress=True)
@@ -276,11 +209,11 @@ def draw_stock(state: GameState) -> GameState:
     >>> after.hands[1] == state.hands[1] + Hand([state.stock[-1]]), len(after.stock)
     (True, 26)
     """
-    _require(state, Phase.DRAW, DRAW_STOCK)
-    if not state.stock:
-        raise EmptyStockError(
-            "R20", "the stock is empty: take from the discard pile or pass", state=state, action=DRAW_STOCK
-        )
+    if type(state) is not GameState:
+        _require_state(state)
+    refusal = draw_verdict(state, len(state.stock))
+    if refusal is not None:
+        raise refusal.exception(state, DRAW_STOCK)
     seat = state.current_player
     card = state.stock[-1]
     hand = state.hands[seat]
@@ -316,38 +249,19 @@ def draw_discard(state: GameState, index: int) -> GameState:
     """
     # Bounded before anything is built from the index (the shared actions are a fixed table).
     action = draw_discard_action(index) if type(index) is int and 0 <= index < PILE_LIMIT else None
-    _require(state, Phase.DRAW, action)
-    pile = state.discard_pile
-    if action is None or index >= len(pile):
-        raise InvalidDrawError(
-            "R13",
-            f"there is no card at index {excerpt(index)} of the discard pile ({len(pile)} cards, 0 at the bottom)",
-            state=state,
-            action=action,
-        )
+    if type(state) is not GameState:
+        _require_state(state)
     seat = state.current_player
-    hand = state.hands[seat]
-    mask, jokers = hand.mask, hand.jokers
-    for card in pile[index:]:
-        if card.index == JOKER_INDEX:
-            jokers += 1
-        else:
-            mask |= 1 << card.index
-    target = pile[index]
-    free = index == len(pile) - 1 and not state.rules.top_card_must_meld
-    if not free and not target_usable(mask, jokers, target, state.melds, state.rules, seat):
-        how = "melded" if state.rules.pickup_use == "new_meld_only" else "melded or laid off"
-        if state.rules.last_card_discard == "forbidden":
-            how += " (without stranding a last card, R19)"
-        raise InvalidDrawError(
-            "R14", f"{target} cannot be {how} at once, so it may not be taken", state=state, action=action
-        )
+    verdict = take_verdict(state, state.hands[seat], index, action)
+    if isinstance(verdict, Refusal):
+        raise verdict.exception(state, action)
+    mask, jokers, must = verdict
     return evolve(
         state,
         hands=state.hands[:seat] + (make_hand(mask, jokers),) + state.hands[seat + 1 :],
-        discard_pile=pile[:index],
+        discard_pile=state.discard_pile[:index],
         phase=Phase.MELD,
-        must_meld=None if free else target,
+        must_meld=must,
     )
 
 
@@ -370,54 +284,15 @@ def meld(state: GameState, cards: str | Iterable[Card | str]) -> GameState:
 
 def _meld(state: GameState, action: MeldCards) -> GameState:
     # meld() for an action already built: its cards are parsed and in canonical order.
-    _require(state, Phase.MELD, action)
-    seat = state.current_player
-    hand = state.hands[seat]
-    mask = 0
-    jokers = 0
-    for card in action.cards:
-        if card.index == JOKER_INDEX:
-            jokers += 1
-        elif mask >> card.index & 1:
-            raise InvalidMeldError(
-                "R1",
-                f"{card} is named twice, but the deck has one {card}",
-                state=state,
-                action=action,
-                reason="R1: the meld names a card twice, but the deck has one of each",
-            )
-        else:
-            mask |= 1 << card.index
-    if mask & ~hand.mask or jokers > hand.jokers:
-        missing = [str(card) for card in action.cards if card not in hand]
-        if jokers > hand.jokers:
-            missing.append(f"{jokers} jokers (holds {hand.jokers})")
-        raise CardNotInHandError(
-            "R15",
-            f"seat {seat} does not hold {' '.join(dict.fromkeys(missing))}",
-            state=state,
-            action=action,
-            reason=f"R15: seat {seat} does not hold every card of the meld",
-        )
-    shape = shape_of(mask, jokers)
-    if isinstance(shape, MeldValueError):
-        raise InvalidMeldError(
-            shape.rule,
-            f"{' '.join(map(str, action.cards))} is not a valid meld: {shape.reason}",
-            state=state,
-            action=action,
-            reason=f"{shape.rule}: not a valid meld: {shape.reason}",
-        )
-    if shape.ace_low and state.rules.ace_in_runs == "high":
-        text = "in runs the ace is high only (ace_in_runs='high'): A-2-3 is not a run"
-        raise InvalidMeldError("R10", text, state=state, action=action, reason=f"R10: {text}")
-    must = state.must_meld
-    _require_target(state, must is None or must in action.cards, action)
-    new = new_meld(mask, jokers, shape, seat)
-    melds = state.melds + (new,)
-    left = make_hand(hand.mask & ~mask, hand.jokers - jokers)
-    _require_leftover(state, left.mask, left.jokers, melds, action)
-    return _after_table_change(state, left, melds)
+    if type(state) is not GameState:
+        _require_state(state)
+    hand = state.hands[state.current_player]
+    verdict = meld_verdict(state, hand, action.cards, action)
+    if isinstance(verdict, Refusal):
+        raise verdict.exception(state, action)
+    jokers = len(verdict) - verdict.mask.bit_count()  # the new meld's jokers
+    left = make_hand(hand.mask & ~verdict.mask, hand.jokers - jokers)
+    return _after_table_change(state, left, state.melds + (verdict,))
 
 
 def lay_off(state: GameState, card: Card | str, meld: int) -> GameState:
@@ -438,38 +313,15 @@ def lay_off(state: GameState, card: Card | str, meld: int) -> GameState:
     """
     card = Card.parse(card)
     action = lay_off_action(card.index, meld) if type(meld) is int and 0 <= meld < MELD_LIMIT else None
-    _require(state, Phase.MELD, action)
+    if type(state) is not GameState:
+        _require_state(state)
+    hand = state.hands[state.current_player]
+    verdict = lay_off_verdict(state, hand, card, meld, action)
+    if isinstance(verdict, Refusal):
+        raise verdict.exception(state, action)
     melds = state.melds
-    if action is None or meld >= len(melds):
-        raise NoSuchMeldError(
-            "R16", f"there is no meld {excerpt(meld)} on the table ({len(melds)} melds)", state=state, action=action
-        )
-    _require_card(state, card, action, "R16")
-    target_meld = melds[meld]
-    if card not in extensions(target_meld, state.rules.ace_low):
-        rule = "R11" if card.is_joker or target_meld.is_joker_set else "R16"
-        raise InvalidLayOffError(
-            rule,
-            f"{card} does not extend the meld {' '.join(map(str, target_meld.cards))}",
-            state=state,
-            action=action,
-            reason=f"{rule}: the card named does not extend meld {meld} ({' '.join(map(str, target_meld.cards))})",
-        )
-    must = state.must_meld
-    if must is not None and state.rules.pickup_use == "new_meld_only":
-        raise TargetNotUsedError(
-            "R14",
-            f"the next action must lay down a new meld containing {must} (pickup_use='new_meld_only')",
-            state=state,
-            action=action,
-        )
-    _require_target(state, must is None or must == card, action)
-    seat = state.current_player
-    hand = state.hands[seat]
-    new_melds = melds[:meld] + (extend(target_meld, card, seat),) + melds[meld + 1 :]
     mask, jokers = without(hand.mask, hand.jokers, card.index)
-    _require_leftover(state, mask, jokers, new_melds, action)
-    return _after_table_change(state, make_hand(mask, jokers), new_melds)
+    return _after_table_change(state, make_hand(mask, jokers), melds[:meld] + (verdict,) + melds[meld + 1 :])
 
 
 def discard(state: GameState, card: Card | str) -> GameState:
@@ -489,24 +341,17 @@ def discard(state: GameState, card: Card | str) -> GameState:
     """
     card = Card.parse(card)
     action = DISCARDS[card.index]
-    _require(state, Phase.MELD, action)
-    _require_target(state, False, action)
-    _require_card(state, card, action, "R17")
+    if type(state) is not GameState:
+        _require_state(state)
     seat = state.current_player
     hand = state.hands[seat]
-    rules = state.rules
-    mask, jokers = without(hand.mask, hand.jokers, card.index)
-    if not mask and not jokers and rules.last_card_discard == "forbidden":
-        raise LastCardError(
-            "R19",
-            f"seat {seat} may not discard their last card (last_card_discard='forbidden')",
-            state=state,
-            action=action,
-        )
-    new_hand = make_hand(mask, jokers)
+    refusal = discard_verdict(state, hand, card)
+    if refusal is not None:
+        raise refusal.exception(state, action)
+    new_hand = make_hand(*without(hand.mask, hand.jokers, card.index))
     hands = state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :]
     pile = state.discard_pile + (card,)
-    if not new_hand and rules.last_card_discard == "goes_out":
+    if goes_out(new_hand, state.rules, by_discard=True):
         return _end_round(state, hands, state.melds, pile, seat, 0, 0)
     return _next_turn(state, hands, pile, passed=False)
 
@@ -525,14 +370,11 @@ def pass_turn(state: GameState) -> GameState:
     >>> state.consecutive_passes, pass_turn(state).phase
     (3, <Phase.ROUND_OVER: 'round_over'>)
     """
-    _require(state, Phase.DRAW, PASS)
-    if state.stock:
-        raise PassNotAllowedError(
-            "R20",
-            f"seat {state.current_player} may pass only when the stock is empty ({len(state.stock)} cards left)",
-            state=state,
-            action=PASS,
-        )
+    if type(state) is not GameState:
+        _require_state(state)
+    refusal = pass_verdict(state, len(state.stock))
+    if refusal is not None:
+        raise refusal.exception(state, PASS)
     return _next_turn(state, state.hands, state.discard_pile, passed=True)
 
 
@@ -581,17 +423,10 @@ def play(state: GameState, action: Action | str, *, seat: int | None = None) -> 
 
 
 def _require_seat(state: GameState | PlayerView, seat: object, action: object) -> None:
-    if type(seat) is not int or not 0 <= seat < PLAYERS:
-        raise NotYourTurnError(
-            "R3", f"seats are 0, 1, 2 and 3, so {excerpt(seat)} is never to move", state=_as_state(state), action=action
-        )
-    if seat != state.current_player and state.phase.is_live:
-        raise NotYourTurnError(
-            "R6",
-            f"it is seat {state.current_player}'s turn, not seat {seat}'s",
-            state=_as_state(state),
-            action=action if isinstance(action, Action) else None,
-        )
+    refusal = seat_verdict(state, seat)
+    if refusal is not None:
+        shown = action if refusal.rule == "R3" or isinstance(action, Action) else None
+        raise refusal.exception(_as_state(state), shown)
 
 
 def _as_state(state: object) -> GameState | None:
@@ -630,3 +465,24 @@ def is_legal(state: GameState | PlayerView, action: Action | str, *, seat: int |
     except IllegalActionError:
         return False
     return True
+
+
+def info_after(state: GameState, actions: Iterable[Action | str], *, seat: int) -> InfoState:
+    """Play ``actions`` from ``state`` and return ``seat``'s information state at the end: its
+    view and every public event of the actions, as it saw them (R27). Raises what
+    :func:`play` raises for an illegal action, and :class:`~persian_rummy.ArgumentTypeError`
+    for ``actions`` that are not a sequence of actions (one action's text alone is not).
+
+    >>> from persian_rummy import new_game
+    >>> info_after(new_game(1), ["draw"], seat=1).history[0].cards
+    (Card.parse('Ad'),)
+    """
+    if isinstance(actions, str) or not isinstance(actions, Iterable):
+        raise ArgumentTypeError(f"expected actions or their texts, in order, not {excerpt(actions)}")
+    info = InfoState.start(state, seat)
+    for action in actions:
+        if isinstance(action, str):
+            action = Action.parse(action)
+        state = play(state, action)
+        info = info.update(action, state)
+    return info

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 
 import attrs
 
-from persian_rummy._bits import NATURALS, cards_of_mask, mask_points
+from persian_rummy._bits import NATURALS, cards_bits, cards_of_mask, mask_points, repeated
 from persian_rummy.cards import JOKER, JOKER_INDEX, Card, parse_cards
 from persian_rummy.errors import InvalidArgumentError
 
@@ -41,18 +41,13 @@ class Hand:
     jokers: int
 
     def __init__(self, cards: str | Iterable[Card | str] = ()) -> None:
-        mask = 0
-        jokers = 0
-        for card in parse_cards(cards):
-            index = card.index
-            if index == JOKER_INDEX:
-                jokers += 1
-                if jokers > 4:
-                    raise InvalidArgumentError("R1: a hand cannot hold more than the deck's 4 jokers")
-            elif mask >> index & 1:
-                raise InvalidArgumentError(f"R1: {card} appears twice, but the deck has one {card}")
-            else:
-                mask |= 1 << index
+        parsed = parse_cards(cards)
+        mask, jokers = cards_bits(parsed)
+        if jokers > 4:
+            raise InvalidArgumentError("R1: a hand cannot hold more than the deck's 4 jokers")
+        twice = repeated(parsed) if mask.bit_count() + jokers < len(parsed) else None
+        if twice is not None:
+            raise InvalidArgumentError(f"R1: {twice} appears twice, but the deck has one {twice}")
         object.__setattr__(self, "mask", mask)
         object.__setattr__(self, "jokers", jokers)
 

@@ -23,7 +23,18 @@ from typing import Final, Literal
 
 import attrs
 
-from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS, cards_of_mask, is_seat, run_bits, team_of
+from persian_rummy._bits import (
+    ACE_BIT,
+    RANK_MASKS,
+    SUIT_BITS,
+    cards_bits,
+    cards_of_mask,
+    is_seat,
+    repeated,
+    run_bits,
+    team_of,
+)
+from persian_rummy._cache import identity_cached
 from persian_rummy.cards import CARDS, JOKER_INDEX, Card, parse_cards
 from persian_rummy.errors import InvalidArgumentError, MeldValueError, NotationError, excerpt
 
@@ -461,15 +472,12 @@ def _plain(cards: Iterable[Card]) -> str:
 
 
 def _mask_of(cards: Iterable[Card]) -> tuple[int, int]:
-    mask = 0
-    jokers = 0
-    for card in cards:
-        if card.index == JOKER_INDEX:
-            jokers += 1
-        elif mask >> card.index & 1:
-            raise MeldValueError("R1", f"{card} appears twice, but the deck has one {card}")
-        else:
-            mask |= 1 << card.index
+    # The cards as a mask and jokers, refusing a natural card twice (R1) and a fifth joker (R11).
+    listed = tuple(cards)
+    mask, jokers = cards_bits(listed)
+    if mask.bit_count() + jokers < len(listed):
+        card = repeated(listed)
+        raise MeldValueError("R1", f"{card} appears twice, but the deck has one {card}")
     if jokers > 4:
         raise MeldValueError("R11", "a set of jokers has at most 4 jokers")
     return mask, jokers
@@ -532,19 +540,13 @@ def extension_bits(meld: Meld, ace_low_allowed: bool) -> int:
 #: A table's lay-off targets: every card some meld accepts, as a mask, and for each meld that
 #: accepts a card, its position, its mask and its cards (internal).
 TableExtensions = tuple[int, tuple[tuple[int, int, tuple[Card, ...]], ...]]
-# Per melds tuple (which states share until the table changes), keyed by id and keeping the
-# tuple so that the id stays its own; bounded, and two threads that race compute the same value.
-_TABLE_EXTENSIONS: dict[tuple[int, bool], tuple[tuple[Meld, ...], TableExtensions]] = {}
-_TABLE_EXTENSIONS_LIMIT: Final = 4096
 
 
-def table_extensions(melds: tuple[Meld, ...], ace_low_allowed: bool) -> TableExtensions:
+@identity_cached(4096)  # per melds tuple, which states share until the table changes
+def table_extensions(melds: tuple[Meld, ...], ace_low_allowed: int) -> TableExtensions:
     """What every meld of a table accepts (internal; see :data:`TableExtensions`): the lay-off
-    checks of a hand against a table, worked out once per table."""
-    key = (id(melds), ace_low_allowed)
-    found = _TABLE_EXTENSIONS.get(key)
-    if found is not None and found[0] is melds:
-        return found[1]
+    checks of a hand against a table, worked out once per melds tuple and ace rule (for at
+    most 4096 tables; two threads that race work out the same value)."""
     union = 0
     entries = []
     for position, meld in enumerate(melds):
@@ -552,11 +554,7 @@ def table_extensions(melds: tuple[Meld, ...], ace_low_allowed: bool) -> TableExt
         if bits:
             union |= bits
             entries.append((position, bits, meld._lay_off_cards[ace_low_allowed]))
-    if len(_TABLE_EXTENSIONS) >= _TABLE_EXTENSIONS_LIMIT:
-        _TABLE_EXTENSIONS.clear()
-    result = (union, tuple(entries))
-    _TABLE_EXTENSIONS[key] = (melds, result)
-    return result
+    return union, tuple(entries)
 
 
 def credits(meld: Meld) -> tuple[int, int, int, int]:
@@ -609,10 +607,9 @@ def _lay_offs_of(shape: MeldShape, mask: int, jokers: int) -> _LayOffEntry:
 
 
 def _bits_of(cards: tuple[Card, ...]) -> int:
-    bits = 0
-    for card in cards:
-        bits |= 1 << card.index
-    return bits
+    # Lay-off cards as a mask, bit JOKER_INDEX for the joker (a meld takes one joker at a time).
+    mask, jokers = cards_bits(cards)
+    return mask | (1 << JOKER_INDEX if jokers else 0)
 
 
 def extend(meld: Meld, card: Card, seat: int) -> Meld:

@@ -1,24 +1,125 @@
-"""Scoring a finished round and the winner of the game (R22-R26).
+"""The scoring rules (R22-R26): the itemised score of a round (:class:`RoundScore`), the tally
+of a table and its hands, a finished round's scores and the winner of the game.
 
 >>> from persian_rummy import GameState, Meld
 >>> state = GameState.from_position(["", "", "", ""], [], melds=["Js@0 Jh@0 Jd@0 Jc@0"])
 >>> tally(state.melds, state.hands, went_out=None, rules=state.rules)[0].total
 80
+
+These functions read values (melds, hands, rules) and what a finished state or view shows, so
+they sit below the state: :meth:`GameState.validate <persian_rummy.GameState.validate>` asks
+:func:`tally` whether a finished round's scores add up, and the engine scores a round with it.
 """
 
 from __future__ import annotations
 
-from persian_rummy._moves import RoundScore, tally
+from collections.abc import Sequence
+from typing import Protocol
+
+import attrs
+
+from persian_rummy._bits import team_of
+from persian_rummy._phase import Phase, Shown
 from persian_rummy.errors import GameNotOverError, RoundNotOverError
-from persian_rummy.state import GameState, Phase, PlayerView
+from persian_rummy.hand import Hand
+from persian_rummy.melds import Meld, credits
+from persian_rummy.rules import Rules
 
 __all__ = ["RoundScore", "score_round", "tally", "winner"]
 
 
-def score_round(state: GameState | PlayerView) -> tuple[RoundScore, RoundScore]:
+@attrs.frozen
+class RoundScore:
+    """One team's score for one round, itemised (R23-R25).
+
+    - ``melded``: the value of the cards the team melded (R23).
+    - ``laid_off``: the value of the cards the team laid off, on any meld (R16, R23).
+    - ``doubles``: the extra value of sets of four melded at once (R24).
+    - ``in_hand``: the value of the cards left in both partners' hands, subtracted (R23).
+    - ``going_out``: the going-out bonus, if a partner went out (R25).
+
+    >>> score = RoundScore(team=0, melded=88, laid_off=3, doubles=40, in_hand=49, going_out=0)
+    >>> score.total
+    82
+    >>> print(score)
+    team 0: melded 88, laid off 3, doubles 40, in hand -49, going out 0, total 82
+    """
+
+    team: int
+    melded: int
+    laid_off: int
+    doubles: int
+    in_hand: int
+    going_out: int
+
+    @property
+    def total(self) -> int:
+        """The round's total: melded + laid off + doubles - in hand + going out.
+
+        >>> RoundScore(team=1, melded=0, laid_off=0, doubles=0, in_hand=20, going_out=0).total
+        -20
+        """
+        return self.melded + self.laid_off + self.doubles - self.in_hand + self.going_out
+
+    def __str__(self) -> str:
+        return (
+            f"team {self.team}: melded {self.melded}, laid off {self.laid_off}, doubles {self.doubles}, "
+            f"in hand -{self.in_hand}, going out {self.going_out}, total {self.total}"
+        )
+
+
+def tally(
+    melds: Sequence[Meld], hands: Sequence[Hand], *, went_out: int | None, rules: Rules
+) -> tuple[RoundScore, RoundScore]:
+    """Score a table, the hands left and who went out, for both teams (R22-R25).
+
+    Every card on the table counts for the team of the seat credited with it (R16, R23); a set
+    of four melded in one action counts double (R24; four jokers only if
+    ``rules.double_four_jokers``); cards in hand count against the partners who hold them;
+    the team of ``went_out`` gets ``rules.going_out_bonus`` (R25).
+
+    >>> from persian_rummy import Rules, Meld, Hand
+    >>> jacks, sevens = Meld.parse("Js Jh Jd Jc", seat=2), Meld.parse("7s@0 7h@0 7d@0 7c+1")
+    >>> ns, ew = tally([jacks, sevens], [Hand("Kd 4d"), Hand(), Hand(), Hand()], went_out=1, rules=Rules())
+    >>> ns.total, ew.total
+    (87, 32)
+    """
+    melded = [0, 0]
+    laid_off = [0, 0]
+    doubles = [0, 0]
+    for meld in melds:
+        first_melded, second_melded, first_laid, second_laid = credits(meld)
+        melded[0] += first_melded
+        melded[1] += second_melded
+        laid_off[0] += first_laid
+        laid_off[1] += second_laid
+        if meld.scores_double(rules.double_four_jokers):
+            doubles[team_of(meld.owner)] += meld.points
+    in_hand = [0, 0]
+    for seat, hand in enumerate(hands):
+        in_hand[team_of(seat)] += hand.points
+    bonus = [0, 0]
+    if went_out is not None:
+        bonus[team_of(went_out)] = rules.going_out_bonus
+    return (
+        RoundScore(0, melded[0], laid_off[0], doubles[0], in_hand[0], bonus[0]),
+        RoundScore(1, melded[1], laid_off[1], doubles[1], in_hand[1], bonus[1]),
+    )
+
+
+class Finished(Shown, Protocol):
+    """What scoring reads of a finished state or view: the fields both show and the hands
+    revealed once the round is over (R23)."""
+
+    @property
+    def revealed_hands(self) -> tuple[Hand, ...] | None: ...
+
+
+def score_round(state: Finished) -> tuple[RoundScore, RoundScore]:
     """The itemised scores of both teams for a finished round (``ROUND_OVER`` or
     ``GAME_OVER``), from the state or from any seat's view (every hand is public once the
-    round is over, R23); raises :class:`~persian_rummy.RoundNotOverError` for a round in play.
+    round is over, R23: its ``revealed_hands``); raises
+    :class:`~persian_rummy.RoundNotOverError` for a round in play.
 
     >>> from persian_rummy import new_game, play, legal_actions
     >>> state = new_game(3)
@@ -28,7 +129,7 @@ def score_round(state: GameState | PlayerView) -> tuple[RoundScore, RoundScore]:
     >>> (ns.total, ew.total) == state.scores, score_round(state.view(2)) == (ns, ew)
     (True, True)
     """
-    hands = state.hands if isinstance(state, GameState) else state.revealed_hands
+    hands = state.revealed_hands
     if state.phase.is_live or hands is None:
         raise RoundNotOverError(
             f"R23: deal {state.deal_number} is still being played (phase {state.phase.name}); "
@@ -37,7 +138,7 @@ def score_round(state: GameState | PlayerView) -> tuple[RoundScore, RoundScore]:
     return tally(state.melds, hands, went_out=state.went_out, rules=state.rules)
 
 
-def winner(state: GameState | PlayerView) -> int | None:
+def winner(state: Finished) -> int | None:
     """The winning team (0 or 1) of a finished game, or ``None`` for a draw (R26), from the
     state or any seat's view; raises :class:`~persian_rummy.GameNotOverError` before the
     last deal has ended.

@@ -17,104 +17,36 @@ from typing import Final
 
 import attrs
 
-from persian_rummy._bits import PLAYERS as PLAYERS  # re-exported: the seats are the state's (R3)
-from persian_rummy._bits import is_seat
-from persian_rummy._bits import team_of as team_of  # re-exported: the teams are the state's (R3)
-from persian_rummy._moves import meld_phase_actions, tally, usable_targets
-from persian_rummy._notation import format_fields, parse_state_fields, parse_view_fields
+# The seats and teams (R3), the phases and the view are defined below the state and are the
+# state's names too: re-exported here, where callers have always found them.
+from persian_rummy._bits import PLAYERS as PLAYERS
+from persian_rummy._bits import SEAT_LETTERS as SEAT_LETTERS
+from persian_rummy._bits import SEAT_NAMES as SEAT_NAMES
+from persian_rummy._bits import TEAM_NAMES as TEAM_NAMES
+from persian_rummy._bits import cards_bits
+from persian_rummy._bits import check_seat as check_seat
+from persian_rummy._bits import team_of as team_of
+from persian_rummy._moves import turn_actions_of
+from persian_rummy._notation import format_fields, parse_state_fields
+from persian_rummy._phase import PHASES, round_end
+from persian_rummy._phase import Phase as Phase
+from persian_rummy._phase import RoundEnd as RoundEnd
+from persian_rummy._positions import check_fields, check_finished_scores, check_mover, check_turn
 from persian_rummy._table import table_text
-from persian_rummy.actions import DRAW_STOCK, PASS, Action, draw_discard_action
-from persian_rummy.cards import CARDS, DECK, DECK_COUNTS, JOKER_INDEX, Card, parse_cards
+from persian_rummy.actions import Action
+from persian_rummy.cards import CARDS, DECK, DECK_COUNTS, Card, parse_cards
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, NotationError, excerpt
 from persian_rummy.hand import Hand, make_hand
-from persian_rummy.limits import DECK_POINTS, deal_points
 from persian_rummy.melds import Meld
 from persian_rummy.rules import Rules
 from persian_rummy.serialization import from_json, register_format, to_json
+from persian_rummy.view import PlayerView as PlayerView
+from persian_rummy.view import observe as observe
 
 __all__ = ["GameState", "Phase", "PlayerView", "RoundEnd", "observe", "team_of"]
 
 #: Cards dealt to each player (R5).
 HAND_SIZE: Final = 7
-#: The seats' names, by seat number (R3): North and South against East and West.
-SEAT_NAMES: Final = ("North", "East", "South", "West")
-#: The teams' names, by team number (R3).
-TEAM_NAMES: Final = ("North-South", "East-West")
-#: The seat letters of observations and of record action lines: North, East, South, West.
-SEAT_LETTERS: Final = "NESW"
-
-
-def check_seat(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
-    """An attrs validator of a seat field (R3; internal): a bad seat would otherwise surface
-    later as an IndexError from the seat letters."""
-    if not is_seat(value):
-        raise InvalidArgumentError(
-            f"R3: {type(instance).__name__}.{attribute.name} must be a seat 0-3, not {excerpt(value)}"
-        )
-
-
-class Phase(enum.Enum):
-    """The part of the turn (or of the game) a state is in.
-
-    - :attr:`DRAW`: the player to move must draw (or pass with an empty stock, R12-R14, R20).
-    - :attr:`MELD`: after drawing, the player melds, lays off and discards (R15-R17).
-    - :attr:`ROUND_OVER`: a deal that is not the last has ended; see ``next_deal``.
-    - :attr:`GAME_OVER`: the last deal has ended (R7, R26).
-
-    >>> Phase.MELD.is_live, Phase.GAME_OVER.is_live
-    (True, False)
-    """
-
-    DRAW = "draw"
-    MELD = "meld"
-    ROUND_OVER = "round_over"
-    GAME_OVER = "game_over"
-
-    @property
-    def is_live(self) -> bool:
-        """Whether a player is to act in this phase.
-
-        >>> Phase.DRAW.is_live
-        True
-        """
-        return self is Phase.DRAW or self is Phase.MELD
-
-
-class RoundEnd(enum.Enum):
-    """Why a round ended: see :attr:`GameState.round_end`.
-
-    - :attr:`WENT_OUT`: a player went out (R18).
-    - :attr:`PASSED`: the stock was empty and the players passed (four in a row, or the first
-      pass under ``stock_out_end="first_pass"``, R20).
-    - :attr:`IDLE`: eight turns in a row went by with no stock draw and no card added to the
-      table (R21).
-
-    >>> RoundEnd.PASSED.value
-    'passed'
-    """
-
-    WENT_OUT = "went_out"
-    PASSED = "passed"
-    IDLE = "idle"
-
-
-def round_end(value: GameState | PlayerView) -> RoundEnd | None:
-    """Why the round of a state or view ended, or ``None`` while it is played (internal; see
-    :attr:`GameState.round_end`). A round that ends at once in two ways gives the first of
-    going out, passing and idling."""
-    if value.phase.is_live:
-        return None
-    if value.went_out is not None:
-        return RoundEnd.WENT_OUT
-    if value.consecutive_passes == value.rules.pass_limit:
-        return RoundEnd.PASSED
-    if value.idle_turns == value.rules.idle_limit:
-        return RoundEnd.IDLE
-    return None
-
-
-#: The phases by their value, for the position strings (internal).
-PHASES: Final = {phase.value: phase for phase in Phase}
 
 
 def _cards(value: str | Iterable[Card | str]) -> tuple[Card, ...]:
@@ -125,8 +57,15 @@ def _hand(value: Hand | str | Iterable[Card | str]) -> Hand:
     return value if isinstance(value, Hand) else Hand(value)
 
 
-@attrs.frozen(cache_hash=True)  # a state is hashed as often as it is played (search, tables)
-class GameState:
+class _HashSlot:
+    # A slot for a state's hash, worked out on first use. attrs' own cache_hash keeps it in a
+    # private slot of attrs that evolve() would have to write; this one is the package's.
+    __slots__ = ("_hash",)
+    _hash: int
+
+
+@attrs.frozen(unsafe_hash=False)  # the hash is GameState.__hash__, cached in _HashSlot's slot
+class GameState(_HashSlot):
     """One position of a game of Persian Rummy. Immutable: every action returns a new state,
     sharing the parts that did not change.
 
@@ -258,7 +197,9 @@ class GameState:
             raise InvalidStateError(f"R3: the dealer is a seat 0-3, not {excerpt(dealer)}")
         dealt = HAND_SIZE * PLAYERS
         # The deck is checked: the hands are built from its cards' bits, without a second check.
-        hands = tuple(_hand_of(cards[(seat - dealer - 1) % PLAYERS : dealt : PLAYERS]) for seat in range(PLAYERS))
+        hands = tuple(
+            make_hand(*cards_bits(cards[(seat - dealer - 1) % PLAYERS : dealt : PLAYERS])) for seat in range(PLAYERS)
+        )
         stock = tuple(reversed(cards[dealt + 1 :]))
         current = (dealer + 1) % PLAYERS
         return cls._to_draw(hands, stock, (cards[dealt],), (), current, dealer, deal_number, scores, rules)
@@ -323,6 +264,18 @@ class GameState:
         (None, <RoundEnd.WENT_OUT: 'went_out'>)
         """
         return round_end(self)
+
+    @property
+    def revealed_hands(self) -> tuple[Hand, ...] | None:
+        """The four hands once the round is over (every hand is public then, R23), else
+        ``None``: as :attr:`PlayerView.revealed_hands <persian_rummy.PlayerView.revealed_hands>`
+        shows them, so scoring reads a state and a view alike.
+
+        >>> from persian_rummy import new_game
+        >>> new_game(1).revealed_hands is None
+        True
+        """
+        return None if self.phase.is_live else self.hands
 
     @property
     def top_card(self) -> Card | None:
@@ -398,6 +351,35 @@ class GameState:
 
     def __repr__(self) -> str:
         return f"GameState.parse({self.position()!r})"
+
+    def __hash__(self) -> int:
+        # A state is hashed as often as it is played (search, tables): the hash of its fields,
+        # as equality compares them, worked out once. A new state (from __init__, evolve or a
+        # pickle) has the slot unset; two threads that race store the same value.
+        try:
+            return self._hash
+        except AttributeError:
+            value = hash(
+                (
+                    self.hands,
+                    self.stock,
+                    self.discard_pile,
+                    self.melds,
+                    self.current_player,
+                    self.dealer,
+                    self.phase,
+                    self.must_meld,
+                    self.deal_number,
+                    self.scores,
+                    self.rules,
+                    self.consecutive_passes,
+                    self.idle_turns,
+                    self.turn_progress,
+                    self.went_out,
+                )
+            )
+            _SET_HASH(self, value)
+            return value
 
     def __str__(self) -> str:
         """The table as text, every hand face up (``repr`` is the pasteable form).
@@ -514,8 +496,8 @@ _KEEP: Final = _Keep.KEEP
     _SET_TURN_PROGRESS,
     _SET_WENT_OUT,
 ) = (getattr(GameState, field.name).__set__ for field in attrs.fields(GameState))
-# The slot in which attrs keeps a state's hash once computed (cache_hash=True).
-_SET_HASH: Final = next(getattr(GameState, name).__set__ for name in vars(GameState) if name.endswith("cached_hash"))
+# The setter of the slot that caches a state's hash (see GameState.__hash__).
+_SET_HASH: Final = vars(_HashSlot)["_hash"].__set__
 
 
 def evolve(
@@ -559,142 +541,7 @@ def evolve(
     _SET_IDLE_TURNS(new, state.idle_turns if idle_turns is _KEEP else idle_turns)
     _SET_TURN_PROGRESS(new, state.turn_progress if turn_progress is _KEEP else turn_progress)
     _SET_WENT_OUT(new, state.went_out if went_out is _KEEP else went_out)
-    _SET_HASH(new, None)  # not hashed yet
-    return new
-
-
-def check_fields(value: GameState | PlayerView, what: str) -> None:
-    """The field checks that a state and a view share (internal): the rules, the seats to act
-    and to deal (R3), the phase, the deal number (R7), the scores (R23), the discard pile and
-    the melds. ``what`` names the value in messages."""
-    if type(value.rules) is not Rules:
-        raise InvalidStateError(f"rules must be a Rules value, not {excerpt(value.rules)}")
-    for name in ("current_player", "dealer"):
-        if not is_seat(getattr(value, name)):
-            raise InvalidStateError(f"R3: {name} must be a seat 0-3, not {excerpt(getattr(value, name))}")
-    if not isinstance(value.phase, Phase):
-        raise InvalidStateError(f"phase must be a Phase, not {excerpt(value.phase)}")
-    deals = value.rules.deals
-    if type(value.deal_number) is not int or not 1 <= value.deal_number <= deals:
-        raise InvalidStateError(f"R7: deal_number must be 1-{deals}, not {excerpt(value.deal_number)}")
-    scores = value.scores
-    if not isinstance(scores, tuple) or len(scores) != 2 or not all(type(score) is int for score in scores):
-        raise InvalidStateError(f"R23: scores must be two whole numbers, not {excerpt(scores)}")
-    for name in ("discard_pile", "melds"):
-        if not isinstance(getattr(value, name), tuple):
-            raise InvalidStateError(f"{name} must be a tuple")
-    if not all(type(card) is Card for card in value.discard_pile):
-        raise InvalidStateError(f"the discard pile of a {what} holds Card values only")
-    if not all(isinstance(meld, Meld) for meld in value.melds):
-        raise InvalidStateError("melds must be Meld values")
-
-
-def check_turn(value: GameState | PlayerView, hand_sizes: tuple[int, ...], stock_size: int, what: str) -> None:
-    """The checks that a state and a view share, on what both show: the melds' aces (R10),
-    the pass and idle counters (R20-R21), the phase against the card to meld, who went out
-    and the hand sizes (R7, R14, R17-R19). ``what`` names the value in messages (internal)."""
-    rules = value.rules
-    for meld in value.melds:
-        if (meld.ace_low or meld.melded_ace_low) and rules.ace_in_runs == "high":
-            raise InvalidStateError(f"R10: the run {meld} plays the ace low, which these rules forbid")
-    live = value.phase.is_live
-    for name, limit in (("consecutive_passes", rules.pass_limit - live), ("idle_turns", rules.idle_limit - live)):
-        count = getattr(value, name)
-        if type(count) is not int or not 0 <= count <= limit:
-            raise InvalidStateError(f"R20-R21: {name} must be 0-{limit} in this {what}, not {excerpt(count)}")
-    if type(value.turn_progress) is not bool:
-        raise InvalidStateError(f"R21: turn_progress must be True or False, not {excerpt(value.turn_progress)}")
-    if value.consecutive_passes and stock_size:
-        raise InvalidStateError("R20: a player can have passed only with an empty stock")
-    if live:
-        if value.went_out is not None:
-            raise InvalidStateError("R18: nobody has gone out while the round is being played")
-        if value.phase is Phase.DRAW and (value.must_meld is not None or value.turn_progress):
-            raise InvalidStateError("R14: before the draw there is no card to meld and no progress")
-        if value.phase is Phase.MELD and not hand_sizes[value.current_player]:
-            raise InvalidStateError("R17-R18: after drawing, the player to move holds at least one card")
-        if rules.last_card_discard != "stays_in" and not all(hand_sizes):
-            raise InvalidStateError(
-                f"R19: under last_card_discard={excerpt(rules.last_card_discard)} no player can have "
-                "an empty hand while the round is being played"
-            )
-        if value.phase is Phase.MELD and value.must_meld is not None and value.turn_progress:
-            raise InvalidStateError("R14: the card taken must be melded by the first action after the draw")
-        if (
-            value.phase is Phase.MELD
-            and value.must_meld is None
-            and not value.turn_progress
-            and rules.top_card_must_meld
-        ):
-            raise InvalidStateError(
-                "R12-R14: after the draw, either the stock's card was drawn (progress) or the card taken from the "
-                "pile must be melded (top_card_must_meld=True)"
-            )
-        _check_scores(value, value.deal_number - 1, value.scores)
-        return
-    if value.must_meld is not None:
-        raise InvalidStateError("R14: no card must be melded once the round is over")
-    if (value.phase is Phase.GAME_OVER) != (value.deal_number == rules.deals):
-        raise InvalidStateError("R7: the game is over exactly when the last deal has ended")
-    if round_end(value) is None:
-        raise InvalidStateError(
-            "R18, R20, R21: a round ends only when a player goes out, when the passes end it "
-            f"({rules.pass_limit} in a row) or after {rules.idle_limit} idle turns"
-        )
-    if value.went_out is not None:
-        if type(value.went_out) is not int or not 0 <= value.went_out < PLAYERS:
-            raise InvalidStateError(f"R18: went_out must be a seat 0-3 or None, not {excerpt(value.went_out)}")
-        if hand_sizes[value.went_out]:
-            raise InvalidStateError("R18: the player who went out holds no card")
-        if value.current_player != value.went_out:
-            raise InvalidStateError("R18: the round ended with the action of the player who went out")
-
-
-def check_finished_scores(value: GameState | PlayerView, hands: tuple[Hand, ...]) -> None:
-    """A finished round's scores are the earlier deals' totals plus this round's tally
-    (R23-R25): exactly the tally after deal 1, else a remainder the earlier deals could give
-    (internal)."""
-    first, second = tally(value.melds, hands, went_out=value.went_out, rules=value.rules)
-    before = (value.scores[0] - first.total, value.scores[1] - second.total)
-    if value.deal_number == 1 and before != (0, 0):
-        raise InvalidStateError(
-            f"R23: the scores of the finished deal 1 are its tally, {first.total},{second.total}, "
-            f"not {value.scores[0]},{value.scores[1]}"
-        )
-    _check_scores(value, value.deal_number - 1, before)
-
-
-def _check_scores(value: GameState | PlayerView, deals: int, scores: tuple[int, int]) -> None:
-    # R23-R25: each deal gives a team at most deal_points(bonus), and takes at most the deck.
-    low, high = -deals * DECK_POINTS, deals * deal_points(value.rules.going_out_bonus)
-    if not all(low <= score <= high for score in scores):
-        raise InvalidStateError(
-            f"R23-R25: {deals} finished deals give each team {low} to {high} points, "
-            f"so the scores before deal {value.deal_number} cannot be {excerpt(scores)}"
-        )
-
-
-def check_mover(value: GameState | PlayerView, hand: Hand) -> None:
-    """A live position always has a legal action (R12-R20): a draw or a pass before the draw
-    (there always is one), and after it a meld, lay-off or discard of the mover's ``hand``
-    (internal; asked with the engine's own enumeration)."""
-    if value.phase is not Phase.MELD:
-        return
-    must = value.must_meld
-    if must is not None and must not in hand:
-        raise InvalidStateError("R14: the card to meld must be in the hand of the player to move")
-    if not meld_phase_actions(
-        hand.mask, hand.jokers, value.melds, must, value.rules, value.current_player, first_only=True
-    ):
-        if must is not None:
-            raise InvalidStateError(
-                f"R14: the {must} taken from the discard pile cannot be melded or laid off now, so it could not "
-                "have been taken, and the player to move would have no legal action"
-            )
-        raise InvalidStateError(
-            "R19: the player to move holds one card that cannot be laid off, and last_card_discard='forbidden' "
-            "forbids discarding it: no legal action"
-        )
+    return new  # not hashed yet: the hash slot is unset
 
 
 #: How many of each card the deck holds, by card index (internal).
@@ -715,17 +562,6 @@ def _check_deck_cards(*groups: Iterable[Card]) -> None:
         _check_deck(named)
 
 
-def _hand_of(cards: Iterable[Card]) -> Hand:
-    # A hand of cards already known to be distinct naturals and at most four jokers.
-    mask = jokers = 0
-    for card in cards:
-        if card.index == JOKER_INDEX:
-            jokers += 1
-        else:
-            mask |= 1 << card.index
-    return make_hand(mask, jokers)
-
-
 def _check_deck(counts: Counter[Card]) -> None:
     if counts == DECK_COUNTS:
         return
@@ -739,336 +575,24 @@ def _check_deck(counts: Counter[Card]) -> None:
     raise InvalidStateError("R1: the position must hold exactly the 56 cards of the deck; " + "; ".join(problems))
 
 
-@attrs.frozen(repr=False, cache_hash=True)
-class PlayerView:
-    """One seat's view of a state: everything public plus that seat's own hand (R27).
-
-    Public: the melds with the seat credited for each card, the whole discard pile in order,
-    the size of each hand and of the stock, the scores, the phase, whose turn it is, the card
-    that must be melded, the dealer, the deal number and the rules. Hidden: the other hands
-    (the partner's too) and the order of the stock. Once the round is over every hand is
-    public (R23): ``revealed_hands`` holds them, and is ``None`` while the round is played.
-
-    The fields mirror :class:`~persian_rummy.GameState`, with ``hand`` (the viewer's own
-    hand), ``hand_sizes`` and ``stock_size`` in place of ``hands`` and ``stock``.
-    :func:`~persian_rummy.legal_actions` accepts a view: for the seat to move it gives
-    exactly the actions of the state. ``must_meld`` is public: every seat saw the card taken
-    from the discard pile and knows it must be melded next (R13-R14, R27).
-
-    A view formats to a one-line position string (:meth:`position`, see
-    :mod:`persian_rummy.position`) in which the hidden hands and the stock are only counts,
-    and ``repr`` pastes back as ``PlayerView.parse('...')``.
-
-    >>> from persian_rummy import new_game
-    >>> view = observe(new_game(1), 3)
-    >>> view.seat, view.current_player, len(view.hand), view.revealed_hands
-    (3, 1, 7, None)
-    >>> view
-    PlayerView.parse('?7/?7/?7/As4h6hAh5dTd3c ?27 2s - seat=3 turn=1 phase=draw must=- dealer=0 deal=1 scores=0,0 passes=0 idle=0 progress=0 out=- rules=default')
-    """
-
-    seat: int
-    hand: Hand
-    hand_sizes: tuple[int, ...]
-    stock_size: int
-    discard_pile: tuple[Card, ...]
-    melds: tuple[Meld, ...]
-    current_player: int
-    dealer: int
-    phase: Phase
-    must_meld: Card | None
-    deal_number: int
-    scores: tuple[int, int]
-    rules: Rules
-    consecutive_passes: int = 0
-    idle_turns: int = 0
-    turn_progress: bool = False
-    went_out: int | None = None
-    revealed_hands: tuple[Hand, ...] | None = None
-
-    @classmethod
-    def parse(cls, text: str) -> PlayerView:
-        """Parse a view's position string (see :mod:`persian_rummy.position`).
-
-        Raises :class:`~persian_rummy.NotationError` or :class:`~persian_rummy.InvalidStateError`.
-
-        >>> from persian_rummy import new_game
-        >>> PlayerView.parse(new_game(1).view(0).position()) == new_game(1).view(0)
-        True
-        """
-        view = cls(**parse_view_fields(text, PHASES))  # type: ignore[arg-type]
-        view.validate()
-        return view
-
-    def position(self) -> str:
-        """The view's one-line position string: hidden hands and the stock appear as counts.
-
-        >>> from persian_rummy import new_game
-        >>> new_game(1).view(1).position()[:40]
-        '?7/Js2dJdQdTcJkJk/?7/?7 ?27 2s - seat=1 '
-        """
-        return format_fields(self)
-
-    def to_json(self) -> str:
-        """The view as JSON (see :mod:`persian_rummy.serialization`): hidden cards are not in it.
-
-        >>> from persian_rummy import new_game
-        >>> PlayerView.from_json(new_game(1).view(2).to_json()) == new_game(1).view(2)
-        True
-        """
-        return to_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> PlayerView:
-        """Read a view from its JSON, validating it (see :meth:`validate`). Raises
-        :class:`~persian_rummy.NotationError` or :class:`~persian_rummy.InvalidStateError`
-        (saying where), whatever it is given.
-
-        >>> PlayerView.from_json('{"format": "persian-rummy view", "version": 1}')
-        Traceback (most recent call last):
-        ...
-        persian_rummy.errors.NotationError: the JSON does not describe a view: required field missing @ $.seat; required field missing @ $.hand; required field missing @ $.hand_sizes; required field missing @ $.stock_size; required field missing @ $.discard_pile; and 8 more
-        """
-        return from_json(text, cls)
-
-    def legal_actions(self) -> tuple[Action, ...]:
-        """The legal actions of the viewer, if it is to move (else ``()``); see
-        :func:`~persian_rummy.legal_actions`.
-
-        >>> from persian_rummy import new_game
-        >>> new_game(1).view(1).legal_actions()[0]
-        DrawStock()
-        """
-        return turn_actions(self)
-
-    def validate(self) -> None:
-        """Check that the view could occur in a game, else raise
-        :class:`~persian_rummy.InvalidStateError` saying what is wrong.
-
-        >>> from persian_rummy import new_game
-        >>> new_game(1).view(0).validate()
-        """
-        _validate_view(self)
-
-    def __repr__(self) -> str:
-        return f"PlayerView.parse({self.position()!r})"
-
-    def __str__(self) -> str:
-        """The table as this seat sees it, as text: the other hands as counts until the
-        round is over (R23, R27); ``repr`` is the pasteable form, :meth:`position` the
-        one-line string.
-
-        >>> from persian_rummy import new_game
-        >>> print(new_game(1).view(2))
-        Deal 1 of 2 · North dealt · North-South 0, East-West 0 · stock 27
-          North  7 cards
-          East   7 cards   <- to draw
-          South  7 cards   (you)
-          West   7 cards
-          Discard pile (index: card, bottom to top): 0:2s
-          Melds: none
-          Your hand: 9s Ks Jh 4d 9d 7c Kc
-        """
-        return self.text()
-
-    def text(self, *, card: Callable[[Card], str] = str, bold: Callable[[str], str] = str) -> str:
-        """The table as text, as ``print`` shows it, with each card written by ``card``
-        (its notation by default) and the header passed through ``bold``.
-
-        >>> from persian_rummy import new_game
-        >>> print(new_game(1).view(1).text(card=lambda card: card.symbol).splitlines()[-1])
-          Your hand: J♠ 2♦ J♦ Q♦ T♣ 🃏 🃏
-        """
-        revealed = self.revealed_hands
-        return table_text(
-            self,
-            hands=[
-                self.hand if seat == self.seat else (revealed[seat] if revealed else None) for seat in range(PLAYERS)
-            ],
-            sizes=self.hand_sizes,
-            stock=self.stock_size,
-            viewer=self.seat,
-            seat_names=SEAT_NAMES,
-            team_names=TEAM_NAMES,
-            card=card,
-            bold=bold,
-        )
-
-    @property
-    def is_to_move(self) -> bool:
-        """Whether the viewer is the player to act.
-
-        >>> from persian_rummy import new_game
-        >>> new_game(1).view(1).is_to_move, new_game(1).view(2).is_to_move
-        (True, False)
-        """
-        return self.phase.is_live and self.seat == self.current_player
-
-    @property
-    def round_end(self) -> RoundEnd | None:
-        """Why the round ended (a :class:`~persian_rummy.RoundEnd`), or ``None`` while it is
-        played; see :attr:`GameState.round_end <persian_rummy.GameState.round_end>`.
-
-        >>> from persian_rummy import new_game
-        >>> new_game(1).view(0).round_end is None
-        True
-        """
-        return round_end(self)
-
-    @property
-    def top_card(self) -> Card | None:
-        """The top card of the discard pile, or ``None`` when the pile is empty.
-
-        >>> from persian_rummy import new_game
-        >>> new_game(1).view(0).top_card
-        Card.parse('2s')
-        """
-        return self.discard_pile[-1] if self.discard_pile else None
-
-    def _repr_svg_(self) -> str:
-        """The table as this seat sees it, as an SVG picture shown by Jupyter (see
-        :func:`persian_rummy.svg.table`)."""
-        from persian_rummy.svg import table
-
-        return table(self)
-
-
-register_format(PlayerView, "persian-rummy view", "a view")
-
-
-def observe(state: GameState, seat: int) -> PlayerView:
-    """The :class:`PlayerView` of ``seat`` (0-3) on ``state``; same as ``state.view(seat)``.
-
-    >>> from persian_rummy import new_game
-    >>> observe(new_game(1), 0).hand
-    Hand.parse('3s 6s Ts Qs 3h 8h 8c')
-    """
-    if type(seat) is not int or not 0 <= seat < PLAYERS:
-        raise InvalidStateError(f"R3: a view is for a seat 0-3, not {excerpt(seat)}")
-    return PlayerView(
-        seat,
-        state.hands[seat],
-        tuple(len(hand) for hand in state.hands),
-        len(state.stock),
-        state.discard_pile,
-        state.melds,
-        state.current_player,
-        state.dealer,
-        state.phase,
-        state.must_meld,
-        state.deal_number,
-        state.scores,
-        state.rules,
-        state.consecutive_passes,
-        state.idle_turns,
-        state.turn_progress,
-        state.went_out,
-        None if state.phase.is_live else state.hands,
-    )
-
-
-def _validate_view(view: PlayerView) -> None:
-    """The checks of :meth:`PlayerView.validate`, mirroring :meth:`GameState.validate` on what
-    a view shows."""
-    if not is_seat(view.seat):
-        raise InvalidStateError(f"R3: seat must be a seat 0-3, not {excerpt(view.seat)}")
-    check_fields(view, "view")
-    if not isinstance(view.hand, Hand):
-        raise InvalidStateError("hand must be a Hand")
-    sizes = view.hand_sizes
-    if (
-        not isinstance(sizes, tuple)
-        or len(sizes) != PLAYERS
-        or not all(type(size) is int and 0 <= size <= len(DECK) for size in sizes)
-    ):
-        raise InvalidStateError(f"R3: hand_sizes must be four whole numbers of at least 0, not {excerpt(sizes)}")
-    if sizes[view.seat] != len(view.hand):
-        raise InvalidStateError(
-            f"R27: hand_sizes says seat {view.seat} holds {sizes[view.seat]} cards, but its hand has {len(view.hand)}"
-        )
-    # No upper bound of 27 here: GameState.from_position makes larger stocks, and every valid
-    # state's view must validate; the 56-card count below bounds the stock (R1).
-    if type(view.stock_size) is not int or not 0 <= view.stock_size <= len(DECK):
-        raise InvalidStateError(f"R5: stock_size must be a whole number of at least 0, not {excerpt(view.stock_size)}")
-    on_table = sum(len(meld.cards) for meld in view.melds)
-    total = sum(sizes) + view.stock_size + len(view.discard_pile) + on_table
-    if total != len(DECK):
-        raise InvalidStateError(f"R1: the hands, stock, pile and melds of a view count 56 cards, not {total}")
-    live = view.phase.is_live
-    revealed = view.revealed_hands
-    known: Counter[Card] = Counter(view.discard_pile)
-    for meld in view.melds:
-        known.update(meld.cards)
-    if live:
-        if revealed is not None:
-            raise InvalidStateError("R27: the other hands are hidden while the round is played")
-        known.update(view.hand)
-        if view.must_meld is not None and view.seat != view.current_player:
-            known[view.must_meld] += 1  # it is in the mover's hidden hand (R14)
-    else:
-        if (
-            not isinstance(revealed, tuple)
-            or len(revealed) != PLAYERS
-            or not all(isinstance(hand, Hand) for hand in revealed)
-        ):
-            raise InvalidStateError("R23: once the round is over, revealed_hands holds the four hands")
-        if revealed[view.seat] != view.hand:
-            raise InvalidStateError("R27: the viewer's revealed hand differs from its hand")
-        if tuple(len(hand) for hand in revealed) != sizes:
-            raise InvalidStateError("R27: the revealed hands do not have the sizes in hand_sizes")
-        for hand in revealed:
-            known.update(hand)
-    if known - DECK_COUNTS:
-        extra = " ".join(str(card) for card in sorted((known - DECK_COUNTS).elements()))
-        raise InvalidStateError(f"R1: the view shows more of these cards than the deck holds: {extra}")
-    check_turn(view, sizes, view.stock_size, "view")
-    if not live:
-        check_finished_scores(view, revealed)  # type: ignore[arg-type]  # checked above
-    elif view.seat == view.current_player:
-        # Only the mover's own view knows the hand that must have a legal action (R27).
-        check_mover(view, view.hand)
-
-
 def turn_actions(position: GameState | PlayerView, *, draws_only: bool = False) -> tuple[Action, ...]:
     """The legal actions of the player to move, for a state or for the mover's own view (none
     for another seat's view or a finished round); only the draw phase's with ``draws_only``
     (internal: :func:`~persian_rummy.legal_actions`, :func:`~persian_rummy.legal_draws` and
-    :meth:`PlayerView.legal_actions` all answer with it, from the rules' checks below).
-
-    In the draw phase: the stock if it has cards (R12), each discard-pile index whose target
-    can be used at once, from the bottom up (R13-R14), and a pass when the stock is empty
-    (R20). After the draw: the melds, lay-offs and discards (R14-R17, R19).
+    :meth:`PlayerView.legal_actions` all answer with it, from the rules' own enumeration).
 
     >>> from persian_rummy import new_game
     >>> turn_actions(new_game(1)), turn_actions(new_game(1).view(0))
     ((DrawStock(),), ())
     """
-    if type(position) is not GameState and not isinstance(position, (GameState, PlayerView)):
+    if isinstance(position, GameState):
+        hand, stock_size = position.hands[position.current_player], len(position.stock)
+    elif isinstance(position, PlayerView):
+        if not position.is_to_move:
+            return ()
+        hand, stock_size = position.hand, position.stock_size
+    else:
         # A hand, an InfoState or another holder of cards is named by its type, never shown (R27).
         shown = excerpt(position) if position is None or isinstance(position, int | float | str) else None
         raise ArgumentTypeError(f"expected a GameState or a PlayerView, not {shown or 'a ' + type(position).__name__}")
-    phase = position.phase
-    if phase is not Phase.DRAW and (phase is not Phase.MELD or draws_only):
-        return ()
-    seat = position.current_player
-    if type(position) is GameState:
-        hand = position.hands[seat]
-        has_stock = bool(position.stock)
-    else:
-        view = position
-        if not isinstance(view, PlayerView) or view.seat != seat:
-            return ()
-        hand = view.hand
-        has_stock = view.stock_size > 0
-    if phase is Phase.MELD:
-        return tuple(
-            meld_phase_actions(hand.mask, hand.jokers, position.melds, position.must_meld, position.rules, seat)
-        )
-    out: list[Action] = [DRAW_STOCK] if has_stock else []
-    pile = position.discard_pile
-    if pile:
-        usable = usable_targets(hand.mask, hand.jokers, pile, position.melds, position.rules, seat)
-        out.extend([draw_discard_action(index) for index in reversed(usable)])
-    if not has_stock:
-        out.append(PASS)
-    return tuple(out)
+    return turn_actions_of(position, hand, stock_size, draws_only=draws_only)

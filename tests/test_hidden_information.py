@@ -26,6 +26,7 @@ from persian_rummy import (
     NotationError,
     Observation,
     PlayerView,
+    info_after,
     new_game,
     observe,
     play,
@@ -159,7 +160,7 @@ def test_r27_information_state_records_the_public_history(seed: int, rules: obje
         assert not unseen, f"the information state holds {unseen}, never seen by seat {seat}"
     assert first is not None and info is not None
     if first.deal_number == info.view.deal_number:
-        assert InfoState.from_history(first, actions, seat=seat) == info  # type: ignore[arg-type]
+        assert info_after(first, actions, seat=seat) == info  # type: ignore[arg-type]
 
 
 def test_r27_information_state_update_checks_its_input() -> None:
@@ -212,7 +213,7 @@ def test_r27_information_states_paste_back_and_pickle() -> None:
 
     from persian_rummy import Action, Discard, DrawDiscard, LayOff, MeldCards, Pass  # noqa: F401
 
-    info = InfoState.from_history(new_game(1), ["draw", "discard Jk", "draw", "discard 9s"], seat=1)
+    info = info_after(new_game(1), ["draw", "discard Jk", "draw", "discard 9s"], seat=1)
     assert eval(repr(info)) == info
     assert pickle.loads(pickle.dumps(info)) == info
     assert str(info).splitlines()[1:] == ["E draw = Ad", "E discard Jk", "S draw", "S discard 9s"]

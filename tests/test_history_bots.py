@@ -18,6 +18,7 @@ from persian_rummy import (
     InfoState,
     InvalidArgumentError,
     PlayerView,
+    info_after,
     legal_actions,
     play,
 )
@@ -52,7 +53,7 @@ def test_r13_r27_determinize_keeps_the_cards_taken_from_the_pile(
     history: tuple[GameState, list[Action]], seat: int, sample: int
 ) -> None:
     start, actions = history
-    info = InfoState.from_history(start, actions, seat=seat)
+    info = info_after(start, actions, seat=seat)
     world = determinize(info, random.Random(sample))
     world.validate()
     assert world.view(seat) == info.view

@@ -12,11 +12,13 @@ PACKAGE = Path(__file__).resolve().parent.parent / "persian_rummy"
 #: The layers, lowest first; a module may import only modules of lower layers, and, within a
 #: layer, only modules listed before it. A new module must be placed here.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "_version"),
+    ("errors", "_version", "_cache"),
     ("cards", "limits", "_bits", "hand"),
-    ("melds", "actions", "serialization", "rules", "_notation", "_moves", "_table"),
-    ("state",),
-    ("scoring", "engine", "view", "dealing", "partnerships"),
+    # the values and the rules on them: the turn's phases, scoring, one check per family of
+    # actions (_moves) and the checks a state and a view share (_positions)
+    ("melds", "actions", "serialization", "rules", "_phase", "_notation", "_table", "scoring", "_moves", "_positions"),
+    ("view", "state"),  # a view is made from a state's fields, and the state re-exports it
+    ("engine", "dealing", "partnerships"),
     (
         "position",
         "svg",
@@ -56,7 +58,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 ALLOWED_UPWARD: frozenset[tuple[str, str, str]] = frozenset(
     {
         ("state", "GameState._repr_svg_", "svg"),
-        ("state", "PlayerView._repr_svg_", "svg"),
+        ("view", "PlayerView._repr_svg_", "svg"),
     }
 )
 

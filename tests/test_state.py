@@ -245,3 +245,15 @@ def test_r9_r11_from_position_with_an_invalid_meld_raises_invalid_state_error() 
     for text in ("4s 5s 7s", "Jk Jk 4s", "7s@0 7h@1 7d@0"):
         with pytest.raises(InvalidStateError, match="does not parse"):
             GameState.from_position(["", "", "", ""], "4d", melds=[text])
+
+
+def test_r12_a_played_state_hashes_as_an_equal_state_built_anew_without_attrs_private_slots() -> None:
+    # The engine's evolve() makes every next state; its hash is cached in a slot of the
+    # package's own, not in attrs' private cache_hash slot (which evolve used to write).
+    from persian_rummy import play
+
+    assert not any("attrs_cached_hash" in name for name in dir(GameState))
+    state = play(new_game(1), "draw")
+    fresh = GameState(**{field.name: getattr(state, field.name) for field in attrs.fields(GameState)})
+    assert fresh == state and hash(fresh) == hash(state) == hash(state)
+    assert {state: 1}[fresh] == 1

@@ -1,5 +1,7 @@
-"""The engine from many threads at once gives what it gives alone: every shared table is built
-at import and never changes, so no interleaving can be seen (R12-R21 under threads)."""
+"""The engine from many threads at once gives what it gives alone (R12-R21 under threads): its
+shared tables are built at import and never change, but for two that fill as they are asked
+(each suit's discards, and what the melds of a table accept), where two threads that race
+store the same value, so no interleaving can be seen."""
 
 from __future__ import annotations
 

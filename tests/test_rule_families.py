@@ -1,0 +1,200 @@
+"""One check per family of actions (R3, R6, R8-R20): each check's verdict is what the engine
+does with the action and what the legal list says of it.
+
+For every state of random games under several rules and a broad universe of candidate
+actions, the family's check allows exactly the actions :func:`legal_actions` lists, and for
+each one it refuses, :func:`play` raises the refusal's error with its rule and reason. The
+scoring rules have a public home (R22-R25), and the view is defined below the state, which
+re-exports it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+import persian_rummy
+from persian_rummy import (
+    DECK,
+    Action,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    GameState,
+    IllegalActionError,
+    LayOff,
+    MeldCards,
+    Pass,
+    Rules,
+    legal_actions,
+    new_game,
+    observe,
+    play,
+    score_round,
+)
+from persian_rummy._moves import (
+    Refusal,
+    discard_verdict,
+    draw_verdict,
+    lay_off_verdict,
+    meld_verdict,
+    pass_verdict,
+    seat_verdict,
+    take_verdict,
+)
+from persian_rummy.actions import MELD_ACTIONS, draw_discard_action, lay_off_action
+from persian_rummy.cards import CARDS
+
+RULES = (
+    Rules(),
+    Rules(ace_in_runs="high_or_low", last_card_discard="forbidden", pickup_use="new_meld_only"),
+    Rules(top_card_must_meld=False, last_card_discard="goes_out", stock_out_end="first_pass"),
+)
+
+
+def verdict(state: GameState, action: Action) -> object:
+    """The verdict of the family ``action`` belongs to, for the player to move."""
+    hand = state.hands[state.current_player]
+    if isinstance(action, DrawStock):
+        return draw_verdict(state, len(state.stock))
+    if isinstance(action, Pass):
+        return pass_verdict(state, len(state.stock))
+    if isinstance(action, DrawDiscard):
+        return take_verdict(state, hand, action.index, draw_discard_action(action.index))
+    if isinstance(action, MeldCards):
+        return meld_verdict(state, hand, action.cards, action)
+    if isinstance(action, LayOff):
+        return lay_off_verdict(state, hand, action.card, action.meld, lay_off_action(action.card.index, action.meld))
+    assert isinstance(action, Discard)
+    return discard_verdict(state, hand, action.card)
+
+
+def candidates(state: GameState) -> Iterator[Action]:
+    """Every draw, the pass, a take of each pile index, every meld of the deck (and two that
+    are no meld), a lay-off of every card on every table meld (and one past it), every discard."""
+    yield DrawStock()
+    yield Pass()
+    for index in range(len(state.discard_pile) + 1):
+        yield DrawDiscard(index)
+    yield from MELD_ACTIONS.values()
+    yield MeldCards("2s 3h 4d")
+    yield MeldCards("Jk 2s 3s")
+    for card in CARDS:
+        for meld in range(len(state.melds) + 1):
+            yield LayOff(card, meld)
+        yield Discard(card)
+
+
+def positions(games: int, every: int) -> Iterator[GameState]:
+    """Every ``every``-th state of ``games`` random games, each under one of RULES."""
+    for game in range(games):
+        rng = random.Random(game)
+        state = new_game(100 + game, rules=RULES[game % len(RULES)])
+        step = 0
+        while state.phase.is_live:
+            if step % every == 0:
+                yield state
+            state = play(state, rng.choice(legal_actions(state)))
+            step += 1
+        yield state  # the round is over: every check refuses
+
+
+def check_families(state: GameState) -> None:
+    legal = set(legal_actions(state))
+    for action in candidates(state):
+        found = verdict(state, action)
+        if not isinstance(found, Refusal):
+            assert action in legal, (action, state)
+            play(state, action)  # it plays
+            continue
+        assert action not in legal, (action, found, state)
+        with pytest.raises(found.error) as caught:
+            play(state, action)
+        assert caught.value.rule == found.rule
+        assert str(caught.value).startswith(f"{found.rule}: {found.message}")
+        if found.reason is not None:
+            assert caught.value.reason == found.reason
+
+
+def test_r8_r20_each_familys_check_allows_exactly_the_legal_actions_and_play_raises_its_refusal() -> None:
+    for state in positions(games=3, every=7):
+        check_families(state)
+
+
+@pytest.mark.thorough
+def test_r8_r20_each_familys_check_agrees_with_the_engine_over_many_games() -> None:
+    for state in positions(games=24, every=1):
+        check_families(state)
+
+
+def test_r3_r6_the_seat_check_names_the_rule() -> None:
+    state = new_game(1)
+    assert seat_verdict(state, state.current_player) is None
+    wrong = seat_verdict(state, 2)
+    assert wrong is not None and wrong.rule == "R6"
+    never = seat_verdict(state, 4)
+    assert never is not None and never.rule == "R3"
+    with pytest.raises(wrong.error, match="R6: it is seat 1's turn, not seat 2's"):
+        play(state, "draw", seat=2)
+
+
+def test_r12_a_refusal_names_no_card_in_its_reason_when_the_message_does() -> None:
+    state = play(new_game(1), "draw")
+    missing = next(card for card in DECK if card not in state.hand)
+    refusal = discard_verdict(state, state.hand, missing)
+    assert isinstance(refusal, Refusal) and refusal.rule == "R17"
+    assert str(missing) in refusal.message and refusal.reason is not None and str(missing) not in refusal.reason
+
+
+def test_r23_round_score_has_a_public_home() -> None:
+    from persian_rummy import scoring
+
+    assert persian_rummy.RoundScore is scoring.RoundScore
+    assert scoring.RoundScore.__module__ == "persian_rummy.scoring"
+    assert "RoundScore" in scoring.__all__ and "RoundScore" in persian_rummy.__all__
+
+
+def test_r23_a_finished_state_and_its_views_reveal_the_same_hands() -> None:
+    state = new_game(3)
+    while state.phase.is_live:
+        assert state.revealed_hands is None
+        state = play(state, legal_actions(state)[0])
+    assert state.revealed_hands == state.hands
+    for seat in range(4):
+        assert observe(state, seat).revealed_hands == state.revealed_hands
+        assert score_round(observe(state, seat)) == score_round(state)
+
+
+def test_r27_the_view_is_defined_below_the_state_which_re_exports_it() -> None:
+    from persian_rummy import state as state_module
+    from persian_rummy import view as view_module
+
+    assert state_module.PlayerView is view_module.PlayerView is persian_rummy.PlayerView
+    assert state_module.observe is view_module.observe is persian_rummy.observe
+    assert view_module.PlayerView.__module__ == "persian_rummy.view"
+
+
+def test_r12_an_illegal_action_leaves_the_state_as_it_was() -> None:
+    state = new_game(1)
+    before = state.position()
+    with pytest.raises(IllegalActionError):
+        play(state, Pass())
+    assert state.position() == before
+
+
+@pytest.mark.parametrize("actions", ["draw", 5, None])
+def test_r27_info_after_refuses_what_is_not_a_sequence_of_actions(actions: object) -> None:
+    from persian_rummy import ArgumentTypeError, info_after
+
+    with pytest.raises(ArgumentTypeError, match="expected actions or their texts"):
+        info_after(new_game(1), actions, seat=1)  # type: ignore[arg-type]
+
+
+def test_r27_info_after_plays_the_actions_and_records_what_the_seat_saw() -> None:
+    from persian_rummy import info_after
+
+    info = info_after(new_game(1), ["draw", "discard Jk", "draw"], seat=1)
+    assert [str(observation) for observation in info.history] == ["E draw = Ad", "E discard Jk", "S draw"]
+    assert info.view == play(play(play(new_game(1), "draw"), "discard Jk"), "draw").view(1)
