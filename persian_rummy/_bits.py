@@ -15,6 +15,10 @@ from persian_rummy.cards import CARDS, JOKER_INDEX, POINTS, Card
 
 #: The number of players (R3).
 PLAYERS: Final = 4
+#: The seats' names, by seat number (R3): North and South against East and West.
+SEAT_NAMES: Final = ("North", "East", "South", "West")
+#: The teams' names, by team number (R3).
+TEAM_NAMES: Final = ("North-South", "East-West")
 #: Every natural card's bit.
 NATURALS: Final = (1 << JOKER_INDEX) - 1
 #: The 13 rank bits of one suit, and the ace among them.

@@ -13,7 +13,7 @@ from typing import Final
 
 import attrs
 
-from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS, team_of
+from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS, TEAM_NAMES, team_of
 from persian_rummy.actions import DISCARDS, MELD_ACTIONS, Action, lay_off_action, meld_action
 from persian_rummy.cards import CARDS, JOKER_INDEX, Card
 from persian_rummy.hand import Hand
@@ -225,7 +225,9 @@ class RoundScore:
     >>> score.total
     82
     >>> print(score)
-    team 0: melded 88, laid off 3, doubles 40, in hand -49, going out 0, total 82
+    North-South: melded 88, laid off 3, doubles 40, in hand -49, going out 0, total 82
+    >>> print(RoundScore(team=1, melded=18, laid_off=0, doubles=0, in_hand=0, going_out=25))
+    East-West: melded 18, laid off 0, doubles 0, in hand 0, going out 25, total 43
     """
 
     team: int
@@ -246,8 +248,8 @@ class RoundScore:
 
     def __str__(self) -> str:
         return (
-            f"team {self.team}: melded {self.melded}, laid off {self.laid_off}, doubles {self.doubles}, "
-            f"in hand -{self.in_hand}, going out {self.going_out}, total {self.total}"
+            f"{TEAM_NAMES[self.team]}: melded {self.melded}, laid off {self.laid_off}, doubles {self.doubles}, "
+            f"in hand {-self.in_hand}, going out {self.going_out}, total {self.total}"
         )
 
 

@@ -9,13 +9,18 @@ An action never names a seat: it is always for the player to move. The text form
     discard CARD         Discard(card)        discard and end the turn (R17)
     pass                 Pass()               pass with an empty stock (R20)
 
+The words people say are read too: ``lay off 9s 0`` and ``lay off 9♠ on #0`` (the form the
+command line lists its options in) for ``layoff 9s 0``, ``draw from the stock`` for
+``draw``, ``take #3`` for ``take 3``.
+
 Formally (EBNF; keywords and cards are case-insensitive, words are separated by any
 whitespace, leading and trailing whitespace is ignored; :func:`str` writes the canonical form,
 lower-case keywords, canonical cards in canonical order, single spaces)::
 
-    action  = "draw" | "take" index | "meld" card { card } | "layoff" card index
-            | "discard" card | "pass" ;
-    index   = digit { digit } ;                (* ASCII digits: 0 is the bottom of the pile *)
+    action  = "draw" [ [ "from" ] [ "the" ] "stock" ] | "take" index | "meld" card { card }
+            | layoff card [ "on" ] [ "meld" ] index | "discard" card | "pass" ;
+    layoff  = "layoff" | "lay" "off" | "lay-off" | "lay_off" ;
+    index   = [ "#" ] digit { digit } ;        (* ASCII digits: 0 is the bottom of the pile *)
     card    = rank suit | "Jk" | "joker" | "🃏" ;
     rank    = "2" | ... | "9" | "T" | "10" | "J" | "Q" | "K" | "A" ;
     suit    = "s" | "h" | "d" | "c" | "♠" | "♥" | "♦" | "♣" ;
@@ -28,6 +33,8 @@ the action is legal is a separate question (:func:`~persian_rummy.is_legal`).
 MeldCards(cards=(Card.parse('7s'), Card.parse('7h'), Card.parse('7d')))
 >>> str(LayOff("8h", 2)), str(DrawDiscard(3)), Action.parse("pass")
 ('layoff 8h 2', 'take 3', Pass())
+>>> Action.parse("lay off 9♠ on #0") == Action.parse("layoff 9s 0") == LayOff("9s", 0)
+True
 """
 
 from __future__ import annotations
@@ -65,6 +72,8 @@ class Action:
 
         >>> Action.parse("take 0"), Action.parse("discard K♦")
         (DrawDiscard(index=0), Discard(card=Card.parse('Kd')))
+        >>> Action.parse("lay off 9s 0"), Action.parse("draw from the stock")
+        (LayOff(card=Card.parse('9s'), meld=0), DrawStock())
         """
         if isinstance(text, Action):
             return text
@@ -79,7 +88,9 @@ class Action:
         if not words:
             raise NotationError(f"an empty text is {_NOT_AN_ACTION}", reason=_NOT_AN_ACTION)
         keyword, arguments = words[0].lower(), words[1:]
-        kind = _BY_KEYWORD.get(keyword)
+        if keyword == "lay" and arguments and arguments[0].lower() == "off":  # the spoken form
+            keyword, arguments = "layoff", arguments[1:]
+        kind = _BY_KEYWORD.get(_SPOKEN.get(keyword, keyword))
         if kind is None:
             raise NotationError(f"{excerpt(words[0])} is {_NOT_AN_ACTION}", reason=_NOT_AN_ACTION)
         try:
@@ -99,7 +110,11 @@ class Action:
 
 #: The longest text of an action: a meld of 13 cards written the longest way, with room for spaces.
 _ACTION_TEXT_LIMIT: Final = 256
-_NOT_AN_ACTION: Final = "not an action (expected draw, take, meld, layoff, discard or pass)"
+_NOT_AN_ACTION: Final = "not an action (expected draw, take, meld, lay off, discard or pass)"
+#: Other spellings of the keywords.
+_SPOKEN: Final = {"lay-off": "layoff", "lay_off": "layoff"}
+#: The words ``draw`` may be followed by (``draw from the stock``).
+_DRAW_WORDS: Final = frozenset({"", "stock", "the stock", "from stock", "from the stock"})
 
 
 def _arity(words: list[str], count: int, text: str, usage: str) -> None:
@@ -111,6 +126,7 @@ def _arity(words: list[str], count: int, text: str, usage: str) -> None:
 
 
 def _index(word: str, text: str, usage: str) -> int:
+    word = word.removeprefix("#")  # a table meld as the table lists it (#0)
     try:
         if word.isdigit() and word.isascii():
             return int(word)
@@ -167,6 +183,12 @@ class DrawStock(Action):
     """
 
     keyword: ClassVar[str] = "draw"
+
+    @classmethod
+    def _from_words(cls, words: list[str], text: str) -> Action:
+        if " ".join(words).lower() not in _DRAW_WORDS:
+            _arity(words, 0, text, "draw")
+        return DRAW_STOCK
 
 
 @attrs.frozen
@@ -238,6 +260,10 @@ class LayOff(Action):
 
     @classmethod
     def _from_words(cls, words: list[str], text: str) -> Action:
+        # "on" and then "meld" may stand between the card and the meld's number (lay off 9s on meld #0).
+        for word in ("on", "meld"):
+            if len(words) > 2 and words[1].lower() == word:
+                del words[1]
         _arity(words, 2, text, "layoff CARD MELD")
         card, meld = Card.parse(words[0]), _index(words[1], text, "layoff CARD MELD")
         return _LAY_OFFS[card.index][meld] if meld < MELD_LIMIT else cls(card, meld)  # shared, or the error

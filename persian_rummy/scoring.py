@@ -22,7 +22,7 @@ def score_round(state: GameState | PlayerView) -> tuple[RoundScore, RoundScore]:
 
     >>> from persian_rummy import new_game, play, legal_actions
     >>> state = new_game(3)
-    >>> while not state.is_over:
+    >>> while not state.is_deal_over:
     ...     state = play(state, legal_actions(state)[0])
     >>> ns, ew = score_round(state)
     >>> (ns.total, ew.total) == state.scores, score_round(state.view(2)) == (ns, ew)
@@ -44,7 +44,7 @@ def winner(state: GameState | PlayerView) -> int | None:
 
     >>> from persian_rummy import new_game, play, legal_actions, Rules
     >>> state = new_game(3, rules=Rules(deals=1))
-    >>> while not state.is_over:
+    >>> while not state.is_deal_over:
     ...     state = play(state, legal_actions(state)[0])
     >>> winner(state) == (0 if state.scores[0] > state.scores[1] else 1 if state.scores[1] > state.scores[0] else None)
     True

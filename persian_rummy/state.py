@@ -18,6 +18,8 @@ from typing import Final
 import attrs
 
 from persian_rummy._bits import PLAYERS as PLAYERS  # re-exported: the seats are the state's (R3)
+from persian_rummy._bits import SEAT_NAMES as SEAT_NAMES
+from persian_rummy._bits import TEAM_NAMES as TEAM_NAMES
 from persian_rummy._bits import is_seat
 from persian_rummy._bits import team_of as team_of  # re-exported: the teams are the state's (R3)
 from persian_rummy._moves import meld_phase_actions, tally, usable_targets
@@ -36,10 +38,6 @@ __all__ = ["GameState", "Phase", "PlayerView", "RoundEnd", "observe", "team_of"]
 
 #: Cards dealt to each player (R5).
 HAND_SIZE: Final = 7
-#: The seats' names, by seat number (R3): North and South against East and West.
-SEAT_NAMES: Final = ("North", "East", "South", "West")
-#: The teams' names, by team number (R3).
-TEAM_NAMES: Final = ("North-South", "East-West")
 #: The seat letters of observations and of record action lines: North, East, South, West.
 SEAT_LETTERS: Final = "NESW"
 
@@ -304,8 +302,37 @@ class GameState:
         return self.hands[self.current_player]
 
     @property
+    def is_deal_over(self) -> bool:
+        """Whether the deal (the round) is over: ``ROUND_OVER``, or ``GAME_OVER`` after the
+        last deal. :func:`~persian_rummy.next_deal` deals the next one.
+
+        >>> from persian_rummy import new_game
+        >>> new_game(1).is_deal_over
+        False
+        """
+        return not self.phase.is_live
+
+    @property
+    def is_game_over(self) -> bool:
+        """Whether the whole game is over: the last deal has ended (``GAME_OVER``, R7, R26).
+        A whole game is one loop:
+
+        >>> from persian_rummy import legal_actions, new_game, next_deal, play
+        >>> state = new_game(42)
+        >>> while not state.is_game_over:
+        ...     if state.is_deal_over:
+        ...         state = next_deal(state, game_seed=42)  # deal 2 is shuffled by deal_seed(42, 2)
+        ...     else:
+        ...         state = play(state, legal_actions(state)[0])
+        >>> state.deal_number, state.scores
+        (2, (-1, 69))
+        """
+        return self.phase is Phase.GAME_OVER
+
+    @property
     def is_over(self) -> bool:
-        """Whether the round is over (``ROUND_OVER`` or ``GAME_OVER``).
+        """An alias of :attr:`is_deal_over`, the name of earlier versions: whether the deal
+        is over, not the game (see :attr:`is_game_over`).
 
         >>> from persian_rummy import new_game
         >>> new_game(1).is_over
@@ -893,6 +920,28 @@ class PlayerView:
             card=card,
             bold=bold,
         )
+
+    @property
+    def is_deal_over(self) -> bool:
+        """Whether the deal is over; see :attr:`GameState.is_deal_over
+        <persian_rummy.GameState.is_deal_over>`.
+
+        >>> from persian_rummy import new_game
+        >>> new_game(1).view(0).is_deal_over
+        False
+        """
+        return not self.phase.is_live
+
+    @property
+    def is_game_over(self) -> bool:
+        """Whether the whole game is over; see :attr:`GameState.is_game_over
+        <persian_rummy.GameState.is_game_over>`.
+
+        >>> from persian_rummy import new_game
+        >>> new_game(1).view(0).is_game_over
+        False
+        """
+        return self.phase is Phase.GAME_OVER
 
     @property
     def is_to_move(self) -> bool:
