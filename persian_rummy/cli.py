@@ -49,7 +49,14 @@ from persian_rummy.bots import BOTS, Bot, make_bot
 from persian_rummy.cards import Card, Suit
 from persian_rummy.dealing import Seed, deal_seed, new_game, next_deal, shuffled_deck
 from persian_rummy.engine import legal_actions, play
-from persian_rummy.errors import IllegalActionError, InvalidArgumentError, NotationError, PersianRummyError, excerpt
+from persian_rummy.errors import (
+    IllegalActionError,
+    InvalidArgumentError,
+    MissingExtraError,
+    NotationError,
+    PersianRummyError,
+    excerpt,
+)
 from persian_rummy.melds import MeldKind
 from persian_rummy.rules import PRESETS, Rules
 from persian_rummy.scoring import RoundScore, score_round, winner
@@ -764,6 +771,9 @@ def _serve(host: str, port: int, db: str) -> int:
     """Run the table server (:func:`persian_rummy.server.serve`) if the [server] extra is installed."""
     try:
         from persian_rummy.server import serve
+    except MissingExtraError as error:  # it says what to install
+        print(f"persian-rummy: serve: {error}", file=sys.stderr)
+        return 2
     except ImportError as error:
         print(
             f'persian-rummy: serve needs the [server] extra (pip install "persian-rummy[server]"): {error}',

@@ -12,7 +12,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "persian_rummy"
 #: The layers, lowest first; a module may import only modules of lower layers, and, within a
 #: layer, only modules listed before it. A new module must be placed here.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "_version"),
+    ("errors", "_version", "_extras"),
     ("cards", "limits", "_bits", "hand"),
     ("melds", "actions", "serialization", "rules", "_notation", "_moves", "_table"),
     ("state",),
