@@ -215,12 +215,6 @@ def meld_partners(target: Card) -> Iterator[tuple[Card, ...]]:
 class RoundScore:
     """One team's score for one round, itemised (R23-R25).
 
-    - ``melded``: the value of the cards the team melded (R23).
-    - ``laid_off``: the value of the cards the team laid off, on any meld (R16, R23).
-    - ``doubles``: the extra value of sets of four melded at once (R24).
-    - ``in_hand``: the value of the cards left in both partners' hands, subtracted (R23).
-    - ``going_out``: the going-out bonus, if a partner went out (R25).
-
     >>> score = RoundScore(team=0, melded=88, laid_off=3, doubles=40, in_hand=49, going_out=0)
     >>> score.total
     82
@@ -230,11 +224,17 @@ class RoundScore:
     East-West: melded 18, laid off 0, doubles 0, in hand 0, going out 25, total 43
     """
 
+    #: The team: 0 for North-South, 1 for East-West (R3).
     team: int
+    #: The value of the cards the team melded (R23).
     melded: int
+    #: The value of the cards the team laid off, on any meld (R16, R23).
     laid_off: int
+    #: The extra value of sets of four melded at once (R24).
     doubles: int
+    #: The value of the cards left in both partners' hands, subtracted (R23).
     in_hand: int
+    #: The going-out bonus, if a partner went out (R25).
     going_out: int
 
     @property

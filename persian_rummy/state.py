@@ -129,45 +129,44 @@ class GameState:
     sharing the parts that did not change.
 
     Make states with :func:`~persian_rummy.new_game`, :meth:`from_position` or
-    :meth:`from_deck`, and move with :func:`~persian_rummy.play` and its kin. The fields:
-
-    - ``hands``: the four hands, in seat order.
-    - ``stock``: the face-down stock, bottom to top (the last card is drawn next, R12).
-    - ``discard_pile``: bottom to top; the last card is the top card (R13).
-    - ``melds``: the melds on the table, in the order they were laid (lay-off indices).
-    - ``current_player``: the seat to act (0-3; after the round, the seat that acted last).
-    - ``dealer``: the seat that dealt this deal.
-    - ``phase``: see :class:`Phase`.
-    - ``must_meld``: after a discard-pile draw, the card the next action must meld or lay off
-      (R14), else ``None``.
-    - ``deal_number``: 1 for the first deal, 2 for the second (R7).
-    - ``scores``: the teams' cumulative totals, including every finished deal (R23-R25).
-    - ``rules``: the :class:`~persian_rummy.Rules` in force.
-    - ``consecutive_passes``: passes in a row so far (R20).
-    - ``idle_turns``: turns in a row with no stock draw and no card added to the table (R21).
-    - ``turn_progress``: whether the current turn has drawn from the stock or added a card
-      to the table (R21).
-    - ``went_out``: the seat that went out (R18, R25), once the round is over, else ``None``.
+    :meth:`from_deck`, and move with :func:`~persian_rummy.play` and its kin. Its fields
+    are the attributes below (:attr:`hands`, :attr:`stock`, :attr:`discard_pile`, ...).
 
     >>> from persian_rummy import new_game
     >>> new_game(1).hands[1]
     Hand.parse('Js 2d Jd Qd Tc Jk Jk')
     """
 
+    #: The four hands, in seat order.
     hands: tuple[Hand, ...]
+    #: The face-down stock, bottom to top (the last card is drawn next, R12).
     stock: tuple[Card, ...]
+    #: The discard pile, bottom to top; the last card is the top card (R13).
     discard_pile: tuple[Card, ...]
+    #: The melds on the table, in the order they were laid (lay-off indices).
     melds: tuple[Meld, ...]
+    #: The seat to act (0-3; after the round, the seat that acted last).
     current_player: int
+    #: The seat that dealt this deal.
     dealer: int
+    #: The phase: drawing, melding, or the round or game over (see :class:`Phase`).
     phase: Phase
+    #: After a discard-pile draw, the card the next action must meld or lay off (R14), else
+    #: ``None``.
     must_meld: Card | None
+    #: 1 for the first deal, 2 for the second (R7).
     deal_number: int
+    #: The teams' cumulative totals, including every finished deal (R23-R25).
     scores: tuple[int, int]
+    #: The :class:`~persian_rummy.Rules` in force.
     rules: Rules
+    #: Passes in a row so far (R20).
     consecutive_passes: int = 0
+    #: Turns in a row with no stock draw and no card added to the table (R21).
     idle_turns: int = 0
+    #: Whether the current turn has drawn from the stock or added a card to the table (R21).
     turn_progress: bool = False
+    #: The seat that went out (R18, R25), once the round is over, else ``None``.
     went_out: int | None = None
 
     @classmethod
@@ -794,23 +793,41 @@ class PlayerView:
     PlayerView.parse('?7/?7/?7/As4h6hAh5dTd3c ?27 2s - seat=3 turn=1 phase=draw must=- dealer=0 deal=1 scores=0,0 passes=0 idle=0 progress=0 out=- rules=default')
     """
 
+    #: The viewer's seat (0-3).
     seat: int
+    #: The viewer's own hand.
     hand: Hand
+    #: The size of each hand, in seat order (the viewer's too).
     hand_sizes: tuple[int, ...]
+    #: The number of cards in the stock (its order is hidden, R27).
     stock_size: int
+    #: As :attr:`GameState.discard_pile <persian_rummy.GameState.discard_pile>`: public.
     discard_pile: tuple[Card, ...]
+    #: As :attr:`GameState.melds <persian_rummy.GameState.melds>`: public, with each card's credit.
     melds: tuple[Meld, ...]
+    #: As :attr:`GameState.current_player <persian_rummy.GameState.current_player>`.
     current_player: int
+    #: As :attr:`GameState.dealer <persian_rummy.GameState.dealer>`.
     dealer: int
+    #: As :attr:`GameState.phase <persian_rummy.GameState.phase>`.
     phase: Phase
+    #: As :attr:`GameState.must_meld <persian_rummy.GameState.must_meld>`: public (R13-R14).
     must_meld: Card | None
+    #: As :attr:`GameState.deal_number <persian_rummy.GameState.deal_number>`.
     deal_number: int
+    #: As :attr:`GameState.scores <persian_rummy.GameState.scores>`.
     scores: tuple[int, int]
+    #: As :attr:`GameState.rules <persian_rummy.GameState.rules>`.
     rules: Rules
+    #: As :attr:`GameState.consecutive_passes <persian_rummy.GameState.consecutive_passes>`.
     consecutive_passes: int = 0
+    #: As :attr:`GameState.idle_turns <persian_rummy.GameState.idle_turns>`.
     idle_turns: int = 0
+    #: As :attr:`GameState.turn_progress <persian_rummy.GameState.turn_progress>`.
     turn_progress: bool = False
+    #: As :attr:`GameState.went_out <persian_rummy.GameState.went_out>`.
     went_out: int | None = None
+    #: Every hand once the round is over (R23), in seat order; ``None`` while it is played.
     revealed_hands: tuple[Hand, ...] | None = None
 
     @classmethod

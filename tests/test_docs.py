@@ -73,8 +73,29 @@ def test_the_action_grammar_is_in_the_api_reference() -> None:
     # grammar is pulled into the API reference.
     import persian_rummy.actions
 
-    api = (DOCS / "api.rst").read_text(encoding="utf-8")
-    assert ".. automodule:: persian_rummy.actions" in api.split("Actions\n-------")[1].split("\n--")[0]
+    api = (DOCS / "api" / "actions.rst").read_text(encoding="utf-8")
+    assert api.startswith("Actions\n=======") and ".. automodule:: persian_rummy.actions" in api
+    assert "api/actions" in (DOCS / "api.rst").read_text(encoding="utf-8")
     grammar = persian_rummy.actions.__doc__ or ""
-    for rule in ('action  = "draw" | "take" index', "index   = digit { digit }", "card    = rank suit"):
+    for rule in (
+        'action  = "draw" [ [ "from" ] [ "the" ] "stock" ] | "take" index',
+        'layoff  = "layoff" | "lay" "off"',
+        'index   = [ "#" ] digit { digit }',
+        "card    = rank suit",
+    ):
         assert rule in grammar
+
+
+def test_the_api_reference_is_a_page_per_area_and_links_the_states_fields() -> None:
+    # Each page of the reference is one area (issue 22: it was one page of 39,000 words); the
+    # fields of the game state are attributes that other pages link to.
+    pages = sorted(path.stem for path in (DOCS / "api").glob("*.rst"))
+    index = (DOCS / "api.rst").read_text(encoding="utf-8")
+    assert len(pages) >= 20 and all(f"   api/{page}\n" in index for page in pages)
+    state = (DOCS / "api" / "state.rst").read_text(encoding="utf-8")
+    import persian_rummy
+
+    fields = [field.name for field in persian_rummy.GameState.__attrs_attrs__]
+    members = state.split(".. autoclass:: GameState\n   :members: ")[1].split("\n")[0].split(", ")
+    assert fields == members[: len(fields)]
+    assert "is_deal_over" in members and "is_game_over" in members
