@@ -633,7 +633,7 @@ def _play_game(
     print(style.bold(f"Persian Rummy: you are {SEAT_NAMES[seat]} (seat {seat}); your partner is "
                      f"{SEAT_NAMES[(seat + 2) % 4]}."), file=out)  # fmt: skip
     print(f"Seed {seed}: persian-rummy play --seed {shlex.quote(str(seed))} deals this game again.", file=out)
-    print("Type help at the prompt for the syntax; quit (or Ctrl-D) leaves.", file=out)
+    print("Type help at the prompt for the syntax; quit (or Ctrl-D, or Ctrl-C) leaves.", file=out)
     state = new_game(seed, rules=rules)
     while True:
         deals.append([])
