@@ -88,9 +88,9 @@ class Action:
         if not words:
             raise NotationError(f"an empty text is {_NOT_AN_ACTION}", reason=_NOT_AN_ACTION)
         keyword, arguments = words[0].lower(), words[1:]
-        if keyword == "lay" and arguments and arguments[0].lower() == "off":  # the spoken form
-            keyword, arguments = "layoff", arguments[1:]
-        kind = _BY_KEYWORD.get(_SPOKEN.get(keyword, keyword))
+        kind = _BY_KEYWORD.get(keyword)
+        if kind is None and keyword == "lay" and arguments and arguments[0].lower() == "off":  # spoken
+            kind, arguments = LayOff, arguments[1:]
         if kind is None:
             raise NotationError(f"{excerpt(words[0])} is {_NOT_AN_ACTION}", reason=_NOT_AN_ACTION)
         try:
@@ -111,10 +111,8 @@ class Action:
 #: The longest text of an action: a meld of 13 cards written the longest way, with room for spaces.
 _ACTION_TEXT_LIMIT: Final = 256
 _NOT_AN_ACTION: Final = "not an action (expected draw, take, meld, lay off, discard or pass)"
-#: Other spellings of the keywords.
-_SPOKEN: Final = {"lay-off": "layoff", "lay_off": "layoff"}
 #: The words ``draw`` may be followed by (``draw from the stock``).
-_DRAW_WORDS: Final = frozenset({"", "stock", "the stock", "from stock", "from the stock"})
+_DRAW_WORDS: Final = frozenset({"stock", "the stock", "from stock", "from the stock"})
 
 
 def _arity(words: list[str], count: int, text: str, usage: str) -> None:
@@ -186,7 +184,7 @@ class DrawStock(Action):
 
     @classmethod
     def _from_words(cls, words: list[str], text: str) -> Action:
-        if " ".join(words).lower() not in _DRAW_WORDS:
+        if words and " ".join(words).lower() not in _DRAW_WORDS:
             _arity(words, 0, text, "draw")
         return DRAW_STOCK
 
@@ -304,7 +302,10 @@ class Pass(Action):
 
 
 _BY_KEYWORD: Final[dict[str, type[Action]]] = {
-    kind.keyword: kind for kind in (DrawStock, DrawDiscard, MeldCards, LayOff, Discard, Pass)
+    **{kind.keyword: kind for kind in (DrawStock, DrawDiscard, MeldCards, LayOff, Discard, Pass)},
+    # Other spellings of the keywords ("lay off", two words, is read by Action.parse).
+    "lay-off": LayOff,
+    "lay_off": LayOff,
 }
 
 # Shared instances the engine hands out instead of building equal values again and again. They
