@@ -1,14 +1,17 @@
 """The ``persian-rummy`` command line (also ``python -m persian_rummy``).
 
-- ``persian-rummy simulate [--seed N] [--games N] [--bot NAME ...] [--rules TEXT]``: bots play;
-  one game is printed turn by turn with a score sheet per deal, many games end with summary
-  statistics.
-- ``persian-rummy play [--seed N] [--seat N] [--bot NAME ...]``: play a game in the terminal
-  against bots (your partner is a bot too); without ``--seed`` a random seed is dealt and
-  printed, so the game can be played again.
+- ``persian-rummy simulate [--seed SEED] [--games N] [--bot NAME ...] [--rules TEXT]``: bots
+  play; one game is printed turn by turn (wrapped to the terminal's width) with a score sheet
+  per deal, many games end with summary statistics.
+- ``persian-rummy play [--seed SEED] [--seat N] [--bot NAME ...] [--save FILE]``: play a game
+  in the terminal against bots (your partner is a bot too); without ``--seed`` a random seed
+  is dealt and printed, so the game can be played again. ``--save`` saves the game when it
+  ends or you leave (quit, Ctrl-D or Ctrl-C).
 - ``persian-rummy replay FILE``: print a saved game, or step through it with Enter.
+- ``persian-rummy serve``: serve tables in the browser (the ``[server]`` extra).
 
-Suits are coloured when the output is a terminal and ``NO_COLOR`` is not set.
+A seed is a whole number or any text, as :func:`~persian_rummy.new_game` takes. Suits are
+coloured when the output is a terminal and ``NO_COLOR`` is not set.
 
 >>> main(["simulate", "--seed", "1", "--games", "3", "--no-progress"])  # doctest: +ELLIPSIS
 3 games (seeds 1-3), North-South greedy against East-West greedy, rules default
