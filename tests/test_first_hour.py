@@ -20,6 +20,7 @@ import pytest
 from persian_rummy import (
     Action,
     ArgumentTypeError,
+    Card,
     DrawDiscard,
     DrawStock,
     GameState,
@@ -76,6 +77,19 @@ def test_r16_r12_r13_the_spoken_forms_parse(text: str, action: Action) -> None:
 def test_spoken_forms_that_are_still_not_actions(text: str) -> None:
     with pytest.raises(NotationError):
         Action.parse(text)
+
+
+def test_r16_every_reader_of_actions_takes_the_spoken_forms() -> None:
+    # A record's action lines, an observation's text, legality checks: all read actions with
+    # Action.parse, and so the words people say.
+    from persian_rummy import Observation, is_legal
+    from persian_rummy.record import RecordedAction
+
+    assert RecordedAction.parse("S lay off 9s on #0 ; by hand").action == LayOff("9s", 0)
+    assert Observation.parse("E lay off 9♠ on #0").action == LayOff("9s", 0)
+    assert Observation.parse("N draw from the stock = Ah").cards == (Card.parse("Ah"),)
+    state = GameState.from_position(["9d", "9s 4h", "Qh", "2d"], "2c", melds=["Ts@0 Js@0 Qs@0"])
+    assert is_legal(state, "draw from the stock") and not is_legal(state, "lay off 9s on #0")
 
 
 def test_r16_play_takes_the_spoken_form_of_a_lay_off() -> None:
