@@ -21,7 +21,8 @@ from persian_rummy.errors import MissingExtraError
 @contextlib.contextmanager
 def needs_extra(extra: str, module: str) -> Iterator[None]:
     """Around the imports of ``module`` from the ``extra``: an :class:`ImportError` among
-    them becomes a :class:`~persian_rummy.errors.MissingExtraError` naming the extra."""
+    them (a package not installed) becomes a :class:`~persian_rummy.errors.MissingExtraError`
+    naming the extra."""
     try:
         yield
     except ImportError as error:

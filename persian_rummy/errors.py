@@ -136,13 +136,14 @@ class PersianRummyError(Exception):
         return f"{match.group(1)}: {cls.default_reason}" if match else cls.default_reason
 
 
-class MissingExtraError(PersianRummyError, ImportError):
+class MissingExtraError(PersianRummyError, ModuleNotFoundError):
     """A module of an optional extra imported without it: the message says which
     ``pip install`` brings it (``pip install "persian-rummy[rl]"``). ``name`` is the missing
-    package, as :class:`ImportError` has it.
+    package, as :class:`ModuleNotFoundError` has it, so code that catches a missing module
+    (and ``pytest.importorskip``) catches it.
 
-    >>> issubclass(MissingExtraError, ImportError)
-    True
+    >>> issubclass(MissingExtraError, ModuleNotFoundError), issubclass(MissingExtraError, ImportError)
+    (True, True)
     """
 
     default_reason = "an optional extra is not installed"

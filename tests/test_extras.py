@@ -52,7 +52,7 @@ def test_a_module_without_its_extra_says_which_pip_install_brings_it(
     message = str(raised.value)
     assert f'pip install "persian-rummy[{extra}]"' in message, message
     assert f"needs the [{extra}] extra" in message
-    assert isinstance(raised.value, ImportError) and isinstance(raised.value, PersianRummyError)
+    assert isinstance(raised.value, ModuleNotFoundError) and isinstance(raised.value, PersianRummyError)
     # The package made missing, or one imported before it that is not installed here.
     missing = raised.value.name
     assert missing is not None and f"no module named {missing!r}" in message
