@@ -50,9 +50,6 @@ def _numpy_stand_in() -> None:
     _MockObject.tobytes = lambda self: b""  # type: ignore[attr-defined]
 
 
-if "numpy" in autodoc_mock_imports:
-    _numpy_stand_in()
-
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_typehints_format = "short"
@@ -107,3 +104,5 @@ def _resolve_reexport(app: Any, env: Any, node: Any, contnode: Any) -> Any:
 
 def setup(app: Any) -> None:
     app.connect("missing-reference", _resolve_reexport)
+    if "numpy" in autodoc_mock_imports:  # here, not at import: pytest imports this file too
+        _numpy_stand_in()
