@@ -199,6 +199,7 @@ class DrawDiscard(Action):
     """
 
     keyword: ClassVar[str] = "take"
+    #: The index of the card taken, 0 for the bottom of the pile; every card above it is taken too.
     index: int = attrs.field(validator=_pile_index)
 
     @classmethod
@@ -223,6 +224,7 @@ class MeldCards(Action):
     """
 
     keyword: ClassVar[str] = "meld"
+    #: The cards melded, in canonical order.
     cards: tuple[Card, ...] = attrs.field(converter=_canonical_cards)
 
     @classmethod
@@ -253,7 +255,9 @@ class LayOff(Action):
     """
 
     keyword: ClassVar[str] = "layoff"
+    #: The card laid off, from the hand.
     card: Card = attrs.field(converter=_card)
+    #: The index of the table meld it is laid off on (``state.melds[meld]``).
     meld: int = attrs.field(validator=_meld_index)
 
     @classmethod
@@ -279,6 +283,7 @@ class Discard(Action):
     """
 
     keyword: ClassVar[str] = "discard"
+    #: The card discarded, from the hand.
     card: Card = attrs.field(converter=_card)
 
     @classmethod

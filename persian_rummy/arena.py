@@ -238,7 +238,9 @@ class MatchResult:
     ((1, 1), 0, 110.0)
     """
 
+    #: The names of side 0 and side 1.
     sides: tuple[str, str]
+    #: Every game's result, in order.
     games: tuple[GameResult, ...]
 
     @property

@@ -214,9 +214,13 @@ class Meld:
     60
     """
 
+    #: The cards, in the meld's order (a run from its low end).
     cards: tuple[Card, ...]
+    #: For each card, the seat credited with it: who melded it or laid it off (R16, R23).
     seats: tuple[int, ...]
+    #: For each card, whether it was laid off after the meld was made (R16).
     laid_off: tuple[bool, ...]
+    #: What the meld is, computed once from its cards (internal to the engine).
     shape: MeldShape = attrs.field(eq=False, hash=False)
     _mask: int = attrs.field(eq=False, hash=False)
     _jokers: int = attrs.field(eq=False, hash=False)

@@ -61,8 +61,12 @@ class Observation:
     'E draw'
     """
 
+    #: The seat that acted.
     seat: int = attrs.field(validator=check_seat)
+    #: The action it played.
     action: Action
+    #: The cards the seat saw move: a stock draw's card for the player who drew it, the cards
+    #: a discard-pile draw took; else none.
     cards: tuple[Card, ...] = ()
 
     @classmethod
@@ -112,7 +116,9 @@ class InfoState:
     E discard Jk
     """
 
+    #: The seat's view now.
     view: PlayerView
+    #: Every public event of the deal so far, as the seat saw it, in order.
     history: tuple[Observation, ...] = ()
 
     @property

@@ -99,3 +99,34 @@ def test_the_api_reference_is_a_page_per_area_and_links_the_states_fields() -> N
     members = state.split(".. autoclass:: GameState\n   :members: ")[1].split("\n")[0].split(", ")
     assert fields == members[: len(fields)]
     assert "is_deal_over" in members and "is_game_over" in members
+
+
+def test_every_public_field_of_the_libraries_values_is_documented_where_it_is_declared() -> None:
+    # A field documented by a #: comment above it is an attribute of the reference that can be
+    # linked (:attr:`GameState.hands`), not a line of a docstring's prose (issue 22).
+    import inspect
+    import re
+
+    import attrs
+
+    import persian_rummy
+    import persian_rummy.arena
+    import persian_rummy.record
+
+    classes = {
+        value
+        for module in (persian_rummy, persian_rummy.arena, persian_rummy.record)
+        for value in (getattr(module, name) for name in module.__all__)
+        if inspect.isclass(value) and attrs.has(value)
+    }
+    assert persian_rummy.GameState in classes and persian_rummy.Rules in classes
+    undocumented = []
+    for cls in classes:
+        source = inspect.getsource(cls).splitlines()
+        for field in attrs.fields(cls):
+            if field.name.startswith("_"):
+                continue
+            line = next(index for index, text in enumerate(source) if re.match(rf"    {field.name}\s*:", text))
+            if not source[line - 1].strip().startswith("#:"):
+                undocumented.append(f"{cls.__name__}.{field.name}")
+    assert undocumented == []

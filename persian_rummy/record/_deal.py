@@ -55,8 +55,11 @@ class RecordedAction:
     'E draw'
     """
 
+    #: The seat that played the action.
     seat: int = attrs.field(validator=check_seat)
+    #: The action.
     action: Action
+    #: A comment, or ``""``.
     comment: str = attrs.field(default="", validator=lambda _, __, value: check_comment(value))
 
     @classmethod
