@@ -8,9 +8,8 @@ every seat, or one per seat in the order North, East, South, West.
 
 import sys
 
-from persian_rummy import next_deal, play, score_round, winner
+from persian_rummy import new_game, next_deal, play, score_round, winner
 from persian_rummy.bots import make_bot
-from persian_rummy.dealing import new_game
 
 TEAMS = ("North-South", "East-West")
 
@@ -24,20 +23,21 @@ if len(names) != 4:
 bots = [make_bot(name, seed * 4 + seat) for seat, name in enumerate(names)]
 
 state = new_game(seed)
-while True:
-    # A deal: each bot sees only its own seat's view (R27) and answers with a legal action.
-    while state.phase.is_live:
-        seat = state.current_player
-        state = play(state, bots[seat](state.view(seat)))
-    print(
-        f"Deal {state.deal_number}:", "nobody went out" if state.went_out is None else f"seat {state.went_out} went out"
-    )
-    for score in score_round(state):  # itemised: melded, laid off, doubles, in hand, bonus
-        print(f"  {TEAMS[score.team]:<12} {score}")
-    if state.phase.name == "GAME_OVER":
-        break
-    # The next deal is dealt by the next seat to the left (R7); the scores carry over.
-    state = next_deal(state, f"{seed}/{state.deal_number + 1}")
+while not state.is_game_over:
+    if state.is_deal_over:
+        # The next deal is dealt by the next seat to the left (R7), shuffled by
+        # deal_seed(seed, deal number); the scores carry over.
+        state = next_deal(state, game_seed=seed)
+    # Each bot sees only its own seat's view (R27) and answers with a legal action.
+    seat = state.current_player
+    state = play(state, bots[seat](state.view(seat)))
+    if state.is_deal_over:
+        print(
+            f"Deal {state.deal_number}:",
+            "nobody went out" if state.went_out is None else f"seat {state.went_out} went out",
+        )
+        for score in score_round(state):  # itemised: melded, laid off, doubles, in hand, bonus
+            print(f"  {score}")
 
 team = winner(state)
 print("Final:", state.scores, "-", "a draw" if team is None else f"{TEAMS[team]} win")

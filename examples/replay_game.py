@@ -16,13 +16,12 @@ from persian_rummy.bots import GreedyBot, RandomBot
 bots = [RandomBot(1), GreedyBot(), RandomBot(3), GreedyBot()]
 recorder = record.Recorder(players=["Ann", "Bob", "Cyd", "Dee"])
 state = recorder.deal(seed=11)
-while True:
-    while state.phase.is_live:
+while not state.is_game_over:
+    if state.is_deal_over:
+        state = recorder.deal()  # deal 2 is shuffled by deal_seed(11, 2), "11/2"
+    else:
         seat = state.current_player
         state = recorder.play(bots[seat](state.view(seat)))
-    if state.phase.name == "GAME_OVER":
-        break
-    state = recorder.deal(seed="11/2")
 
 path = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.mkdtemp()) / "game.prr"
 with path.open("w", encoding="utf-8") as file:

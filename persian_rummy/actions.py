@@ -9,13 +9,18 @@ An action never names a seat: it is always for the player to move. The text form
     discard CARD         Discard(card)        discard and end the turn (R17)
     pass                 Pass()               pass with an empty stock (R20)
 
+The words people say are read too: ``lay off 9s 0`` and ``lay off 9♠ on #0`` (the form the
+command line lists its options in) for ``layoff 9s 0``, ``draw from the stock`` for
+``draw``, ``take #3`` for ``take 3``.
+
 Formally (EBNF; keywords and cards are case-insensitive, words are separated by any
 whitespace, leading and trailing whitespace is ignored; :func:`str` writes the canonical form,
 lower-case keywords, canonical cards in canonical order, single spaces)::
 
-    action  = "draw" | "take" index | "meld" card { card } | "layoff" card index
-            | "discard" card | "pass" ;
-    index   = digit { digit } ;                (* ASCII digits: 0 is the bottom of the pile *)
+    action  = "draw" [ [ "from" ] [ "the" ] "stock" ] | "take" index | "meld" card { card }
+            | layoff card [ "on" ] [ "meld" ] index | "discard" card | "pass" ;
+    layoff  = "layoff" | "lay" "off" | "lay-off" | "lay_off" ;
+    index   = [ "#" ] digit { digit } ;        (* ASCII digits: 0 is the bottom of the pile *)
     card    = rank suit | "Jk" | "joker" | "🃏" ;
     rank    = "2" | ... | "9" | "T" | "10" | "J" | "Q" | "K" | "A" ;
     suit    = "s" | "h" | "d" | "c" | "♠" | "♥" | "♦" | "♣" ;
@@ -28,6 +33,8 @@ the action is legal is a separate question (:func:`~persian_rummy.is_legal`).
 MeldCards(cards=(Card.parse('7s'), Card.parse('7h'), Card.parse('7d')))
 >>> str(LayOff("8h", 2)), str(DrawDiscard(3)), Action.parse("pass")
 ('layoff 8h 2', 'take 3', Pass())
+>>> Action.parse("lay off 9♠ on #0") == Action.parse("layoff 9s 0") == LayOff("9s", 0)
+True
 """
 
 from __future__ import annotations
@@ -65,6 +72,8 @@ class Action:
 
         >>> Action.parse("take 0"), Action.parse("discard K♦")
         (DrawDiscard(index=0), Discard(card=Card.parse('Kd')))
+        >>> Action.parse("lay off 9s 0"), Action.parse("draw from the stock")
+        (LayOff(card=Card.parse('9s'), meld=0), DrawStock())
         """
         if isinstance(text, Action):
             return text
@@ -80,6 +89,8 @@ class Action:
             raise NotationError(f"an empty text is {_NOT_AN_ACTION}", reason=_NOT_AN_ACTION)
         keyword, arguments = words[0].lower(), words[1:]
         kind = _BY_KEYWORD.get(keyword)
+        if kind is None and keyword == "lay" and arguments and arguments[0].lower() == "off":  # spoken
+            kind, arguments = LayOff, arguments[1:]
         if kind is None:
             raise NotationError(f"{excerpt(words[0])} is {_NOT_AN_ACTION}", reason=_NOT_AN_ACTION)
         try:
@@ -99,7 +110,9 @@ class Action:
 
 #: The longest text of an action: a meld of 13 cards written the longest way, with room for spaces.
 _ACTION_TEXT_LIMIT: Final = 256
-_NOT_AN_ACTION: Final = "not an action (expected draw, take, meld, layoff, discard or pass)"
+_NOT_AN_ACTION: Final = "not an action (expected draw, take, meld, lay off, discard or pass)"
+#: The words ``draw`` may be followed by (``draw from the stock``).
+_DRAW_WORDS: Final = frozenset({"stock", "the stock", "from stock", "from the stock"})
 
 
 def _arity(words: list[str], count: int, text: str, usage: str) -> None:
@@ -111,6 +124,7 @@ def _arity(words: list[str], count: int, text: str, usage: str) -> None:
 
 
 def _index(word: str, text: str, usage: str) -> int:
+    word = word.removeprefix("#")  # a table meld as the table lists it (#0)
     try:
         if word.isdigit() and word.isascii():
             return int(word)
@@ -168,6 +182,12 @@ class DrawStock(Action):
 
     keyword: ClassVar[str] = "draw"
 
+    @classmethod
+    def _from_words(cls, words: list[str], text: str) -> Action:
+        if words and " ".join(words).lower() not in _DRAW_WORDS:
+            _arity(words, 0, text, "draw")
+        return DRAW_STOCK
+
 
 @attrs.frozen
 class DrawDiscard(Action):
@@ -179,6 +199,7 @@ class DrawDiscard(Action):
     """
 
     keyword: ClassVar[str] = "take"
+    #: The index of the card taken, 0 for the bottom of the pile; every card above it is taken too.
     index: int = attrs.field(validator=_pile_index)
 
     @classmethod
@@ -203,6 +224,7 @@ class MeldCards(Action):
     """
 
     keyword: ClassVar[str] = "meld"
+    #: The cards melded, in canonical order.
     cards: tuple[Card, ...] = attrs.field(converter=_canonical_cards)
 
     @classmethod
@@ -230,11 +252,17 @@ class LayOff(Action):
     """
 
     keyword: ClassVar[str] = "layoff"
+    #: The card laid off, from the hand.
     card: Card = attrs.field(converter=_card)
+    #: The index of the table meld it is laid off on (``state.melds[meld]``).
     meld: int = attrs.field(validator=_meld_index)
 
     @classmethod
     def _from_words(cls, words: list[str], text: str) -> Action:
+        # "on" and then "meld" may stand between the card and the meld's number (lay off 9s on meld #0).
+        for word in ("on", "meld"):
+            if len(words) > 2 and words[1].lower() == word:
+                del words[1]
         _arity(words, 2, text, "layoff CARD MELD")
         card, meld = Card.parse(words[0]), _index(words[1], text, "layoff CARD MELD")
         return _LAY_OFFS[card.index][meld] if meld < MELD_LIMIT else cls(card, meld)  # shared, or the error
@@ -252,6 +280,7 @@ class Discard(Action):
     """
 
     keyword: ClassVar[str] = "discard"
+    #: The card discarded, from the hand.
     card: Card = attrs.field(converter=_card)
 
     @classmethod
@@ -275,7 +304,10 @@ class Pass(Action):
 
 
 _BY_KEYWORD: Final[dict[str, type[Action]]] = {
-    kind.keyword: kind for kind in (DrawStock, DrawDiscard, MeldCards, LayOff, Discard, Pass)
+    **{kind.keyword: kind for kind in (DrawStock, DrawDiscard, MeldCards, LayOff, Discard, Pass)},
+    # Other spellings of the keywords ("lay off", two words, is read by Action.parse).
+    "lay-off": LayOff,
+    "lay_off": LayOff,
 }
 
 # Shared instances the engine hands out instead of building equal values again and again. They

@@ -94,10 +94,6 @@ def derived_seed(*parts: object) -> int:
 class PlayedGame:
     """A whole game played by :func:`play_game`.
 
-    - ``final``: the final state (``GAME_OVER``, R7), with the game's scores (R23-R26).
-    - ``seed``: the game's seed; deal ``n`` was shuffled with :func:`~persian_rummy.deal_seed` of it.
-    - ``deals``: every deal's actions, in order.
-
     >>> from persian_rummy.bots import GreedyBot
     >>> game = play_game([GreedyBot()] * 4, 3)
     >>> game.final.phase, game.final.scores, game.action_count
@@ -106,8 +102,11 @@ class PlayedGame:
     ([74, 67], (DrawStock(), Discard(card=Card.parse('Tc'))))
     """
 
+    #: The final state (``GAME_OVER``, R7), with the game's scores (R23-R26).
     final: GameState
+    #: The game's seed; deal ``n`` was shuffled with :func:`~persian_rummy.deal_seed` of it.
     seed: int | str
+    #: Every deal's actions, in order.
     deals: tuple[tuple[Action, ...], ...]
 
     @property
@@ -187,19 +186,18 @@ def play_game(
 class GameResult:
     """The result of one game of a match.
 
-    - ``game``: its number in the match (0, 1, ...).
-    - ``swapped``: whether side 0 played as team 1 (seats 1 and 3) in this game.
-    - ``scores``: the final totals of team 0 and team 1 (R23-R26).
-    - ``actions``: how many actions the game took.
-
     >>> record = GameResult(game=1, swapped=True, scores=(40, 95), actions=180)
     >>> record.side_scores, record.winner
     ((95, 40), 0)
     """
 
+    #: Its number in the match (0, 1, ...).
     game: int
+    #: Whether side 0 played as team 1 (seats 1 and 3) in this game.
     swapped: bool
+    #: The final totals of team 0 and team 1 (R23-R26).
     scores: tuple[int, int]
+    #: How many actions the game took.
     actions: int
 
     @property
@@ -240,7 +238,9 @@ class MatchResult:
     ((1, 1), 0, 110.0)
     """
 
+    #: The names of side 0 and side 1.
     sides: tuple[str, str]
+    #: Every game's result, in order.
     games: tuple[GameResult, ...]
 
     @property

@@ -165,7 +165,9 @@ class Card:
     [Card.parse('As'), Card.parse('2c'), Card.parse('Jk')]
     """
 
+    #: The rank of a natural card; ``None`` for the joker.
     rank: Rank | None = attrs.field(default=None)
+    #: The suit of a natural card; ``None`` for the joker.
     suit: Suit | None = attrs.field(default=None)
     #: The card's number inside the engine: ``suit * 13 + rank - 2`` for naturals, 52 for jokers.
     index: int = attrs.field(init=False)

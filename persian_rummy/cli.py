@@ -1,14 +1,17 @@
 """The ``persian-rummy`` command line (also ``python -m persian_rummy``).
 
-- ``persian-rummy simulate [--seed N] [--games N] [--bot NAME ...] [--rules TEXT]``: bots play;
-  one game is printed turn by turn with a score sheet per deal, many games end with summary
-  statistics.
-- ``persian-rummy play [--seed N] [--seat N] [--bot NAME ...]``: play a game in the terminal
-  against bots (your partner is a bot too); without ``--seed`` a random seed is dealt and
-  printed, so the game can be played again.
+- ``persian-rummy simulate [--seed SEED] [--games N] [--bot NAME ...] [--rules TEXT]``: bots
+  play; one game is printed turn by turn (wrapped to the terminal's width) with a score sheet
+  per deal, many games end with summary statistics.
+- ``persian-rummy play [--seed SEED] [--seat N] [--bot NAME ...] [--save FILE]``: play a game
+  in the terminal against bots (your partner is a bot too); without ``--seed`` a random seed
+  is dealt and printed, so the game can be played again. ``--save`` saves the game when it
+  ends or you leave (quit, Ctrl-D or Ctrl-C).
 - ``persian-rummy replay FILE``: print a saved game, or step through it with Enter.
+- ``persian-rummy serve``: serve tables in the browser (the ``[server]`` extra).
 
-Suits are coloured when the output is a terminal and ``NO_COLOR`` is not set.
+A seed is a whole number or any text, as :func:`~persian_rummy.new_game` takes. Suits are
+coloured when the output is a terminal and ``NO_COLOR`` is not set.
 
 >>> main(["simulate", "--seed", "1", "--games", "3", "--no-progress"])  # doctest: +ELLIPSIS
 3 games (seeds 1-3), North-South greedy against East-West greedy, rules default
@@ -30,7 +33,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import secrets
+import shlex
+import shutil
 import sys
 import textwrap
 import time
@@ -41,17 +47,27 @@ from typing import Final, TextIO
 
 from persian_rummy._version import __version__
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
-from persian_rummy.arena import PlayedGame, play_game, wilson_interval
+from persian_rummy.arena import PlayedGame, derived_seed, play_game, wilson_interval
 from persian_rummy.bots import BOTS, Bot, make_bot
 from persian_rummy.cards import Card, Suit
-from persian_rummy.dealing import deal_seed, new_game, next_deal
+from persian_rummy.dealing import Seed, deal_seed, new_game, next_deal, shuffled_deck
 from persian_rummy.engine import legal_actions, play
-from persian_rummy.errors import IllegalActionError, InvalidArgumentError, NotationError, PersianRummyError, excerpt
+from persian_rummy.errors import (
+    IllegalActionError,
+    InvalidArgumentError,
+    MissingExtraError,
+    NotationError,
+    PersianRummyError,
+    excerpt,
+)
 from persian_rummy.melds import MeldKind
 from persian_rummy.rules import PRESETS, Rules
 from persian_rummy.scoring import RoundScore, score_round, winner
 from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, GameState, Phase, RoundEnd, team_of
 from persian_rummy.view import PlayerView
+
+#: A card as the library's messages write it (6s, Th, Jk), as a word of its own.
+_CARD_IN_TEXT: Final = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][shdc]|Jk)(?![A-Za-z0-9])")
 
 __all__ = ["Style", "describe", "main", "score_sheet", "table_text", "visible"]
 
@@ -118,6 +134,19 @@ class Style:
         items = list(cards)
         return " ".join(self.card(card) for card in items) if items else "-"
 
+    def in_text(self, text: str) -> str:
+        """``text`` (a message of the library's, which writes cards as ``6s``) with its cards
+        written as this style writes them, as the screen shows them.
+
+        >>> Style().in_text("R17: seat 2 does not hold 6s or Jk")
+        'R17: seat 2 does not hold 6♠ or Jk'
+        >>> Style(symbols=False).in_text("R17: 6s")
+        'R17: 6s'
+        """
+        if not self.symbols and not self.colour:
+            return text
+        return _CARD_IN_TEXT.sub(lambda match: self.card(Card.parse(match[0])), text)
+
     def bold(self, text: str) -> str:
         """Bold text, when colour is on.
 
@@ -135,10 +164,12 @@ def describe(
     *,
     reveal: bool = True,
     used_by: Action | None = None,
+    you: bool = False,
 ) -> str:
     """One action in words. ``reveal`` says whether to name a card drawn from the stock
     (hidden from the other players, R27). For a discard-pile draw, ``used_by`` is the next
-    action, which melds or lays off the card taken (R14), when it is known.
+    action, which melds or lays off the card taken (R14), when it is known. The verb is for a
+    seat's name (``takes``), or with ``you`` for the player at the terminal (``take``).
 
     >>> from persian_rummy import GameState
     >>> state = GameState.from_position(["4s 9d", "5s 6s Kd", "Qh Qd", "2c 2d"], "4c 7s 9c 2h")
@@ -147,7 +178,31 @@ def describe(
     'takes 7♠ 9♣ 2♥ from the discard pile (the 7♠ must be melded or laid off now, R14)'
     >>> describe(state, DrawDiscard(1), after, Style(), used_by=Action.parse("meld 5s 6s 7s"))
     'takes 7♠ 9♣ 2♥ from the discard pile (the 7♠ to be melded at once, R14)'
+    >>> describe(state, DrawDiscard(1), after, Style(), you=True)
+    'take 7♠ 9♣ 2♥ from the discard pile (the 7♠ must be melded or laid off now, R14)'
     """
+    text = _describe(before, action, after, style, reveal=reveal, used_by=used_by)
+    if you:
+        for third, second in _SECOND_PERSON:
+            if text.startswith(third):
+                return second + text[len(third) :]
+    return text
+
+
+#: The verbs of :func:`describe`, for a seat's name and for "you".
+_SECOND_PERSON: Final = (
+    ("draws ", "draw "),
+    ("takes ", "take "),
+    ("melds ", "meld "),
+    ("lays off ", "lay off "),
+    ("discards ", "discard "),
+    ("passes ", "pass "),
+)
+
+
+def _describe(
+    before: GameState, action: Action, after: GameState, style: Style, *, reveal: bool, used_by: Action | None
+) -> str:
     seat = before.current_player
     if isinstance(action, DrawStock):
         if reveal:
@@ -250,16 +305,63 @@ def table_text(view: PlayerView | GameState, style: Style) -> str:
     return view.text(card=style.card, bold=style.bold)
 
 
-def _wrap(text: str, indent: str) -> str:
+#: The width ``simulate`` wraps its turns to when the output is not a terminal, and the least.
+_WIDTH: Final = 100
+_NARROWEST: Final = 40
+
+
+def _output_width(out: TextIO) -> int:
+    """The width to wrap text written to ``out``: ``COLUMNS`` when it is set, else the
+    terminal's width when ``out`` is a terminal, else 100 (a file or a pipe); never under 40."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isascii() and columns.isdigit() and len(columns) < 6:
+        width = int(columns)
+    elif _is_terminal(out):
+        width = shutil.get_terminal_size((_WIDTH, 24)).columns
+    else:
+        width = _WIDTH
+    return max(width, _NARROWEST)
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except (OSError, ValueError):  # a closed stream
+        return False
+
+
+def _wrap(text: str, indent: str, width: int = _WIDTH) -> str:
     return textwrap.fill(
-        text, width=100, initial_indent=indent, subsequent_indent=indent + "      ", break_on_hyphens=False
+        text, width=width, initial_indent=indent, subsequent_indent=indent + "      ", break_on_hyphens=False
     )
 
 
 # --- simulate ----------------------------------------------------------------------------
 
 
-def _bots_for(specs: Sequence[str], seed: int) -> list[Bot]:
+def _seed(text: str) -> Seed:
+    """A ``--seed``: a whole number (``42``), or any other text (``"friday game"``), as
+    :func:`~persian_rummy.new_game` takes (R5)."""
+    body = text.removeprefix("-")
+    seed: Seed = int(text) if body.isascii() and body.isdigit() and len(body) <= _SEED_DIGITS else text
+    try:
+        shuffled_deck(seed)  # the library's own check of a seed (a text of at most 200 characters)
+    except PersianRummyError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return seed
+
+
+#: The most digits of a whole-number seed (SEED_BITS bits); longer digits are read as text.
+_SEED_DIGITS: Final = 1200
+
+
+def _bot_seed(seed: Seed) -> int:
+    # The bots' seeds are whole numbers: a text seed is hashed to one, the same everywhere.
+    return seed if isinstance(seed, int) else derived_seed("bots", seed)
+
+
+def _bots_for(specs: Sequence[str], seed: Seed) -> list[Bot]:
     if len(specs) == 1:
         per_seat = [specs[0]] * 4
     elif len(specs) == 2:
@@ -270,7 +372,7 @@ def _bots_for(specs: Sequence[str], seed: int) -> list[Bot]:
         raise NotationError(
             f"give one bot (every seat), two (North-South, East-West) or four (by seat), not {len(specs)}"
         )
-    return [make_bot(spec, seed * 4 + seat) for seat, spec in enumerate(per_seat)]
+    return [make_bot(spec, _bot_seed(seed) * 4 + seat) for seat, spec in enumerate(per_seat)]
 
 
 def _lineup(specs: Sequence[str]) -> str:
@@ -280,12 +382,13 @@ def _lineup(specs: Sequence[str]) -> str:
     return f"{TEAM_NAMES[0]} {first} against {TEAM_NAMES[1]} {second}"
 
 
-def _print_game(seed: int, specs: Sequence[str], rules: Rules, out: TextIO, style: Style) -> PlayedGame:
+def _print_game(seed: Seed, specs: Sequence[str], rules: Rules, out: TextIO, style: Style) -> PlayedGame:
     print(style.bold(f"Persian Rummy, seed {seed}: {_lineup(specs)}; rules {rules}"), file=out)
     print("Partners sit opposite: North and South against East and West (R3).", file=out)
     print("Each turn ends with the number of cards its player then holds, in brackets.", file=out)
     turn: list[str] = []
     counter = [0]
+    width = _output_width(out)
 
     # A take from the discard pile is told with the action that uses its card (R14).
     taken: list[tuple[GameState, Action, GameState]] = []
@@ -293,7 +396,7 @@ def _print_game(seed: int, specs: Sequence[str], rules: Rules, out: TextIO, styl
     def flush(seat: int, held: int) -> None:
         counter[0] += 1
         text = f"{counter[0]:>3}. {SEAT_NAMES[seat]}: " + "; ".join(turn) + f" [{held} card{'s' if held != 1 else ''}]"
-        print(_wrap(text, "  "), file=out)
+        print(_wrap(text, "  ", width), file=out)
         turn.clear()
 
     def on_deal(state: GameState) -> None:
@@ -324,7 +427,7 @@ def _print_game(seed: int, specs: Sequence[str], rules: Rules, out: TextIO, styl
         if taken:
             turn.append(describe(*taken.pop(), style, used_by=action))
         turn.append(describe(before, action, after, style))
-        if isinstance(action, Discard | Pass) or after.is_over:
+        if isinstance(action, Discard | Pass) or after.is_deal_over:
             seat = before.current_player
             flush(seat, len(after.hands[seat]))
 
@@ -365,7 +468,7 @@ def _summarise(
             deal_wins[1] += second > first
 
     def on_action(before: GameState, action: Action, after: GameState) -> None:
-        if isinstance(action, Discard | Pass) or after.is_over:
+        if isinstance(action, Discard | Pass) or after.is_deal_over:
             turns[0] += 1
 
     started = time.perf_counter()
@@ -408,23 +511,35 @@ def _random_seed() -> int:
 
 
 def _action_text(state: GameState, action: Action, style: Style) -> str:
+    # The action's words (which Action.parse reads), then what it takes or where it goes in
+    # brackets (which _read drops): every option can be typed back as it is listed.
     if isinstance(action, DrawStock):
         return "draw from the stock"
     if isinstance(action, DrawDiscard):
         taken = state.discard_pile[action.index :]
-        return f"take {action.index}: {style.cards(taken)} (then meld the {style.card(taken[0])})"
+        return f"take {action.index} ({style.cards(taken)}, then meld the {style.card(taken[0])})"
     if isinstance(action, MeldCards):
         return f"meld {style.cards(action.cards)}"
     if isinstance(action, LayOff):
         target = state.melds[action.meld]
-        return f"lay off {style.card(action.card)} on #{action.meld} {style.cards(target.cards)}"
+        return f"lay off {style.card(action.card)} on #{action.meld} ({style.cards(target.cards)})"
     if isinstance(action, Discard):
         return f"discard {style.card(action.card)}"
     return "pass"
 
 
-_HELP = """Type the number of an action, or the action itself:
-  draw | take INDEX | meld CARD CARD CARD ... | layoff CARD MELD | discard CARD | pass
+#: A note in brackets at the end of an option (what a take takes, the meld laid off on).
+_NOTE: Final = re.compile(r"\s*\([^()]*\)\s*$")
+
+
+def _read(answer: str) -> Action:
+    """The action typed at the prompt: any text :meth:`Action.parse` reads, or an option
+    exactly as :func:`_action_text` lists it (with its note in brackets)."""
+    return Action.parse(_NOTE.sub("", answer))
+
+
+_HELP = """Type the number of an action, or the action itself (an option as it is listed works too):
+  draw | take INDEX | meld CARD CARD CARD ... | lay off CARD MELD | discard CARD | pass
 Cards are written like 7h, Td, Qs, Jk (joker); 10h and 7♥ work too.
 Other commands: table (show the table again), help, quit."""
 
@@ -465,12 +580,16 @@ def _ask(state: GameState, seat: int, actions: Sequence[Action], out: TextIO, st
             if 1 <= choice <= len(actions):
                 return actions[choice - 1]
             shown = answer if len(answer) <= 20 else answer[:20] + "..."
-            print(f"There is no option {shown}: choose 1 to {len(actions)}.", file=out)
+            choose = "the only option is 1" if len(actions) == 1 else f"choose 1 to {len(actions)}"
+            print(f"There is no option {shown}: {choose}.", file=out)
             continue
         try:
-            action = Action.parse(answer)
+            action = _read(answer)
         except NotationError as error:
-            print(f"I do not understand {excerpt(answer)}: {error}. Type help for the syntax.", file=out)
+            print(
+                f"I do not understand {excerpt(answer)}: {style.in_text(str(error))}. Type help for the syntax.",
+                file=out,
+            )
             continue
         if action in actions:
             return action
@@ -478,7 +597,7 @@ def _ask(state: GameState, seat: int, actions: Sequence[Action], out: TextIO, st
             play(state, action)
         except IllegalActionError as error:
             # The reason names no hidden card: what a server would show the whole table.
-            print(f"That is not allowed: {error.reason}", file=out)
+            print(f"That is not allowed: {style.in_text(error.reason)}", file=out)
         else:  # pragma: no cover - the legal list is authoritative
             return action
 
@@ -489,15 +608,36 @@ def _interactive() -> bool:
 
 
 def _play(
-    seed: int, seat: int, specs: Sequence[str], rules: Rules, out: TextIO, style: Style, save: str | None = None
+    seed: Seed, seat: int, specs: Sequence[str], rules: Rules, out: TextIO, style: Style, save: str | None = None
 ) -> int:
+    deals: list[list[Action]] = []
+    try:
+        return _play_game(seed, seat, specs, rules, out, style, save, deals)
+    except KeyboardInterrupt:
+        # Ctrl-C saves the game played so far, as quit and Ctrl-D do; main says "Interrupted."
+        if save is not None:
+            print(file=out)
+            _save(save, seed, deals, rules, out)
+        raise
+
+
+def _play_game(
+    seed: Seed,
+    seat: int,
+    specs: Sequence[str],
+    rules: Rules,
+    out: TextIO,
+    style: Style,
+    save: str | None,
+    deals: list[list[Action]],
+) -> int:
+    # ``deals`` fills as the game is played: every action is in it once it has been played.
     bots = _bots_for(specs, seed)
     print(style.bold(f"Persian Rummy: you are {SEAT_NAMES[seat]} (seat {seat}); your partner is "
                      f"{SEAT_NAMES[(seat + 2) % 4]}."), file=out)  # fmt: skip
-    print(f"Seed {seed}: persian-rummy play --seed {seed} deals this game again.", file=out)
-    print("Type help at the prompt for the syntax; quit (or Ctrl-D) leaves.", file=out)
-    state = new_game(deal_seed(seed, 1), rules=rules)
-    deals: list[list[Action]] = []
+    print(f"Seed {seed}: persian-rummy play --seed {shlex.quote(str(seed))} deals this game again.", file=out)
+    print("Type help at the prompt for the syntax; quit (or Ctrl-D, or Ctrl-C) leaves.", file=out)
+    state = new_game(seed, rules=rules)
     while True:
         deals.append([])
         print(file=out)
@@ -518,21 +658,23 @@ def _play(
                 action = bots[mover](state.view(mover))
             after = play(state, action)
             deals[-1].append(action)
-            who = "You" if mover == seat else SEAT_NAMES[mover]
-            print(f"  {who}: {describe(state, action, after, style, reveal=mover == seat)}", file=out)
-            state = after
+            state, before = after, state
+            if mover == seat:
+                print(f"  You {describe(before, action, state, style, you=True)}", file=out)
+            else:
+                print(f"  {SEAT_NAMES[mover]} {describe(before, action, state, style, reveal=False)}", file=out)
         print(f"  {_ending(state)}", file=out)
         print(
             "  Hands left: " + "; ".join(f"{SEAT_NAMES[s]} {style.cards(h)}" for s, h in enumerate(state.hands)),
             file=out,
         )
         print(score_sheet(state, style), file=out)
-        if state.phase is Phase.GAME_OVER:
+        if state.is_game_over:
             print(style.bold(_result(state)), file=out)
             if save is not None:
                 _save(save, seed, deals, rules, out)
             return 0
-        state = next_deal(state, deal_seed(seed, state.deal_number + 1))
+        state = next_deal(state, game_seed=seed)
 
 
 # --- replay ------------------------------------------------------------------------------
@@ -616,7 +758,7 @@ def _replay(path: str, out: TextIO, style: Style, *, step: bool) -> int:
     return 0
 
 
-def _save(path: str, seed: int, deals: Sequence[Sequence[Action]], rules: Rules, out: TextIO) -> None:
+def _save(path: str, seed: Seed, deals: Sequence[Sequence[Action]], rules: Rules, out: TextIO) -> None:
     """Save a game played from ``seed`` as a game record (see :mod:`persian_rummy.record`)."""
     from persian_rummy import record as records
 
@@ -632,6 +774,9 @@ def _serve(host: str, port: int, db: str) -> int:
     """Run the table server (:func:`persian_rummy.server.serve`) if the [server] extra is installed."""
     try:
         from persian_rummy.server import serve
+    except MissingExtraError as error:  # it says what to install
+        print(f"persian-rummy: serve: {error}", file=sys.stderr)
+        return 2
     except ImportError as error:
         print(
             f'persian-rummy: serve needs the [server] extra (pip install "persian-rummy[server]"): {error}',
@@ -645,19 +790,49 @@ def _serve(host: str, port: int, db: str) -> int:
 # --- main --------------------------------------------------------------------------------
 
 
+def _command(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser], name: str, summary: str, examples: str
+) -> argparse.ArgumentParser:
+    """A subcommand whose ``--help`` starts with ``summary`` and ends with ``examples``."""
+    return commands.add_parser(
+        name,
+        help=summary,
+        description=summary[0].upper() + summary[1:] + ".",
+        epilog="examples:\n" + textwrap.indent(textwrap.dedent(examples).strip("\n"), "  "),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="persian-rummy", description="Persian Rummy, the card game.")
+    parser = argparse.ArgumentParser(
+        prog="persian-rummy",
+        description="Persian Rummy, the card game: bots play (simulate), you play (play), a saved game "
+        "is shown again (replay), tables are served to browsers (serve). "
+        "Each command's --help has examples.",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    names = ", ".join(f"{name} (or {short})" if name == "montecarlo" else name for name, short in _bot_names())
     bot_help = (
         f"the bots: one for every seat, two (North-South, East-West) or four (by seat); "
-        f"names: {', '.join(BOTS)}, with knobs as in mc:samples=4 (default greedy)"
+        f"names: {names}, with knobs as in mc:samples=4 (default greedy)"
     )
     rules_help = "rules knobs as name=value, or a preset: " + ", ".join(PRESETS)
     colour_help = "colour the suits: auto (a terminal without NO_COLOR), always or never"
+    seed_help = "a whole number or any text"
 
-    sim = commands.add_parser("simulate", help="bots play; print one game, or statistics of many")
-    sim.add_argument("--seed", type=int, default=1, help="the seed of the (first) game (default 1)")
+    sim = _command(
+        commands,
+        "simulate",
+        "bots play; print one game turn by turn, or the statistics of many",
+        """
+        persian-rummy simulate --seed 1                  one game, turn by turn
+        persian-rummy simulate --seed "friday" --save friday.prr
+        persian-rummy simulate --games 100 --bot mc greedy   North-South mc against East-West greedy
+        persian-rummy simulate --rules 500_rum --bot random
+        """,
+    )
+    sim.add_argument("--seed", type=_seed, default=1, help=f"the seed of the (first) game, {seed_help} (default 1)")
     sim.add_argument("--games", type=int, default=1, help="how many games (default 1; more prints statistics)")
     sim.add_argument("--bot", nargs="+", default=["greedy"], metavar="NAME", help=bot_help)
     sim.add_argument("--rules", default="default", help=rules_help)
@@ -665,9 +840,23 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--no-progress", action="store_true", help="no progress bar for many games")
     sim.add_argument("--save", metavar="FILE", help="save the game (one game only) as a game record")
 
-    game = commands.add_parser("play", help="play a game in the terminal against bots")
+    game = _command(
+        commands,
+        "play",
+        "play a game in the terminal against bots (your partner is a bot too)",
+        """
+        persian-rummy play                               South, against greedy bots, a random seed
+        persian-rummy play --seed 42 --save mine.prr     the game is saved when it ends or you quit
+        persian-rummy play --seat 0 --bot mc             North, against Monte Carlo bots
+        At the prompt type an option's number, or the action (draw, take 2, meld 7s 7h 7d,
+        lay off 9s on #0, discard Kd, pass); help shows the syntax, quit (or Ctrl-D, Ctrl-C) leaves.
+        """,
+    )
     game.add_argument(
-        "--seed", type=int, default=None, help="the seed of the game (default: a random one, printed to replay it)"
+        "--seed",
+        type=_seed,
+        default=None,
+        help=f"the seed of the game, {seed_help} (default: a random one, printed to replay it)",
     )
     game.add_argument(
         "--seat", type=int, default=2, choices=range(4), help="your seat: 0 North, 1 East, 2 South (default), 3 West"
@@ -675,20 +864,47 @@ def _parser() -> argparse.ArgumentParser:
     game.add_argument("--bot", nargs="+", default=["greedy"], metavar="NAME", help=bot_help)
     game.add_argument("--rules", default="default", help=rules_help)
     game.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto", help=colour_help)
-    game.add_argument("--save", metavar="FILE", help="save the game as a game record when it ends or you quit")
+    game.add_argument(
+        "--save", metavar="FILE", help="save the game as a game record when it ends or you quit (quit, Ctrl-D, Ctrl-C)"
+    )
 
-    rep = commands.add_parser("replay", help="print a saved game record, or step through it")
+    rep = _command(
+        commands,
+        "replay",
+        "print a saved game record, or step through it",
+        """
+        persian-rummy replay mine.prr                    the whole game, each action and the table after it
+        persian-rummy replay --step mine.prr             Enter shows the next action, q stops
+        """,
+    )
     rep.add_argument("file", help="a game record file")
     rep.add_argument("--step", action="store_true", help="wait for Enter after each action")
     rep.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto", help=colour_help)
 
-    srv = commands.add_parser("serve", help="serve tables in the browser (needs the [server] extra)")
+    srv = _command(
+        commands,
+        "serve",
+        "serve tables in the browser (needs the [server] extra)",
+        """
+        pip install "persian-rummy[server]"
+        persian-rummy serve                              then open http://127.0.0.1:8000/
+        persian-rummy serve --host 0.0.0.0 --port 8080 --db games.sqlite3
+        """,
+    )
     srv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     srv.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
     srv.add_argument(
         "--db", default="persian-rummy.sqlite3", help="the SQLite file of the games (default persian-rummy.sqlite3)"
     )
     return parser
+
+
+def _bot_names() -> list[tuple[str, str]]:
+    # Each bot once, with its other name if it has one (montecarlo, mc).
+    seen: dict[object, list[str]] = {}
+    for name, factory in BOTS.items():
+        seen.setdefault(factory, []).append(name)
+    return [(names[0], names[-1]) for names in seen.values()]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -720,6 +936,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             if args.save is not None:
                 raise InvalidArgumentError("--save records one game: leave out --games or give --games 1")
+            if not isinstance(args.seed, int):
+                raise InvalidArgumentError(
+                    f"--games {args.games} plays the seeds from --seed on (1, 2, 3, ...): "
+                    f"give a whole-number --seed, not {excerpt(args.seed)}"
+                )
             progress = None if args.no_progress or not sys.stderr.isatty() else sys.stderr
             _summarise(args.seed, args.games, args.bot, rules, out, progress)
     except PersianRummyError as error:

@@ -93,8 +93,11 @@ def shuffled_deck(seed: Seed) -> tuple[Card, ...]:
 def deal_seed(seed: Seed, deal_number: int) -> Seed:
     """The seed that shuffles deal ``deal_number`` of the game with seed ``seed``: the game's
     seed for the first deal, ``"seed/deal"`` for the later ones. Every part of the library
-    that plays or records a whole game from one seed deals this way (the arena, the command
-    line, :meth:`Recorder.deal <persian_rummy.record.Recorder.deal>`, the environments).
+    that plays or records a whole game from one seed deals this way (``next_deal(state,
+    game_seed=seed)``, the arena, the command line, :meth:`Recorder.deal
+    <persian_rummy.record.Recorder.deal>`, the environments), so ``new_game(seed)`` followed by
+    ``next_deal(state, game_seed=seed)`` plays the same game as ``persian-rummy simulate
+    --seed SEED``.
 
     Every seed that :func:`shuffled_deck` takes is a game's seed whose every deal can be
     dealt: where ``"seed/deal"`` would pass the :data:`~persian_rummy.limits.TEXT_LIMIT`
@@ -144,21 +147,36 @@ def new_game(seed: Seed, *, dealer: int = 0, rules: Rules = Rules()) -> GameStat
     return GameState.from_deck(shuffled_deck(seed), dealer=dealer, rules=rules)
 
 
-def next_deal(state: GameState, seed: Seed) -> GameState:
-    """From a finished deal (``ROUND_OVER``), deal the next one with a deck shuffled by
-    ``seed``; the deal passes clockwise (R7) and the scores carry over.
+def next_deal(state: GameState, seed: Seed | None = None, *, game_seed: Seed | None = None) -> GameState:
+    """From a finished deal (``ROUND_OVER``), deal the next one; the deal passes clockwise
+    (R7) and the scores carry over. Give one of:
+
+    - ``game_seed``: the seed the game was started with (``new_game(game_seed)``); the next
+      deal is shuffled by ``deal_seed(game_seed, number)`` (:func:`deal_seed`), as every whole game
+      of the library is dealt;
+    - ``seed``: the seed of this one deal's shuffle, chosen by the caller.
 
     Raises :class:`~persian_rummy.WrongPhaseError` while the deal is being played or once the
-    game is over.
+    game is over, and :class:`~persian_rummy.ArgumentTypeError` unless exactly one seed is
+    given.
 
     >>> from persian_rummy import Rules, new_game, play, legal_actions
     >>> state = new_game(1, rules=Rules(deals=2))
-    >>> while not state.is_over:
+    >>> while not state.is_deal_over:
     ...     state = play(state, legal_actions(state)[-1])
-    >>> second = next_deal(state, 2)
+    >>> second = next_deal(state, game_seed=1)
     >>> second.deal_number, second.dealer, second.scores == state.scores
     (2, 1, True)
+    >>> second == next_deal(state, deal_seed(1, 2)) == next_deal(state, "1/2")
+    True
     """
+    if (seed is None) == (game_seed is None):
+        raise ArgumentTypeError(
+            "next_deal takes one seed: game_seed= (the game's seed, as new_game was given) "
+            "or the deal's own seed, not " + ("both" if seed is not None else "neither")
+        )
+    if game_seed is not None:
+        seed = deal_seed(game_seed, state.deal_number + 1)
     if state.phase is not Phase.ROUND_OVER:
         if state.phase is Phase.GAME_OVER:
             message = f"the game is over after {state.rules.deals} deals; there is no next deal"
@@ -166,7 +184,7 @@ def next_deal(state: GameState, seed: Seed) -> GameState:
             message = f"deal {state.deal_number} is still being played; only a finished deal is followed by the next"
         raise WrongPhaseError("R7", message, state=state)
     return GameState.from_deck(
-        shuffled_deck(seed),
+        shuffled_deck(seed),  # type: ignore[arg-type]  # one of the two seeds was given
         dealer=(state.dealer + 1) % PLAYERS,
         deal_number=state.deal_number + 1,
         scores=state.scores,

@@ -44,6 +44,7 @@ __all__ = [
     "JokerError",
     "LastCardError",
     "MeldValueError",
+    "MissingExtraError",
     "NoSuchMeldError",
     "NotYourTurnError",
     "NotationError",
@@ -133,6 +134,24 @@ class PersianRummyError(Exception):
             return message
         match = _RULE_TAG.match(message)
         return f"{match.group(1)}: {cls.default_reason}" if match else cls.default_reason
+
+
+class MissingExtraError(PersianRummyError, ModuleNotFoundError):
+    """A module of an optional extra imported without it: the message says which
+    ``pip install`` brings it (``pip install "persian-rummy[rl]"``). ``name`` is the missing
+    package, as :class:`ModuleNotFoundError` has it, so code that catches a missing module
+    (and ``pytest.importorskip``) catches it.
+
+    >>> issubclass(MissingExtraError, ModuleNotFoundError), issubclass(MissingExtraError, ImportError)
+    (True, True)
+    """
+
+    default_reason = "an optional extra is not installed"
+    message_is_public = True
+
+    def __init__(self, message: str, *, name: str | None = None) -> None:
+        super().__init__(message)
+        self.name = name
 
 
 class NotationError(PersianRummyError, ValueError):

@@ -50,10 +50,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final, SupportsFloat
 
-import gymnasium
-import numpy as np
-import numpy.typing as npt
-from gymnasium import spaces
+from persian_rummy._extras import needs_extra
+
+with needs_extra("rl", __name__):
+    import gymnasium
+    import numpy as np
+    import numpy.typing as npt
+    from gymnasium import spaces
 
 from persian_rummy._episode import (
     Episode,

@@ -45,6 +45,17 @@ AceInRuns = Literal["high", "high_or_low"]
 #: The most cards of a meld: a run from 2 to A (R9).
 _LONGEST_MELD: Final = 13
 _TOKEN: Final = re.compile(r"(.+?)([@+])([0-9]+)")
+#: A meld as a position string writes it: the seat that melded it, ':', then its cards
+#: written two characters each, a card laid off later followed by '+' and its seat (0:TcJcQc+1).
+_CARD_TEXT: Final = r"(?:[2-9TJQKA][shdc]|Jk)"
+_POSITION_FORM: Final = re.compile(rf"([0-3]):((?:{_CARD_TEXT}(?:\+[0-3])?)+)")
+_POSITION_CARD: Final = re.compile(rf"({_CARD_TEXT})(\+[0-3])?")
+#: The longest meld in the position form: 13 cards, each laid off, and the seat.
+_POSITION_FORM_LIMIT: Final = 2 + 4 * _LONGEST_MELD + 8
+_HOW_TO_WRITE: Final = (
+    "write a meld as its cards, each marked with the seat that melded it (Tc@0 Jc@0 Qc@0) or laid it "
+    "off (Kc+1), or as a position string writes it (0:TcJcQc, or 0:TcJcQcKc+1)"
+)
 
 
 class MeldKind(enum.Enum):
@@ -214,9 +225,13 @@ class Meld:
     60
     """
 
+    #: The cards, in the meld's order (a run from its low end).
     cards: tuple[Card, ...]
+    #: For each card, the seat credited with it: who melded it or laid it off (R16, R23).
     seats: tuple[int, ...]
+    #: For each card, whether it was laid off after the meld was made (R16).
     laid_off: tuple[bool, ...]
+    #: What the meld is, computed once from its cards (internal to the engine).
     shape: MeldShape = attrs.field(eq=False, hash=False)
     _mask: int = attrs.field(eq=False, hash=False)
     _jokers: int = attrs.field(eq=False, hash=False)
@@ -277,8 +292,11 @@ class Meld:
         ``@seat`` (part of the original meld, melded by that seat) or ``+seat`` (laid off
         later by that seat, R16). Cards written without a mark were melded by ``seat``, which
         must then be given: the text alone does not say whose meld it is, and the seat decides
-        which team scores it (R23).
+        which team scores it (R23). The form of the melds in a position string, the seat that
+        melded it, ``:`` and the cards (``0:TcJcQc``, ``3:3c+04c5c6c``), is read too.
 
+        >>> Meld.parse("0:TcJcQc") == Meld.parse("Tc@0 Jc@0 Qc@0")
+        True
         >>> Meld.parse("3c+0 4c@3 5c@3 6c@3")
         Meld.parse('3c+0 4c@3 5c@3 6c@3')
         >>> Meld.parse("8♥-9♥-10♥", seat=2)
@@ -290,6 +308,8 @@ class Meld:
         """
         if not isinstance(text, str):
             raise NotationError(f"R8: expected the text of a meld, not {excerpt(text)}")
+        if ":" in text:
+            return cls._parse_position_form(text, seat)
         cards: list[Card] = []
         seats: list[int] = []
         flags: list[bool] = []
@@ -298,7 +318,10 @@ class Meld:
                 continue
             match = _TOKEN.fullmatch(token)
             if match is None:
-                unmarked = parse_cards(token)
+                try:
+                    unmarked = parse_cards(token)
+                except NotationError as error:
+                    raise NotationError(f"{error}; {_HOW_TO_WRITE}") from None
                 if not unmarked:
                     continue
                 if seat is None:
@@ -322,6 +345,21 @@ class Meld:
             if len(cards) > _LONGEST_MELD:
                 raise MeldValueError("R9", f"a meld has at most {_LONGEST_MELD} cards (a run 2-A)")
         return cls(cards, seats, flags)
+
+    @classmethod
+    def _parse_position_form(cls, text: str, seat: int | None) -> Meld:
+        # 0:TcJcQc+1 -> Tc@0 Jc@0 Qc+1, read by parse.
+        match = _POSITION_FORM.fullmatch(text.strip()) if len(text) <= _POSITION_FORM_LIMIT else None
+        if match is None:
+            raise NotationError(f"R8: {excerpt(text.strip())} is not a meld: {_HOW_TO_WRITE}")
+        owner = int(match[1])
+        if seat is not None and seat != owner:
+            raise NotationError(f"R16: {excerpt(text.strip())} was melded by seat {owner}, not seat={seat}")
+        marked = " ".join(card + (laid_off or f"@{owner}") for card, laid_off in _POSITION_CARD.findall(match[2]))
+        meld = cls.parse(marked)
+        if meld.owner != owner:
+            raise NotationError(f"R16: the meld {excerpt(text.strip())} has no card melded by seat {owner}")
+        return meld
 
     @property
     def kind(self) -> MeldKind:

@@ -58,8 +58,11 @@ import operator
 import struct
 from typing import Final
 
-import numpy as np
-import numpy.typing as npt
+from persian_rummy._extras import needs_extra
+
+with needs_extra("rl", __name__):
+    import numpy as np
+    import numpy.typing as npt
 
 from persian_rummy.cards import JOKER_INDEX, Card
 from persian_rummy.encoding import MAX_MELDS, legal_flags

@@ -48,8 +48,12 @@ from collections import Counter
 from typing import Any, Final
 
 import attrs
-import numpy as np
-import pyspiel
+
+from persian_rummy._extras import needs_extra
+
+with needs_extra("rl", __name__):
+    import numpy as np
+    import pyspiel
 
 from persian_rummy.actions import DRAW_STOCK, Action, DrawDiscard, DrawStock
 from persian_rummy.bots import GreedyBot, determinize

@@ -50,20 +50,18 @@ def draw_value(card: Card) -> int:
 class PartnershipDraw(Generic[P]):
     """The result of the partnership draw (R4).
 
-    - ``seats``: the players in seat order 0-3. Seat 0 is the first dealer and seat 2 their
-      partner (the other low card); the two high cards sit at seats 1 and 3, in the order
-      the players were given.
-    - ``dealer``: the seat of the first dealer (always 0, so ``new_game(seed)`` fits).
-    - ``draws``: every round of drawing, each a tuple of ``(player, card)`` in drawing order:
-      first everyone, then each redraw among tied players.
-
     >>> draw = draw_partnerships("NESW", seed=1)
     >>> draw.teams
     (('N', 'W'), ('E', 'S'))
     """
 
+    #: The players in seat order 0-3. Seat 0 is the first dealer and seat 2 their partner (the other
+    #: low card); the two high cards sit at seats 1 and 3, in the order the players were given.
     seats: tuple[P, P, P, P]
+    #: The seat of the first dealer (always 0, so ``new_game(seed)`` fits).
     dealer: int
+    #: Every round of drawing, each a tuple of ``(player, card)`` in drawing order: first everyone,
+    #: then each redraw among tied players.
     draws: tuple[tuple[tuple[P, Card], ...], ...]
 
     @property

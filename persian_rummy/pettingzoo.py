@@ -54,11 +54,14 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
-import numpy as np
-import numpy.typing as npt
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from persian_rummy._extras import needs_extra
+
+with needs_extra("rl", __name__):
+    import numpy as np
+    import numpy.typing as npt
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
 
 from persian_rummy._episode import (
     Episode,

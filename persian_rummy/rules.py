@@ -65,22 +65,8 @@ def _bonus(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
 
 @attrs.frozen(cache_hash=True)
 class Rules:
-    """The knobs of the rules, each defaulting to the specification's choice.
-
-    - ``deals`` (R7): how many deals make a game (2).
-    - ``ace_in_runs`` (R10): ``"high"`` (Q-K-A only) or ``"high_or_low"`` (A-2-3 too, never
-      wrapping).
-    - ``top_card_must_meld`` (R14): whether the top card of the discard pile, taken alone,
-      must be melded at once like a deeper card (True); False lets it be taken freely.
-    - ``pickup_use`` (R14): how the card taken from the discard pile must be used by the next
-      action: ``"meld_or_lay_off"`` or ``"new_meld_only"``.
-    - ``last_card_discard`` (R19): what discarding one's last card does: ``"stays_in"`` (the
-      player stays in with an empty hand), ``"goes_out"`` (it ends the round like going out)
-      or ``"forbidden"``.
-    - ``stock_out_end`` (R20): with an empty stock, the round ends after four passes in a row
-      (``"all_pass"``) or at the first pass (``"first_pass"``).
-    - ``double_four_jokers`` (R24): whether four jokers melded at once score double (160).
-    - ``going_out_bonus`` (R25): the bonus for the team of the player who goes out (25).
+    """The knobs of the rules, each defaulting to the specification's choice; the knobs are
+    the attributes below, each with the rule it changes.
 
     Bad values raise :class:`~persian_rummy.InvalidRulesError`. ``str`` lists the knobs that
     differ from the defaults and :meth:`parse` reads that back.
@@ -93,13 +79,25 @@ class Rules:
     persian_rummy.errors.InvalidRulesError: R14: pickup_use must be one of 'meld_or_lay_off', 'new_meld_only', not 'anything'
     """
 
+    #: How many deals make a game (2) (R7).
     deals: int = attrs.field(default=2, validator=_deals)
+    #: ``"high"`` (Q-K-A only) or ``"high_or_low"`` (A-2-3 too, never wrapping) (R10).
     ace_in_runs: AceInRuns = attrs.field(default="high", validator=_choice)
+    #: Whether the top card of the discard pile, taken alone, must be melded at once like a deeper
+    #: card (True); False lets it be taken freely (R14).
     top_card_must_meld: bool = attrs.field(default=True, validator=_flag)
+    #: How the card taken from the discard pile must be used by the next action:
+    #: ``"meld_or_lay_off"`` or ``"new_meld_only"`` (R14).
     pickup_use: PickupUse = attrs.field(default="meld_or_lay_off", validator=_choice)
+    #: What discarding one's last card does: ``"stays_in"`` (the player stays in with an empty
+    #: hand), ``"goes_out"`` (it ends the round like going out) or ``"forbidden"`` (R19).
     last_card_discard: LastCardDiscard = attrs.field(default="stays_in", validator=_choice)
+    #: With an empty stock, the round ends after four passes in a row (``"all_pass"``) or at the
+    #: first pass (``"first_pass"``) (R20).
     stock_out_end: StockOutEnd = attrs.field(default="all_pass", validator=_choice)
+    #: Whether four jokers melded at once score double (160) (R24).
     double_four_jokers: bool = attrs.field(default=True, validator=_flag)
+    #: The bonus for the team of the player who goes out (25) (R25).
     going_out_bonus: int = attrs.field(default=25, validator=_bonus)
 
     @property

@@ -18,7 +18,7 @@ from typing import Protocol
 
 import attrs
 
-from persian_rummy._bits import team_of
+from persian_rummy._bits import TEAM_NAMES, team_of
 from persian_rummy._phase import Phase, Shown
 from persian_rummy.errors import GameNotOverError, RoundNotOverError
 from persian_rummy.hand import Hand
@@ -32,24 +32,26 @@ __all__ = ["RoundScore", "score_round", "tally", "winner"]
 class RoundScore:
     """One team's score for one round, itemised (R23-R25).
 
-    - ``melded``: the value of the cards the team melded (R23).
-    - ``laid_off``: the value of the cards the team laid off, on any meld (R16, R23).
-    - ``doubles``: the extra value of sets of four melded at once (R24).
-    - ``in_hand``: the value of the cards left in both partners' hands, subtracted (R23).
-    - ``going_out``: the going-out bonus, if a partner went out (R25).
-
     >>> score = RoundScore(team=0, melded=88, laid_off=3, doubles=40, in_hand=49, going_out=0)
     >>> score.total
     82
     >>> print(score)
-    team 0: melded 88, laid off 3, doubles 40, in hand -49, going out 0, total 82
+    North-South: melded 88, laid off 3, doubles 40, in hand -49, going out 0, total 82
+    >>> print(RoundScore(team=1, melded=18, laid_off=0, doubles=0, in_hand=0, going_out=25))
+    East-West: melded 18, laid off 0, doubles 0, in hand 0, going out 25, total 43
     """
 
+    #: The team: 0 for North-South, 1 for East-West (R3).
     team: int
+    #: The value of the cards the team melded (R23).
     melded: int
+    #: The value of the cards the team laid off, on any meld (R16, R23).
     laid_off: int
+    #: The extra value of sets of four melded at once (R24).
     doubles: int
+    #: The value of the cards left in both partners' hands, subtracted (R23).
     in_hand: int
+    #: The going-out bonus, if a partner went out (R25).
     going_out: int
 
     @property
@@ -63,8 +65,8 @@ class RoundScore:
 
     def __str__(self) -> str:
         return (
-            f"team {self.team}: melded {self.melded}, laid off {self.laid_off}, doubles {self.doubles}, "
-            f"in hand -{self.in_hand}, going out {self.going_out}, total {self.total}"
+            f"{TEAM_NAMES[self.team]}: melded {self.melded}, laid off {self.laid_off}, doubles {self.doubles}, "
+            f"in hand {-self.in_hand}, going out {self.going_out}, total {self.total}"
         )
 
 
@@ -123,7 +125,7 @@ def score_round(state: Finished) -> tuple[RoundScore, RoundScore]:
 
     >>> from persian_rummy import new_game, play, legal_actions
     >>> state = new_game(3)
-    >>> while not state.is_over:
+    >>> while not state.is_deal_over:
     ...     state = play(state, legal_actions(state)[0])
     >>> ns, ew = score_round(state)
     >>> (ns.total, ew.total) == state.scores, score_round(state.view(2)) == (ns, ew)
@@ -145,7 +147,7 @@ def winner(state: Finished) -> int | None:
 
     >>> from persian_rummy import new_game, play, legal_actions, Rules
     >>> state = new_game(3, rules=Rules(deals=1))
-    >>> while not state.is_over:
+    >>> while not state.is_deal_over:
     ...     state = play(state, legal_actions(state)[0])
     >>> winner(state) == (0 if state.scores[0] > state.scores[1] else 1 if state.scores[1] > state.scores[0] else None)
     True

@@ -70,45 +70,44 @@ class GameState(_HashSlot):
     sharing the parts that did not change.
 
     Make states with :func:`~persian_rummy.new_game`, :meth:`from_position` or
-    :meth:`from_deck`, and move with :func:`~persian_rummy.play` and its kin. The fields:
-
-    - ``hands``: the four hands, in seat order.
-    - ``stock``: the face-down stock, bottom to top (the last card is drawn next, R12).
-    - ``discard_pile``: bottom to top; the last card is the top card (R13).
-    - ``melds``: the melds on the table, in the order they were laid (lay-off indices).
-    - ``current_player``: the seat to act (0-3; after the round, the seat that acted last).
-    - ``dealer``: the seat that dealt this deal.
-    - ``phase``: see :class:`Phase`.
-    - ``must_meld``: after a discard-pile draw, the card the next action must meld or lay off
-      (R14), else ``None``.
-    - ``deal_number``: 1 for the first deal, 2 for the second (R7).
-    - ``scores``: the teams' cumulative totals, including every finished deal (R23-R25).
-    - ``rules``: the :class:`~persian_rummy.Rules` in force.
-    - ``consecutive_passes``: passes in a row so far (R20).
-    - ``idle_turns``: turns in a row with no stock draw and no card added to the table (R21).
-    - ``turn_progress``: whether the current turn has drawn from the stock or added a card
-      to the table (R21).
-    - ``went_out``: the seat that went out (R18, R25), once the round is over, else ``None``.
+    :meth:`from_deck`, and move with :func:`~persian_rummy.play` and its kin. Its fields
+    are the attributes below (:attr:`hands`, :attr:`stock`, :attr:`discard_pile`, ...).
 
     >>> from persian_rummy import new_game
     >>> new_game(1).hands[1]
     Hand.parse('Js 2d Jd Qd Tc Jk Jk')
     """
 
+    #: The four hands, in seat order.
     hands: tuple[Hand, ...]
+    #: The face-down stock, bottom to top (the last card is drawn next, R12).
     stock: tuple[Card, ...]
+    #: The discard pile, bottom to top; the last card is the top card (R13).
     discard_pile: tuple[Card, ...]
+    #: The melds on the table, in the order they were laid (lay-off indices).
     melds: tuple[Meld, ...]
+    #: The seat to act (0-3; after the round, the seat that acted last).
     current_player: int
+    #: The seat that dealt this deal.
     dealer: int
+    #: The phase: drawing, melding, or the round or game over (see :class:`Phase`).
     phase: Phase
+    #: After a discard-pile draw, the card the next action must meld or lay off (R14), else
+    #: ``None``.
     must_meld: Card | None
+    #: 1 for the first deal, 2 for the second (R7).
     deal_number: int
+    #: The teams' cumulative totals, including every finished deal (R23-R25).
     scores: tuple[int, int]
+    #: The :class:`~persian_rummy.Rules` in force.
     rules: Rules
+    #: Passes in a row so far (R20).
     consecutive_passes: int = 0
+    #: Turns in a row with no stock draw and no card added to the table (R21).
     idle_turns: int = 0
+    #: Whether the current turn has drawn from the stock or added a card to the table (R21).
     turn_progress: bool = False
+    #: The seat that went out (R18, R25), once the round is over, else ``None``.
     went_out: int | None = None
 
     @classmethod
@@ -245,8 +244,37 @@ class GameState(_HashSlot):
         return self.hands[self.current_player]
 
     @property
+    def is_deal_over(self) -> bool:
+        """Whether the deal (the round) is over: ``ROUND_OVER``, or ``GAME_OVER`` after the
+        last deal. :func:`~persian_rummy.next_deal` deals the next one.
+
+        >>> from persian_rummy import new_game
+        >>> new_game(1).is_deal_over
+        False
+        """
+        return not self.phase.is_live
+
+    @property
+    def is_game_over(self) -> bool:
+        """Whether the whole game is over: the last deal has ended (``GAME_OVER``, R7, R26).
+        A whole game is one loop:
+
+        >>> from persian_rummy import legal_actions, new_game, next_deal, play
+        >>> state = new_game(42)
+        >>> while not state.is_game_over:
+        ...     if state.is_deal_over:
+        ...         state = next_deal(state, game_seed=42)  # deal 2 is shuffled by deal_seed(42, 2)
+        ...     else:
+        ...         state = play(state, legal_actions(state)[0])
+        >>> state.deal_number, state.scores
+        (2, (-1, 69))
+        """
+        return self.phase is Phase.GAME_OVER
+
+    @property
     def is_over(self) -> bool:
-        """Whether the round is over (``ROUND_OVER`` or ``GAME_OVER``).
+        """An alias of :attr:`is_deal_over`, the name of earlier versions: whether the deal
+        is over, not the game (see :attr:`is_game_over`).
 
         >>> from persian_rummy import new_game
         >>> new_game(1).is_over

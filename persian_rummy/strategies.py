@@ -23,12 +23,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-try:
-    from hypothesis import strategies as st
-except ImportError as error:  # without the [hypothesis] extra
-    raise ImportError("persian_rummy.strategies needs Hypothesis: pip install 'persian-rummy[hypothesis]'") from error
-
 import attrs
+
+from persian_rummy._extras import needs_extra
+
+with needs_extra("hypothesis", __name__):
+    from hypothesis import strategies as st
 
 from persian_rummy.actions import (
     Action,

@@ -51,6 +51,7 @@ _FELT: Final = "#2e7d4f"
 _RED: Final = "#c62828"
 _BLACK: Final = "#1b1b1b"
 _MARK: Final = "#00e5ff"  # the cards of the last action
+_MUST: Final = "#ffb300"  # the card taken from the discard pile that must be melded (R14)
 _FONT: Final = "DejaVu Sans, Verdana, Helvetica, Arial, sans-serif"
 
 # Suit symbols drawn on a 10 x 10 box, so the picture needs no font with suit glyphs.
@@ -151,12 +152,23 @@ def card(
             + _text(10, height - 7, SEAT_NAMES[credit][0], size=10, fill="#fff", anchor="middle", weight="bold")
             + "</g>"
         )
-    if highlight:
+    if marked and highlight:
+        # Both: the cyan ring inside, the gold one around it and drawn last, so neither hides
+        # the other (the card taken that must be melded at once, R14).
+        parts.append(
+            f'<rect x="-1.5" y="-1.5" width="{width + 3}" height="{height + 3}" rx="4.5" fill="none" '
+            f'stroke="{_MARK}" stroke-width="2"/>'
+        )
+        parts.append(
+            f'<rect x="-4.5" y="-4.5" width="{width + 9}" height="{height + 9}" rx="7" fill="none" '
+            f'stroke="{_MUST}" stroke-width="3"/>'
+        )
+    elif highlight:
         parts.append(
             f'<rect x="-3" y="-3" width="{width + 6}" height="{height + 6}" rx="6" fill="none" '
-            f'stroke="#ffb300" stroke-width="3"/>'
+            f'stroke="{_MUST}" stroke-width="3"/>'
         )
-    if marked:
+    elif marked:
         parts.append(
             f'<rect x="-2.5" y="-2.5" width="{width + 5}" height="{height + 5}" rx="5" fill="none" '
             f'stroke="{_MARK}" stroke-width="2.5"/>'

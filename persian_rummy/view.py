@@ -92,23 +92,41 @@ class PlayerView:
     PlayerView.parse('?7/?7/?7/As4h6hAh5dTd3c ?27 2s - seat=3 turn=1 phase=draw must=- dealer=0 deal=1 scores=0,0 passes=0 idle=0 progress=0 out=- rules=default')
     """
 
+    #: The viewer's seat (0-3).
     seat: int
+    #: The viewer's own hand.
     hand: Hand
+    #: The size of each hand, in seat order (the viewer's too).
     hand_sizes: tuple[int, ...]
+    #: The number of cards in the stock (its order is hidden, R27).
     stock_size: int
+    #: As :attr:`GameState.discard_pile <persian_rummy.GameState.discard_pile>`: public.
     discard_pile: tuple[Card, ...]
+    #: As :attr:`GameState.melds <persian_rummy.GameState.melds>`: public, with each card's credit.
     melds: tuple[Meld, ...]
+    #: As :attr:`GameState.current_player <persian_rummy.GameState.current_player>`.
     current_player: int
+    #: As :attr:`GameState.dealer <persian_rummy.GameState.dealer>`.
     dealer: int
+    #: As :attr:`GameState.phase <persian_rummy.GameState.phase>`.
     phase: Phase
+    #: As :attr:`GameState.must_meld <persian_rummy.GameState.must_meld>`: public (R13-R14).
     must_meld: Card | None
+    #: As :attr:`GameState.deal_number <persian_rummy.GameState.deal_number>`.
     deal_number: int
+    #: As :attr:`GameState.scores <persian_rummy.GameState.scores>`.
     scores: tuple[int, int]
+    #: As :attr:`GameState.rules <persian_rummy.GameState.rules>`.
     rules: Rules
+    #: As :attr:`GameState.consecutive_passes <persian_rummy.GameState.consecutive_passes>`.
     consecutive_passes: int = 0
+    #: As :attr:`GameState.idle_turns <persian_rummy.GameState.idle_turns>`.
     idle_turns: int = 0
+    #: As :attr:`GameState.turn_progress <persian_rummy.GameState.turn_progress>`.
     turn_progress: bool = False
+    #: As :attr:`GameState.went_out <persian_rummy.GameState.went_out>`.
     went_out: int | None = None
+    #: Every hand once the round is over (R23), in seat order; ``None`` while it is played.
     revealed_hands: tuple[Hand, ...] | None = None
 
     @classmethod
@@ -218,6 +236,28 @@ class PlayerView:
             card=card,
             bold=bold,
         )
+
+    @property
+    def is_deal_over(self) -> bool:
+        """Whether the deal is over; see :attr:`GameState.is_deal_over
+        <persian_rummy.GameState.is_deal_over>`.
+
+        >>> from persian_rummy import new_game
+        >>> new_game(1).view(0).is_deal_over
+        False
+        """
+        return not self.phase.is_live
+
+    @property
+    def is_game_over(self) -> bool:
+        """Whether the whole game is over; see :attr:`GameState.is_game_over
+        <persian_rummy.GameState.is_game_over>`.
+
+        >>> from persian_rummy import new_game
+        >>> new_game(1).view(0).is_game_over
+        False
+        """
+        return self.phase is Phase.GAME_OVER
 
     @property
     def is_to_move(self) -> bool:
@@ -379,8 +419,12 @@ class Observation:
     'E draw'
     """
 
+    #: The seat that acted.
     seat: int = attrs.field(validator=check_seat)
+    #: The action it played.
     action: Action
+    #: The cards the seat saw move: a stock draw's card for the player who drew it, the cards
+    #: a discard-pile draw took; else none.
     cards: tuple[Card, ...] = ()
 
     @classmethod
@@ -431,7 +475,9 @@ class InfoState:
     E discard Jk
     """
 
+    #: The seat's view now.
     view: PlayerView
+    #: Every public event of the deal so far, as the seat saw it, in order.
     history: tuple[Observation, ...] = ()
 
     @property

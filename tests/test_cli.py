@@ -127,8 +127,8 @@ def test_r27_play_never_names_a_bots_stock_card(
 ) -> None:
     _scripted(monkeypatch, "1\n" * 3000)
     _, out, _ = _run(capsys, "play", "--seed", "4", "--seat", "0")
-    bot_draws = re.findall(r"^  (?:East|South|West): draws(.*?) from the stock", out, re.MULTILINE)
-    own_draws = re.findall(r"^  You: draws(.*?) from the stock", out, re.MULTILINE)
+    bot_draws = re.findall(r"^  (?:East|South|West) draws(.*?) from the stock", out, re.MULTILINE)
+    own_draws = re.findall(r"^  You draw(.*?) from the stock", out, re.MULTILINE)
     assert bot_draws and own_draws
     assert set(bot_draws) == {""}
     assert all(re.fullmatch(r" \S+", what) for what in own_draws)
@@ -141,7 +141,7 @@ def test_play_accepts_action_text(monkeypatch: pytest.MonkeyPatch, capsys: pytes
     _scripted(monkeypatch, "draw\ndiscard 4d\nquit\n")
     code, out, _ = _run(capsys, "play", "--seed", "1", "--seat", "2")
     assert code == 0
-    assert "  You: draws" in out and "  You: discards 4♦" in out
+    assert "  You draw " in out and "  You discard 4♦" in out
     assert out.rstrip().endswith("Goodbye.")
 
 
@@ -377,7 +377,7 @@ def test_play_rejects_an_option_number_in_non_decimal_digits(
     assert code == 0
     assert "I do not understand '²'" in out and out.rstrip().endswith("Goodbye.")
     # Past int()'s limit on digits: once a bare ValueError.
-    assert f"There is no option {'9' * 20}...: choose 1 to" in out
+    assert f"There is no option {'9' * 20}...: the only option is 1." in out
 
 
 def test_play_deals_a_random_seed_and_prints_it_so_the_game_can_be_replayed(

@@ -73,8 +73,60 @@ def test_the_action_grammar_is_in_the_api_reference() -> None:
     # grammar is pulled into the API reference.
     import persian_rummy.actions
 
-    api = (DOCS / "api.rst").read_text(encoding="utf-8")
-    assert ".. automodule:: persian_rummy.actions" in api.split("Actions\n-------")[1].split("\n--")[0]
+    api = (DOCS / "api" / "actions.rst").read_text(encoding="utf-8")
+    assert api.startswith("Actions\n=======") and ".. automodule:: persian_rummy.actions" in api
+    assert "api/actions" in (DOCS / "api.rst").read_text(encoding="utf-8")
     grammar = persian_rummy.actions.__doc__ or ""
-    for rule in ('action  = "draw" | "take" index', "index   = digit { digit }", "card    = rank suit"):
+    for rule in (
+        'action  = "draw" [ [ "from" ] [ "the" ] "stock" ] | "take" index',
+        'layoff  = "layoff" | "lay" "off"',
+        'index   = [ "#" ] digit { digit }',
+        "card    = rank suit",
+    ):
         assert rule in grammar
+
+
+def test_the_api_reference_is_a_page_per_area_and_links_the_states_fields() -> None:
+    # Each page of the reference is one area (issue 22: it was one page of 39,000 words); the
+    # fields of the game state are attributes that other pages link to.
+    pages = sorted(path.stem for path in (DOCS / "api").glob("*.rst"))
+    index = (DOCS / "api.rst").read_text(encoding="utf-8")
+    assert len(pages) >= 20 and all(f"   api/{page}\n" in index for page in pages)
+    state = (DOCS / "api" / "state.rst").read_text(encoding="utf-8")
+    import persian_rummy
+
+    fields = [field.name for field in persian_rummy.GameState.__attrs_attrs__]
+    members = state.split(".. autoclass:: GameState\n   :members: ")[1].split("\n")[0].split(", ")
+    assert fields == members[: len(fields)]
+    assert "is_deal_over" in members and "is_game_over" in members
+
+
+def test_every_public_field_of_the_libraries_values_is_documented_where_it_is_declared() -> None:
+    # A field documented by a #: comment above it is an attribute of the reference that can be
+    # linked (:attr:`GameState.hands`), not a line of a docstring's prose (issue 22).
+    import inspect
+    import re
+
+    import attrs
+
+    import persian_rummy
+    import persian_rummy.arena
+    import persian_rummy.record
+
+    classes = {
+        value
+        for module in (persian_rummy, persian_rummy.arena, persian_rummy.record)
+        for value in (getattr(module, name) for name in module.__all__)
+        if inspect.isclass(value) and attrs.has(value)
+    }
+    assert persian_rummy.GameState in classes and persian_rummy.Rules in classes
+    undocumented = []
+    for cls in classes:
+        source = inspect.getsource(cls).splitlines()
+        for field in attrs.fields(cls):
+            if field.name.startswith("_"):
+                continue
+            line = next(index for index, text in enumerate(source) if re.match(rf"    {field.name}\s*:", text))
+            if not source[line - 1].strip().startswith("#:"):
+                undocumented.append(f"{cls.__name__}.{field.name}")
+    assert undocumented == []

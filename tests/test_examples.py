@@ -33,7 +33,7 @@ def test_every_example_is_tested() -> None:
 
 def test_r23_play_bots_prints_a_score_sheet_per_deal() -> None:
     out = _run("play_bots.py", "3", "random", "greedy", "random", "greedy")
-    assert out.count("North-South  team 0: melded") == 2 and out.count("East-West    team 1: melded") == 2
+    assert out.count("  North-South: melded") == 2 and out.count("  East-West: melded") == 2
     assert re.search(r"^Final: \(-?\d+, -?\d+\) - ", out, re.MULTILINE)
 
 

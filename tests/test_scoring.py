@@ -195,7 +195,7 @@ def test_r23_score_round_needs_a_finished_round() -> None:
 
 def test_r22_score_str_lists_the_items() -> None:
     ns, _ = score_round(play_worked_example())
-    assert str(ns) == "team 0: melded 88, laid off 3, doubles 40, in hand -49, going out 0, total 82"
+    assert str(ns) == "North-South: melded 88, laid off 3, doubles 40, in hand -49, going out 0, total 82"
 
 
 def _game_over(scores: tuple[int, int]) -> GameState:

@@ -345,3 +345,20 @@ def test_r22_r26_a_finished_deal_shows_its_score_sheet_and_the_game_its_result()
     game = _playout(11, 2_000)
     assert game.phase is Phase.GAME_OVER
     assert " win, " in table(game) or "The game is a draw" in table(game)
+
+
+def test_r14_the_gold_must_meld_outline_is_drawn_above_the_cyan_taken_outline() -> None:
+    # The 7♠ just taken is both marked (the last action moved it) and the card to meld: both
+    # outlines show, the gold one around the cyan one and drawn after it (on top).
+    from persian_rummy import Observation
+
+    state = GameState.from_position(["4s 9d", "5s 6s Kd", "Ks Kh", "2c 2d"], "4c 7s 9c 2h")
+    picture = table(play(state, "take 1"), last=Observation.parse("E take 1 = 7s 9c 2h"))
+    (seven,) = [group for group in _groups(picture, "must-meld") if "marked" in group.attrib["class"]]
+    rings = [rect for rect in seven if rect.tag.endswith("rect") and rect.attrib.get("fill") == "none"]
+    assert [rect.attrib["stroke"] for rect in rings] == ["#00e5ff", "#ffb300"]  # cyan, then gold above it
+    cyan, gold = rings
+    # Each ring's band (x - width/2 .. x + width/2 of its stroke) lies apart: the gold one outside.
+    cyan_outer = float(cyan.attrib["x"]) - float(cyan.attrib["stroke-width"]) / 2
+    gold_inner = float(gold.attrib["x"]) + float(gold.attrib["stroke-width"]) / 2
+    assert gold_inner <= cyan_outer

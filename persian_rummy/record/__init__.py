@@ -54,7 +54,7 @@ see is written ``??``, the seed is dropped, and it replays as that seat's views
 >>> from persian_rummy import legal_actions
 >>> recorder = Recorder()
 >>> state = recorder.deal(seed=1)
->>> while not state.is_over:
+>>> while not state.is_deal_over:
 ...     state = recorder.play(legal_actions(state)[0])
 >>> record = recorder.record()
 >>> text = dumps(record)

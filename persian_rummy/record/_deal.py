@@ -55,8 +55,11 @@ class RecordedAction:
     'E draw'
     """
 
+    #: The seat that played the action.
     seat: int = attrs.field(validator=check_seat)
+    #: The action.
     action: Action
+    #: A comment, or ``""``.
     comment: str = attrs.field(default="", validator=lambda _, __, value: check_comment(value))
 
     @classmethod
@@ -88,28 +91,26 @@ class RecordedAction:
 class DealRecord:
     """One deal of a record.
 
-    - ``number``: the deal number (1 for the first deal, R7).
-    - ``dealer``: the seat that dealt.
-    - ``deck``: the 56 cards in dealing order (see :meth:`~persian_rummy.GameState.from_deck`);
-      ``None`` for a card hidden from the viewer of a redacted record.
-    - ``seed``: the seed the deck was shuffled with, if known (then ``deck`` is
-      ``shuffled_deck(seed)``).
-    - ``actions``: the :class:`RecordedAction`\\ s in order.
-    - ``scores``: the cumulative totals at the end of the deal, or ``None`` if it did not end.
-    - ``final_hands``: in a redacted record, the four hands at the end of the deal (public then,
-      R23), else ``None``.
-
     >>> deal = DealRecord(number=1, dealer=0, deck=shuffled_deck(1), seed=1)
     >>> deal.initial_state().hands[1]
     Hand.parse('Js 2d Jd Qd Tc Jk Jk')
     """
 
+    #: The deal number (1 for the first deal, R7).
     number: int
+    #: The seat that dealt.
     dealer: int
+    #: The 56 cards in dealing order (see :meth:`~persian_rummy.GameState.from_deck`); ``None`` for
+    #: a card hidden from the viewer of a redacted record.
     deck: tuple[Card | None, ...]
+    #: The seed the deck was shuffled with, if known (then ``deck`` is ``shuffled_deck(seed)``).
     seed: Seed | None = None
+    #: The :class:`RecordedAction`\\ s in order.
     actions: tuple[RecordedAction, ...] = ()
+    #: The cumulative totals at the end of the deal, or ``None`` if it did not end.
     scores: tuple[int, int] | None = None
+    #: In a redacted record, the four hands at the end of the deal (public then, R23), else
+    #: ``None``.
     final_hands: tuple[Hand, ...] | None = None
 
     @property

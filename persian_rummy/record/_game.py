@@ -49,7 +49,9 @@ class Replay:
     (3, (), 2)
     """
 
+    #: Every state replayed, in order: each deal's first state, then one per action.
     states: tuple[GameState, ...]
+    #: The errors found (a replay that stops at the first has at most one).
     errors: tuple[ReplayError, ...] = ()
 
     @property
@@ -80,11 +82,17 @@ class GameRecord:
     ['DRAW', 'MELD', 'DRAW']
     """
 
+    #: Every deal, in order.
     deals: tuple[DealRecord, ...]
+    #: The rules the game was played under.
     rules: Rules = Rules()
+    #: The players' names, by seat.
     players: tuple[str, ...] = DEFAULT_PLAYERS
+    #: The teams' names, by team.
     teams: tuple[str, ...] = DEFAULT_TEAMS
+    #: The final totals of the two teams, or ``None`` if the game did not end.
     scores: tuple[int, int] | None = None
+    #: In a record redacted for one seat, that seat; ``None`` in a full record.
     viewer: int | None = None
 
     def __attrs_post_init__(self) -> None:

@@ -79,7 +79,7 @@ class Recorder:
         >>> recorder = Recorder(rules=Rules(deals=2))
         >>> recorder.deal(seed=7, dealer=3).current_player
         0
-        >>> while not recorder.state.is_over:
+        >>> while not recorder.state.is_deal_over:
         ...     _ = recorder.play(legal_actions(recorder.state)[0])
         >>> second = recorder.deal()
         >>> second.deal_number, second.dealer, recorder.record().deals[1].seed

@@ -15,6 +15,13 @@ the protocol and the security model.
 
 from __future__ import annotations
 
+from persian_rummy._extras import needs_extra
+
+with needs_extra("server", __name__):  # checked here, at once: the server runs on all three
+    import starlette  # noqa: F401
+    import uvicorn  # noqa: F401
+    import websockets  # noqa: F401
+
 from persian_rummy.server.app import Limits, Server, create_app
 from persian_rummy.server.store import Store
 from persian_rummy.server.tables import Table

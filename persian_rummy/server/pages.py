@@ -48,7 +48,8 @@ def lobby() -> str:
     >>> lobby().count('<select name="seat')
     4
     """
-    kinds = [HUMAN, *BOTS]
+    # Each bot once, by its first name (montecarlo, not also its short name mc).
+    kinds = [HUMAN, *list({factory: name for name, factory in reversed(BOTS.items())}.values())[::-1]]
     seats = []
     for seat, name in enumerate(SEAT_NAMES):
         default = HUMAN if seat == 2 else "greedy"
