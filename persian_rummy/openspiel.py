@@ -26,13 +26,39 @@ The model:
   drew it), then its view now (the position string, hidden hands as counts).
   ``observation_string(player)`` is the view now; ``observation_tensor(player)`` the
   :func:`~persian_rummy.observation.observation_tensor` of the view now (shape ``(80, 53)``,
-  4,240 values). (There is no information-state tensor: the history has no fixed length; the
-  string is exact.)
+  4,240 values). There is no information-state tensor (the history has no fixed length; the
+  string is exact): ``information_state_tensor`` raises :class:`InformationStateTensorError`,
+  a ``pyspiel.SpielError``, as OpenSpiel's own games without one do.
+- The observers (``make_observation`` with a ``pyspiel.IIGObservationType``) honour
+  ``public_info`` and ``private_info``: the default (public and the player's own) is the
+  above; public only (``private_info=NONE``) shows the player's own hand as a count and no
+  card of any stock draw, in the string and the tensor (the hand plane is zeros), until the
+  round is over and every hand is shown (R23); neither gives an empty string and tensor.
+  Other players' private information (``ALL_PLAYERS``), or the private part alone, is not
+  offered (:class:`~persian_rummy.InvalidArgumentError`).
 - Returns, at the end of the game only: +1 for the players of the winning team, -1 for the
   others, 0 each for a draw (R26), with the parameter ``utility="win"`` (the default); with
   ``utility="margin"``, each team's final score margin / 1000 (R23).
 - The parameters are the knobs of :class:`~persian_rummy.Rules` (``deals``, ``ace_in_runs``
-  …, with their defaults) and ``utility``.
+  …, with their defaults) and ``utility``; a name the game does not have, or a value of
+  another type than the default's, is refused.
+- Every node checks what it is given: a player node takes its ``legal_actions()`` only, a
+  chance node the outcomes ``chance_outcomes()`` lists only; anything else raises
+  :class:`~persian_rummy.InvalidArgumentError` and changes nothing, so no state is ever
+  stuck. ``action_to_string`` refuses an action no node has.
+- A state's text (:meth:`PersianRummyState.serialize`) is its history: the game's name and
+  parameters, then every chance outcome and action. :meth:`PersianRummyGame.deserialize_state`
+  replays it through the rules with every step checked; a malformed, truncated or foreign
+  text raises :class:`~persian_rummy.NotationError`. Nothing is unpickled. OpenSpiel's own
+  text of a state (``pyspiel.serialize_game_and_state``) holds a pickle of the state's
+  attributes, which OpenSpiel's reader (``pyspiel.deserialize_game_and_state``) unpickles
+  before the game can see it; for this game that pickle holds only a mark that says "replay
+  the history", and while OpenSpiel's reader fills a state of this game a pickle that names
+  anything else (a function, a class) raises :class:`~persian_rummy.NotationError` before the
+  name is looked up, so no text runs code. The history it then replays is checked as ours is.
+  (A damaged pickle still raises what Python's ``pickle`` raises, and a broken envelope
+  OpenSpiel's ``pyspiel.SpielError``: for text from outside, prefer ``serialize`` and
+  ``deserialize_state``.)
 - :meth:`PersianRummyState.resample_from_infostate` deals the cards the player has not seen
   at random, keeping in each other hand the cards it is known to hold because it took them
   from the discard pile (:func:`persian_rummy.bots.determinize` on the player's
