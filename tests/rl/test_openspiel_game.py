@@ -757,3 +757,19 @@ def test_r27_refusals_name_no_card_of_a_hand() -> None:
         with pytest.raises(PersianRummyError) as caught:
             refuse()
         assert hand not in str(caught.value) and "PlayerView.parse" not in str(caught.value)
+
+
+def test_a_short_seeded_fuzz_run_of_the_openspiel_readers_finds_only_documented_errors() -> None:
+    # benchmarks/fuzz_openspiel.py on a small budget; its long run is a benchmark.
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from fuzz_openspiel import TARGETS, fuzz
+
+    report = fuzz(600, seed=5, slow=5.0)  # a generous bound: the machine may be busy
+    assert set(report["per_target"]) == {row[0] for row in TARGETS}  # every reader was fed
+    assert report["undocumented"] == [], report["undocumented"]
+    assert report["code_ran"] == 0
+    assert [item for item in report["slow"] if item["outcome"] != "SpielError"] == [], report["slow"]
+    assert report["longest_message_characters"] <= 2100
