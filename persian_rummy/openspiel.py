@@ -86,7 +86,7 @@ from persian_rummy.actions import DRAW_STOCK, Action, DrawDiscard, DrawStock
 from persian_rummy.bots import GreedyBot, determinize
 from persian_rummy.cards import CARDS, DECK, DECK_COUNTS, JOKER_INDEX, Card
 from persian_rummy.encoding import NUM_ACTIONS, int_to_action, legal_indices
-from persian_rummy.engine import legal_actions, legal_draws, play
+from persian_rummy.engine import legal_actions, play
 from persian_rummy.errors import (
     ArgumentTypeError,
     InvalidArgumentError,
@@ -403,7 +403,9 @@ class PersianRummyState(pyspiel.State):
             event = Observation(state.current_player, DRAW_STOCK, (card,))
             self._node = self._after(node, event, play(attrs.evolve(state, stock=tuple(stock)), DRAW_STOCK))
         elif action == 0:
-            if DRAW_STOCK not in legal_draws(state):
+            # Drawing from the stock is legal exactly in the draw phase with cards in the stock
+            # (R12, as legal_draws lists it), asked here without listing the pile's draws.
+            if state.phase is not Phase.DRAW or not state.stock:
                 raise _not_legal(state, action, "R12: drawing from the stock is not legal here")
             self._node = attrs.evolve(node, stock_draw=True)  # chance picks the card (R12)
         else:
