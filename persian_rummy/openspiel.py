@@ -57,8 +57,9 @@ The model:
   anything else (a function, a class) raises :class:`~persian_rummy.NotationError` before the
   name is looked up, so no text runs code. The history it then replays is checked as ours is.
   (A damaged pickle still raises what Python's ``pickle`` raises, and a broken envelope
-  OpenSpiel's ``pyspiel.SpielError``: for text from outside, prefer ``serialize`` and
-  ``deserialize_state``.)
+  OpenSpiel's ``pyspiel.SpielError``.) :func:`deserialize_game_and_state` reads OpenSpiel's
+  text without unpickling anything, and raises only the library's errors: the reader for
+  text from outside.
 - :meth:`PersianRummyState.resample_from_infostate` deals the cards the player has not seen
   at random, keeping in each other hand the cards it is known to hold because it took them
   from the discard pile (:func:`persian_rummy.bots.determinize` on the player's
@@ -69,6 +70,8 @@ The model:
 
 from __future__ import annotations
 
+import base64
+import pickle
 import random
 import re
 import sys
@@ -109,6 +112,7 @@ __all__ = [
     "PersianRummyGame",
     "PersianRummyState",
     "RolloutEvaluator",
+    "deserialize_game_and_state",
     "state_from_info",
 ]
 
@@ -958,6 +962,108 @@ def _public_position(view: PlayerView) -> str:
 def _public_view(view: PlayerView) -> PlayerView:
     """``view`` without its own hand, unless every hand is shown (R23)."""
     return view if view.revealed_hands is not None else attrs.evolve(view, hand=Hand())
+
+
+def deserialize_game_and_state(text: str) -> tuple[PersianRummyGame, PersianRummyState]:
+    """The game and the state of OpenSpiel's text of them (``pyspiel.serialize_game_and_state``),
+    read without unpickling anything: the game from its string, the state by replaying the
+    text's history through the rules, every step checked (the players and the move number must
+    be the replay's, and the state part's pickle exactly what this game's states write, which
+    is never decoded). For text from outside, this is the reader to use:
+    ``pyspiel.deserialize_game_and_state`` unpickles the state part (see the module
+    documentation).
+
+    Raises :class:`~persian_rummy.NotationError` for a text that is not such a text of a state
+    of ``python_persian_rummy`` (malformed, truncated, of another game, with parameters the game
+    does not have, or with a history that does not replay), and
+    :class:`~persian_rummy.ArgumentTypeError` for a value that is not a text.
+
+    >>> import pyspiel
+    >>> game = pyspiel.load_game("python_persian_rummy", {"deals": 1})
+    >>> state = game.new_initial_state()
+    >>> state.apply_action(7)
+    >>> again_game, again = deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    >>> str(again_game) == str(game), again.history()
+    (True, [7])
+    """
+    if not isinstance(text, str):
+        raise ArgumentTypeError(f"OpenSpiel's text of a game and a state is a str, not {_what(text)}")
+    if len(text) > _ENVELOPE_LIMIT:
+        raise NotationError(f"the text ({len(text)} characters) is longer than any text of a state of this game")
+    sections: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in text.split("\n"):
+        if not line or line.startswith("#"):
+            continue
+        if line in ("[Meta]", "[Game]", "[State]"):
+            expected = ["[Meta]", "[Game]", "[State]"][len(sections)] if len(sections) < 3 else None
+            if line != expected:
+                raise NotationError(f"OpenSpiel's text has its sections [Meta], [Game], [State] in order, not {line}")
+            current = sections[line] = []
+        elif current is None:
+            raise NotationError("OpenSpiel's text starts with its [Meta] section")
+        else:
+            current.append(line)
+    if list(sections) != ["[Meta]", "[Game]", "[State]"]:
+        raise NotationError("OpenSpiel's text has the sections [Meta], [Game] and [State]")
+    if sections["[Meta]"] != ["Version: 1"]:
+        raise NotationError("OpenSpiel's text's [Meta] section is 'Version: 1'")
+    name = sections["[Game]"]
+    if len(name) != 1 or len(name[0]) > _GAME_TEXT_LIMIT or not _GAME_TEXT.fullmatch(name[0]):
+        raise NotationError(
+            f"the text's [Game] section is one line, python_persian_rummy(...), of {_GAME_TEXT_LIMIT} characters at most"
+        )
+    try:
+        game = pyspiel.load_game(name[0])
+    except pyspiel.SpielError as error:
+        raise NotationError(f"the text's game does not load: {excerpt(str(error), 200)}") from None
+    if not isinstance(game, PersianRummyGame):  # pragma: no cover (the name was checked)
+        raise NotationError("the text is not of python_persian_rummy")
+    part = sections["[State]"]
+    if len(part) != 3 or not (
+        part[0].startswith("history=") and part[1].startswith("move_number=") and part[2].startswith("__dict__=")
+    ):
+        raise NotationError("the text's [State] section is three lines: history=, move_number= and __dict__=")
+    if part[2] != "__dict__=" + _state_part():
+        raise NotationError("the text's state part is not what a state of python_persian_rummy writes")
+    items = part[0][len("history=") :].split(",") if part[0] != "history=" else []
+    if len(items) > game.max_game_length():
+        raise NotationError(f"the text's history has {len(items)} actions; a game has at most {game.max_game_length()}")
+    written: list[tuple[int, int]] = []
+    for item in items:
+        player, colon, action = item.partition(":")
+        if not (colon and _HISTORY_PLAYER.fullmatch(player) and _ACTION_NUMBER.fullmatch(action)):
+            raise NotationError(f"the text's history has an item that is not player:action: {excerpt(item, 30)}")
+        written.append((int(player), int(action)))
+    move = part[1][len("move_number=") :]
+    if not _COUNT.fullmatch(move):
+        raise NotationError(f"the text's move number is not a whole number: {excerpt(move, 30)}")
+    state = _replay_history(game, [action for _, action in written])
+    if [(item.player, item.action) for item in state.full_history()] != written:
+        raise NotationError("the text's history names players other than those who act at its nodes")
+    if state.move_number() != int(move):
+        raise NotationError(f"the text's move number {move} is not its history's {state.move_number()}")
+    return game, state
+
+
+#: The longest text :func:`deserialize_game_and_state` reads: the header, a game's string,
+#: and the history of the longest game (1000 deals, R7) at 7 characters an action.
+_ENVELOPE_LIMIT: Final = 1000 + 7 * 1000 * (_DEAL_ACTIONS + _DEAL_CHANCE)
+_HISTORY_PLAYER: Final = re.compile(r"-1|[0-3]")
+#: The longest game string read (every parameter written out is about 200 characters).
+_GAME_TEXT_LIMIT: Final = 1000
+
+
+def _state_part() -> str:
+    """The state part of OpenSpiel's text of every state of this game that has a history: its
+    attributes (the node alone, written as the mark), pickled and in base64, as OpenSpiel
+    writes them (only written here, to be compared, never read)."""
+    if not _STATE_PART:
+        _STATE_PART.append(base64.b64encode(pickle.dumps({"_node": _START})).decode("ascii"))
+    return _STATE_PART[0]
+
+
+_STATE_PART: Final[list[str]] = []
 
 
 def state_from_info(game: PersianRummyGame, info: InfoState, rng: random.Random) -> PersianRummyState:

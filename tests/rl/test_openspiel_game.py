@@ -32,6 +32,7 @@ from persian_rummy.openspiel import (
     PersianRummyGame,
     PersianRummyState,
     RolloutEvaluator,
+    deserialize_game_and_state,
     state_from_info,
 )
 
@@ -773,3 +774,38 @@ def test_a_short_seeded_fuzz_run_of_the_openspiel_readers_finds_only_documented_
     assert report["code_ran"] == 0
     assert [item for item in report["slow"] if item["outcome"] != "SpielError"] == [], report["slow"]
     assert report["longest_message_characters"] <= 2100
+
+
+def test_r27_our_reader_of_openspiels_text_unpickles_nothing_and_checks_everything() -> None:
+    game = _game(deals=1)
+    for seed, steps in [(1, 0), (2, 29), (3, 45), (4, 10_000)]:
+        state = _random_state(seed, steps, game)
+        text = pyspiel.serialize_game_and_state(game, state)
+        again_game, again = deserialize_game_and_state(text)
+        assert str(again_game) == str(game) and again.history() == state.history() and str(again) == str(state)
+    first = state.history()[0]
+    bad = [
+        *(text[:cut] for cut in range(0, len(text), 97)),
+        _envelope_with({"_node": _Crafted()}, text),
+        _envelope_with({}, text),
+        text.replace("history=", f"history=-1:{first},", 1),
+        text.replace(f"history=-1:{first}", f"history=2:{first}", 1),
+        text.replace("move_number=", "move_number=1", 1),
+        text.replace("deals=1", "deal=1"),
+        text.replace("python_persian_rummy(", "python_persian_rummy((", 1),
+        text.replace("python_persian_rummy(", "kuhn_poker(", 1),
+        text.replace("[Game]", "[State]", 1),
+        text.replace("Version: 1", "Version: 2"),
+        text.replace("deals=1", "deals=1" + "," * 5000),
+    ]
+    for forged in bad:
+        with pytest.raises(NotationError):
+            deserialize_game_and_state(forged)
+    assert _RAN == []
+    with pytest.raises(ArgumentTypeError):
+        deserialize_game_and_state(text.encode())  # type: ignore[arg-type]
+    # The text names its game: the finished one-deal game's history is the first deal of a
+    # two-deal game, which goes on.
+    longer_game, longer = deserialize_game_and_state(text.replace("deals=1", "deals=2"))
+    assert state.is_terminal() and not longer.is_terminal() and longer.history() == state.history()
+    assert longer_game.rules.deals == 2
