@@ -195,7 +195,7 @@ class PersianRummyGame(pyspiel.Game):
 
     def new_initial_state(self) -> PersianRummyState:
         """The state before the first card is dealt."""
-        _arm_guard(sys._getframe(1))
+        _arm_guard()
         return PersianRummyState(self)
 
     def deserialize_state(self, text: str) -> PersianRummyState:
@@ -299,7 +299,7 @@ class _Node:
     def __reduce__(self) -> tuple[Any, ...]:
         # OpenSpiel's own text of a state (``pyspiel.serialize_game_and_state``) pickles the
         # state's attributes: the node is written as a call of the one name the reader lets
-        # through, and the reader replays the text's history (see _GuardedState.__setattr__).
+        # through, and the reader replays the text's history (see PersianRummyState.__setattr__).
         if self.sampled:
             raise InvalidStateError(_SAMPLED)
         return (_replay, ())
@@ -862,7 +862,12 @@ def _site(frame: FrameType | None) -> tuple[int, object, int] | None:
     return None if frame is None else (id(frame), frame.f_code, frame.f_lasti)
 
 
-def _arm_guard(frame: FrameType | None) -> None:
+def _arm_guard() -> None:
+    """Arm the guard for the call that is making a new state (the caller's caller's frame)."""
+    try:
+        frame: FrameType | None = sys._getframe(2)
+    except ValueError:  # called from outside Python
+        frame = None
     _GUARD.armed = True
     _GUARD.site = _site(frame)
 
