@@ -768,14 +768,23 @@ def _other_game(line: str, name: str) -> str:
     ours = _GAME_TEXT.fullmatch(name)
     if theirs is None or ours is None:
         return f"the text is a state of another game, {excerpt(line)}, not of python_persian_rummy"
-    mine = dict(item.partition("=")[::2] for item in ours.group(1).split(","))
-    other = dict(item.partition("=")[::2] for item in theirs.group(1).split(","))
+    mine = _pairs(ours.group(1))
+    other = _pairs(theirs.group(1))
     differ = [
         f"{_word(key)}={_word(other.get(key, '(none)'))} (here {mine.get(key, '(none)')})"
         for key in sorted(set(mine) | set(other))[:20]
         if mine.get(key) != other.get(key)
     ]
     return f"the text is a state of the game with other parameters: {', '.join(differ) or excerpt(line)}"
+
+
+def _pairs(text: str) -> dict[str, str]:
+    """The ``name=value`` pairs of a game string's parameters."""
+    pairs: dict[str, str] = {}
+    for item in text.split(","):
+        name, _, value = item.partition("=")
+        pairs[name] = value
+    return pairs
 
 
 def _what(value: object) -> str:
