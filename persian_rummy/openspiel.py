@@ -819,8 +819,11 @@ def _replayed(state: PersianRummyState) -> PersianRummyState:
     """``state``'s history (set by OpenSpiel's reader from its text) replayed, each action
     checked: the history's players and move number must be those of the replay."""
     game: PersianRummyGame = state.get_game()
+    actions = state.history()
+    if len(actions) > game.max_game_length():  # refused before the history's players are listed
+        raise NotationError(f"the history has {len(actions)} actions; a game has at most {game.max_game_length()}")
     written = [(item.player, item.action) for item in state.full_history()]
-    again = _replay_history(game, [action for _, action in written])
+    again = _replay_history(game, actions)
     if [(item.player, item.action) for item in again.full_history()] != written:
         raise NotationError("the text's history names players other than those who act at its nodes")
     if again.move_number() != state.move_number():
@@ -1023,9 +1026,15 @@ def deserialize_game_and_state(text: str) -> tuple[PersianRummyGame, PersianRumm
     if sections["[Meta]"] != ["Version: 1"]:
         raise NotationError("OpenSpiel's text's [Meta] section is 'Version: 1'")
     name = sections["[Game]"]
-    if len(name) != 1 or len(name[0]) > _GAME_TEXT_LIMIT or not _GAME_TEXT.fullmatch(name[0]):
+    if (
+        len(name) != 1
+        or len(name[0]) > _GAME_TEXT_LIMIT
+        or not (name[0].isascii() and name[0].isprintable())
+        or not _GAME_TEXT.fullmatch(name[0])
+    ):
         raise NotationError(
-            f"the text's [Game] section is one line, python_persian_rummy(...), of {_GAME_TEXT_LIMIT} characters at most"
+            "the text's [Game] section is one line, python_persian_rummy(...), of printable ASCII characters"
+            f" ({_GAME_TEXT_LIMIT} at most)"
         )
     try:
         game = pyspiel.load_game(name[0])

@@ -797,6 +797,8 @@ def test_r27_our_reader_of_openspiels_text_unpickles_nothing_and_checks_everythi
         text.replace("[Game]", "[State]", 1),
         text.replace("Version: 1", "Version: 2"),
         text.replace("deals=1", "deals=1" + "," * 5000),
+        text.replace("deals=1", "deals=1\ud800"),  # found by the fuzzer: not a text pyspiel takes
+        text.replace("deals=1", "deals=1\x00"),
     ]
     for forged in bad:
         with pytest.raises(NotationError):
