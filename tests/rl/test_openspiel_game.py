@@ -811,3 +811,80 @@ def test_r27_our_reader_of_openspiels_text_unpickles_nothing_and_checks_everythi
     longer_game, longer = deserialize_game_and_state(text.replace("deals=1", "deals=2"))
     assert state.is_terminal() and not longer.is_terminal() and longer.history() == state.history()
     assert longer_game.rules.deals == 2
+
+
+class _Misuse:
+    """A pickle that names the one function the reader lets through, then misuses what it
+    gives (``how`` picks the misuse)."""
+
+    def __init__(self, how: int) -> None:
+        self.how = how
+
+    def __reduce__(self) -> tuple[object, ...]:
+        from persian_rummy import openspiel
+
+        mark = openspiel._replay()
+        return [
+            (openspiel._replay, (1,)),  # called with arguments
+            (openspiel._replay, (), {"x": 1}),  # its result given a state
+            (mark, ()),  # its result called
+            (openspiel._replay, (), None, iter([1])),  # its result appended to
+            (openspiel._replay, (), None, None, iter([(1, 2)])),  # its result's items set
+        ][self.how]
+
+
+@pytest.mark.parametrize("how", range(5))
+def test_r27_the_mark_in_openspiels_text_does_nothing_but_replay(how: int) -> None:
+    game = _game(deals=1)
+    text = pyspiel.serialize_game_and_state(game, _random_state(16, 35, game))
+    with pytest.raises(NotationError, match="does not describe a state"):
+        pyspiel.deserialize_game_and_state(_envelope_with({"_node": _Misuse(how)}, text))
+
+
+def test_r5_r23_the_public_observer_while_dealing_and_once_every_hand_is_shown() -> None:
+    game = _game(deals=1)
+    public, private = _observers(game, False)
+    dealing = _random_state(17, 9, game)
+    text, tensor = _seen_by(public, dealing, 0, True)
+    assert text == "deal 1 dealing: 9 cards dealt" and not any(tensor)
+    assert _seen_by(private, dealing, 0, True)[0] != text
+    final = _play_out(game, lambda state: state.legal_actions()[0])
+    for player in range(4):  # the round is over: every hand is shown (R23), to everyone
+        assert _seen_by(public, final, player, True) == _seen_by(private, final, player, True)
+    # OpenSpiel asks for the default observer with its parameters alone.
+    assert game.make_py_observer({}).string_from(final, 0) == final.observation_string(0)
+    with pytest.raises(InvalidArgumentError):
+        final.info_state(4)
+
+
+def test_texts_longer_than_a_game_can_be_are_refused_before_they_are_replayed() -> None:
+    game = _game(deals=1)
+    limit = game.max_game_length()
+    header, name, _ = _random_state(18, 0, game).serialize().split("\n")
+    with pytest.raises(NotationError, match="at most"):
+        game.deserialize_state("\n".join([header, name, f"history {limit + 1}: " + " ".join(["0"] * (limit + 1))]))
+    text = pyspiel.serialize_game_and_state(game, _random_state(18, 30, game))
+    many = text.replace("history=", "history=" + "-1:0," * limit, 1)
+    with pytest.raises(NotationError, match="at most"):
+        deserialize_game_and_state(many)
+    with pytest.raises(NotationError, match="at most"):
+        pyspiel.deserialize_game_and_state(many)
+    with pytest.raises(NotationError, match="move number"):
+        deserialize_game_and_state(text.replace("move_number=30", "move_number=x"))
+    with pytest.raises(NotationError, match="longer than"):
+        deserialize_game_and_state("#" * 10**8)
+
+
+def test_state_from_info_and_the_evaluator_refuse_what_they_do_not_take() -> None:
+    from persian_rummy import new_game
+
+    info = InfoState.start(new_game(1), 1)
+    with pytest.raises(ArgumentTypeError):
+        state_from_info(pyspiel.load_game("kuhn_poker"), info, random.Random(0))  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError):
+        state_from_info(_game(), info, 0)  # type: ignore[arg-type]
+    over = _play_out(_game(deals=1), lambda state: state.legal_actions()[0])._node.state
+    with pytest.raises(InvalidArgumentError, match="over"):
+        state_from_info(_game(deals=1), InfoState.start(over, 0), random.Random(0))
+    with pytest.raises(InvalidArgumentError, match="rollout"):
+        RolloutEvaluator(rollout="perfect")
