@@ -3,6 +3,8 @@ exact and leak-free (R27), and OpenSpiel's IS-MCTS plays whole games of it."""
 
 from __future__ import annotations
 
+import base64
+import pickle
 import random
 from collections.abc import Callable
 
@@ -12,11 +14,28 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from persian_rummy import InfoState, Rules
+from persian_rummy import (
+    ArgumentTypeError,
+    InfoState,
+    InvalidArgumentError,
+    InvalidRulesError,
+    InvalidStateError,
+    NotationError,
+    PersianRummyError,
+    Rules,
+)
 from persian_rummy.arena import play_game
 from persian_rummy.bots import GreedyBot, RandomBot
 from persian_rummy.observation import OBSERVATION_SHAPE
-from persian_rummy.openspiel import ISMCTSPlayer, PersianRummyState, RolloutEvaluator, state_from_info
+from persian_rummy.openspiel import (
+    InformationStateTensorError,
+    ISMCTSPlayer,
+    PersianRummyGame,
+    PersianRummyState,
+    RolloutEvaluator,
+    deserialize_game_and_state,
+    state_from_info,
+)
 
 
 def _game(**params: object) -> pyspiel.Game:
@@ -90,7 +109,8 @@ def test_r27_resampled_states_look_the_same_to_the_player(seed: int, steps: int,
 def test_r27_resamples_look_the_same_to_the_player_through_a_whole_game(seed: int) -> None:
     # Every few steps of a whole two-deal game (while dealing, at stock draws, after the first
     # deal is over, at the end), each player's resample has the player's information state,
-    # observation and tensor, and survives OpenSpiel's serialization.
+    # observation and tensor. A resample has no history, so it has no text (the state it was
+    # sampled from has one, and reads back as itself).
     game = _game()
     rng = random.Random(seed)
     state = game.new_initial_state()
@@ -109,8 +129,12 @@ def test_r27_resamples_look_the_same_to_the_player_through_a_whole_game(seed: in
                     assert world.legal_actions() == state.legal_actions()
                 if world._node.state is not None:
                     world._node.state.validate()
-                again = game.deserialize_state(world.serialize())
-                assert _strings(again, player) == _strings(world, player) and str(again) == str(world)
+                with pytest.raises(InvalidStateError, match="no history"):
+                    world.serialize()
+            if step % 92 == 0 or state.is_terminal():
+                again = game.deserialize_state(state.serialize())
+                assert [_strings(again, seat) for seat in range(4)] == [_strings(state, seat) for seat in range(4)]
+                assert str(again) == str(state) and again.history() == state.history()
         if state.is_terminal():
             break
         state.apply_action(_random_action(state, rng))
@@ -318,15 +342,22 @@ def _hidden_twins(seed: int, deal: int, player: int) -> tuple[PersianRummyState,
     return None
 
 
+def _text_or_refusal(state: PersianRummyState) -> str:
+    try:
+        return state.serialize()
+    except InvalidStateError as error:
+        return f"refused: {error}"
+
+
 def _everything(state: PersianRummyState) -> tuple[object, ...]:
     """All a state shows: its text, each seat's information state and observation, its
-    actions, its history and its serialization."""
+    actions, its history and its serialization (or why it has none)."""
     return (
         str(state),
         state.current_player(),
         state.legal_actions(),
         state.history(),
-        state.serialize(),
+        _text_or_refusal(state),
         [_strings(state, seat) for seat in range(4)],
     )
 
@@ -350,3 +381,511 @@ def test_r27_a_resample_keeps_nothing_of_the_cards_the_player_has_not_seen(deal:
         if found == 3:
             break
     assert found == 3
+
+
+# --- the text of a state (no pickle), and what each node takes ------------------------------
+
+#: Set by a crafted pickle if it ever runs (it must not).
+_RAN: list[str] = []
+
+
+def _ran(text: str) -> None:
+    _RAN.append(text)
+
+
+class _Crafted:
+    """A pickle that calls a function when it is read, as a hostile text would."""
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_ran, ("code ran",))
+
+
+def _envelope_with(state_part: dict[str, object], text: str) -> str:
+    """OpenSpiel's text ``text`` of a state with its pickled part replaced by ``state_part``."""
+    head, _, _ = text.rpartition("__dict__=")
+    return head + "__dict__=" + base64.b64encode(pickle.dumps(state_part)).decode()
+
+
+def test_r27_a_state_text_is_its_history_and_reads_back_through_our_reader_and_openspiels() -> None:
+    game = _game()
+    for seed, steps in [(1, 0), (2, 5), (3, 29), (4, 31), (5, 200), (6, 10_000)]:
+        state = _random_state(seed, steps, game)
+        text = state.serialize()
+        assert "__dict__" not in text and text.splitlines()[1] == str(game)
+        again = game.deserialize_state(text)
+        assert again.history() == state.history() and str(again) == str(state)
+        assert [_strings(again, seat) for seat in range(4)] == [_strings(state, seat) for seat in range(4)]
+        other_game, other = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+        assert str(other_game) == str(game)
+        assert other.history() == state.history() and str(other) == str(state)
+        assert other.is_terminal() == state.is_terminal() and other.returns() == state.returns()
+
+
+def test_r27_a_crafted_pickle_in_openspiels_text_runs_no_code() -> None:
+    game = _game(deals=1)
+    state = _random_state(7, 40, game)
+    text = pyspiel.serialize_game_and_state(game, state)
+    for part in ({"_node": _Crafted()}, {"x": _Crafted()}, {"_node": [_Crafted()]}):
+        with pytest.raises(NotationError, match="names no code"):
+            pyspiel.deserialize_game_and_state(_envelope_with(part, text))
+    # Our own reader reads no pickle at all: OpenSpiel's text of the state is no text of ours.
+    with pytest.raises(NotationError, match="not a state of python_persian_rummy"):
+        game.deserialize_state(_envelope_with({"_node": _Crafted()}, text).split("[State]\n")[1])
+    assert _RAN == []
+    # Outside OpenSpiel's reader, pickles are left alone.
+    pickle.loads(pickle.dumps(_Crafted()))
+    assert _RAN == ["code ran"]
+    _RAN.clear()
+
+
+def test_r1_r5_a_forged_truncated_or_foreign_text_raises_a_documented_error() -> None:
+    game = _game(deals=1)
+    state = _random_state(8, 45, game)
+    text = state.serialize()
+    header, name, history = text.split("\n")
+    actions = history.split(" ")[2:]
+
+    def listing(actions: list[str]) -> str:
+        return f"history {len(actions)}: " + " ".join(actions)
+
+    bad = (
+        [text[:cut] for cut in range(0, len(text), 7)]
+        + [
+            "",
+            text + "\n",
+            text + " ",
+            text.replace(": ", ":  "),
+            text.replace("history 45", "history 44"),
+            text.replace("history 45", "history 045"),
+            text.replace(header, "persian-rummy openspiel state 2"),
+            "\n".join([header, name.replace("deals=1", "deals=2"), history]),
+            "\n".join([header, name.replace("utility=win", "utility=margin"), history]),
+            "\n".join([header, "python_kuhn_poker()", history]),
+            "\n".join([header, name, listing([actions[0], *actions])]),  # a card dealt twice (R1, R5)
+            "\n".join([header, name, listing([*actions[:29], "0", "0"])]),  # draws while it may not
+            "\n".join([header, name, "history 1: 53"]),
+            "\n".join([header, name, "history 1: -1"]),
+            "\n".join([header, name, "history 1: 01"]),
+            "\n".join([header, name, "history 1: " + "9" * 5000]),
+            "\n".join([header, name, "history 1: ٣"]),
+            "\n".join([header, name, listing(actions * 200)]),
+        ]
+    )
+    for forged in bad:
+        if forged == text:
+            continue
+        with pytest.raises(NotationError) as caught:
+            game.deserialize_state(forged)
+        assert len(str(caught.value)) < 1000
+    with pytest.raises(NotationError, match=r"other parameters: deals=2 \(here 1\)"):
+        game.deserialize_state("\n".join([header, name.replace("deals=1", "deals=2"), history]))
+    with pytest.raises(ArgumentTypeError):
+        game.deserialize_state(text.encode())  # type: ignore[arg-type]
+
+
+def test_r1_r5_a_forged_openspiel_text_raises_a_documented_error() -> None:
+    game = _game(deals=1)
+    state = _random_state(9, 45, game)
+    text = pyspiel.serialize_game_and_state(game, state)
+    first = state.history()[0]
+    with pytest.raises(NotationError, match="does not replay"):
+        pyspiel.deserialize_game_and_state(text.replace("history=", f"history=-1:{first},", 1))
+    with pytest.raises(NotationError, match="players other than"):
+        pyspiel.deserialize_game_and_state(text.replace(f"history=-1:{first}", f"history=2:{first}", 1))
+    with pytest.raises(NotationError, match="move number"):
+        pyspiel.deserialize_game_and_state(text.replace("move_number=45", "move_number=44"))
+    with pytest.raises(NotationError, match="no attribute"):
+        pyspiel.deserialize_game_and_state(_envelope_with({"_rules": "x"}, text))
+    with pytest.raises(NotationError, match="no attribute"):
+        pyspiel.deserialize_game_and_state(_envelope_with({"_node": "x"}, text))
+    # A text with a history but no node of ours loads (OpenSpiel's reader runs no code of the
+    # game after it), and refuses to be used.
+    _, empty = pyspiel.deserialize_game_and_state(_envelope_with({}, text))
+    with pytest.raises(NotationError, match="no node"):
+        empty.current_player()
+    with pytest.raises(NotationError, match="no node"):
+        str(empty)
+
+
+def test_a_sampled_state_has_no_text() -> None:
+    game = _game(deals=1)
+    state = _random_state(10, 40, game)
+    world = state.resample_from_infostate(0, random.Random(1).random)
+    with pytest.raises(InvalidStateError, match="no history"):
+        world.serialize()
+    with pytest.raises(InvalidStateError, match="no history"):
+        pyspiel.serialize_game_and_state(game, world)
+
+
+def _state_summary(state: PersianRummyState) -> tuple[object, ...]:
+    return (str(state), state.history(), state.move_number(), state.current_player())
+
+
+def _all_hostile(state: PersianRummyState) -> list[int]:
+    """Actions the node does not take (its listed ones aside)."""
+    if state.is_chance_node():
+        listed = {outcome for outcome, _ in state.chance_outcomes()}
+    else:
+        listed = set(state.legal_actions())
+    every = [-(2**62), -2, 0, 1, 52, 53, 57, 1435, 1436, 10**6, 2**62]
+    return [action for action in every + list(range(60)) if action not in listed]
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 600))
+def test_r1_r5_r12_every_node_takes_only_its_legal_actions_and_chance_outcomes(seed: int, steps: int) -> None:
+    state = _random_state(seed, steps)
+    rng = random.Random(seed)
+    for _ in range(40):
+        before = _state_summary(state)
+        for action in [-1, *rng.sample(_all_hostile(state), 6)]:
+            # OpenSpiel refuses -1 (its kInvalidAction) itself, before the game sees it.
+            with pytest.raises(pyspiel.SpielError if action == -1 else InvalidArgumentError):
+                state.apply_action(action)
+            assert _state_summary(state) == before  # a refused action changes nothing
+        if state.is_terminal():
+            break
+        # The node is never stuck: it lists something, and everything it lists applies.
+        assert state.legal_actions() if not state.is_chance_node() else state.chance_outcomes()
+        state.apply_action(_random_action(state, rng))
+
+
+def test_r12_r26_drawing_is_refused_where_it_is_not_legal() -> None:
+    game = _game(deals=1)
+    state = _random_state(11, 29, game)
+    state.apply_action(0)  # draw: chance picks the card
+    state.apply_action(state.chance_outcomes()[0][0])
+    assert 0 not in state.legal_actions()  # the meld phase
+    with pytest.raises(InvalidArgumentError, match="R12: drawing from the stock is not legal here"):
+        state.apply_action(0)
+    final = _play_out(game, lambda state: state.legal_actions()[0])
+    with pytest.raises(InvalidArgumentError, match="R26: the game is over"):
+        final.apply_action(0)
+    assert final.chance_outcomes() == [] and final.legal_actions() == []
+
+
+def test_action_to_string_refuses_what_no_node_has() -> None:
+    state = _random_state(12, 29)
+    chance = int(pyspiel.PlayerId.CHANCE)
+    assert state.action_to_string(chance, 52) == "chance Jk" and state.action_to_string(0, 0) == "draw"
+    for player, action in [(chance, -1), (chance, 53), (int(pyspiel.PlayerId.TERMINAL), 0), (4, 0), (0, -1), (0, 1436)]:
+        with pytest.raises(InvalidArgumentError):
+            state.action_to_string(player, action)
+
+
+def test_the_information_state_tensor_raises_as_openspiels_games_without_one_do() -> None:
+    game = _game()
+    with pytest.raises(pyspiel.SpielError, match="no information-state tensor") as caught:
+        game.new_initial_state().information_state_tensor(0)
+    assert isinstance(caught.value, InformationStateTensorError) and isinstance(caught.value, PersianRummyError)
+    with pytest.raises(InformationStateTensorError):
+        game.information_state_tensor_shape()
+
+
+def _observers(game: pyspiel.Game, perfect_recall: bool) -> tuple[object, object]:
+    from open_spiel.python.observation import make_observation
+
+    kinds = [pyspiel.PrivateInfoType.NONE, pyspiel.PrivateInfoType.SINGLE_PLAYER]
+    public, private = (
+        make_observation(
+            game, pyspiel.IIGObservationType(perfect_recall=perfect_recall, public_info=True, private_info=kind)
+        )
+        for kind in kinds
+    )
+    return public, private
+
+
+def _seen_by(observer: object, state: PersianRummyState, player: int, tensor: bool) -> tuple[str, list[float]]:
+    text = observer.string_from(state, player)  # type: ignore[attr-defined]
+    if not tensor:
+        return text, []
+    observer.set_from(state, player)  # type: ignore[attr-defined]
+    return text, list(observer.tensor)  # type: ignore[attr-defined]
+
+
+def _private_twin(seed: int, steps: int) -> tuple[PersianRummyState, PersianRummyState] | None:
+    """Two reachable states that differ only in hidden cards: two cards of the deal (dealt to
+    any seats, the face-up card aside) swapped, every action the same."""
+    game = _game()
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    actions: list[int] = []
+    for _ in range(29 + steps):
+        if state.is_terminal():
+            return None
+        action = _random_action(state, rng)
+        actions.append(action)
+        state.apply_action(action)
+    for _ in range(30):
+        i, j = rng.sample(range(28), 2)
+        if actions[i] == actions[j]:
+            continue
+        swapped = list(actions)
+        swapped[i], swapped[j] = actions[j], actions[i]
+        twin = _replay(game, swapped)
+        if twin is not None:
+            return state, twin
+    return None
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 60))
+def test_r27_a_public_observer_sees_the_same_in_states_that_differ_only_in_private_cards(seed: int, steps: int) -> None:
+    twins = _private_twin(seed, steps)
+    if twins is None:
+        return
+    one, two = twins
+    game = one.get_game()
+    for perfect_recall in (False, True):
+        public, private = _observers(game, perfect_recall)
+        for player in range(4):
+            seen = [_seen_by(public, state, player, not perfect_recall) for state in (one, two)]
+            assert seen[0] == seen[1]
+            own = set(one._node.state.hands[player]) != set(two._node.state.hands[player])
+            if own:  # the player's own observer tells them apart, from its own hand
+                mine = [_seen_by(private, state, player, not perfect_recall) for state in (one, two)]
+                assert mine[0] != mine[1]
+            if not perfect_recall:  # the public observation is the player's own, the hand aside
+                assert seen[0][0].split(" ", 1)[1] == _seen_by(private, one, player, False)[0].split(" ", 1)[1]
+
+
+def test_r27_the_public_observer_shows_no_card_of_a_hand() -> None:
+    state = _random_state(13, 80)
+    public, private = _observers(state.get_game(), False)
+    for player in range(4):
+        hand = state._node.state.hands[player]
+        text, tensor = _seen_by(public, state, player, True)
+        assert "".join(map(str, sorted(hand, key=lambda card: card.index))) not in text
+        assert text.split(" ")[0] == "/".join(f"?{len(state._node.state.hands[seat])}" for seat in range(4))
+        assert not np.asarray(tensor).reshape(OBSERVATION_SHAPE)[0].any()
+        full, _ = _seen_by(private, state, player, True)
+        assert full.split(" ", 1)[1] == text.split(" ", 1)[1]
+
+
+def test_the_observer_refuses_kinds_it_does_not_offer() -> None:
+    game = _game()
+    for public, private in [
+        (True, pyspiel.PrivateInfoType.ALL_PLAYERS),
+        (False, pyspiel.PrivateInfoType.SINGLE_PLAYER),
+    ]:
+        with pytest.raises(InvalidArgumentError, match="offers observations"):
+            game.make_py_observer(
+                pyspiel.IIGObservationType(perfect_recall=False, public_info=public, private_info=private)
+            )
+    nothing = game.make_py_observer(
+        pyspiel.IIGObservationType(perfect_recall=False, public_info=False, private_info=pyspiel.PrivateInfoType.NONE)
+    )
+    assert nothing.string_from(_random_state(1, 40), 0) == "" and nothing.tensor.size == 0
+    with pytest.raises(ArgumentTypeError):
+        game.make_py_observer("public")
+    with pytest.raises(InvalidArgumentError):
+        game.make_py_observer(None, {"x": 1})
+
+
+@pytest.mark.parametrize("player", [-1, 4, None, 1.5, True, "0", np.bool_(True)])
+def test_r3_resample_from_infostate_refuses_what_is_no_player(player: object) -> None:
+    state = _random_state(14, 40)
+    before = _state_summary(state)
+    with pytest.raises((InvalidArgumentError, ArgumentTypeError)):
+        state.resample_from_infostate(player, random.Random(0).random)  # type: ignore[arg-type]
+    assert _state_summary(state) == before
+    assert (
+        state.resample_from_infostate(np.int64(2), random.Random(0).random).current_player() == state.current_player()
+    )
+
+
+@pytest.mark.parametrize("draw", [1.0, -0.1, float("nan"), "0.5", None, True])
+def test_resample_from_infostate_refuses_a_sampler_that_gives_no_probability(draw: object) -> None:
+    state = _random_state(15, 40)
+    with pytest.raises((InvalidArgumentError, ArgumentTypeError)):
+        state.resample_from_infostate(0, lambda: draw)  # type: ignore[arg-type, return-value]
+    with pytest.raises(ArgumentTypeError):
+        state.resample_from_infostate(0, 0.5)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"deal": 1},
+        {"deals": "2"},
+        {"deals": True},
+        {"deals": 2.0},
+        {"utility": 5},
+        {"top_card_must_meld": 1},
+        {"going_out_bonus": "25"},
+    ],
+)
+def test_r7_unknown_parameters_and_values_of_other_types_are_refused(params: dict[object, object]) -> None:
+    with pytest.raises(InvalidArgumentError):
+        PersianRummyGame(params)  # type: ignore[arg-type]
+    with pytest.raises(pyspiel.SpielError):  # OpenSpiel checks them first
+        pyspiel.load_game("python_persian_rummy", params)
+
+
+@pytest.mark.parametrize("params", [{"deals": 0}, {"deals": 10**30}, {"going_out_bonus": -1}, {"utility": "points"}])
+def test_r7_r25_parameter_values_out_of_range_are_refused(params: dict[str, object]) -> None:
+    with pytest.raises(InvalidArgumentError if "utility" in params else InvalidRulesError):
+        PersianRummyGame(params)
+    with pytest.raises(ArgumentTypeError):
+        PersianRummyGame([("deals", 1)])  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError):
+        PersianRummyGame({1: 2})  # type: ignore[dict-item]
+
+
+def test_r27_refusals_name_no_card_of_a_hand() -> None:
+    from persian_rummy import new_game
+
+    view = new_game(1).view(1)
+    hand = str(view.hand)
+    game = _game()
+    refusals = [
+        lambda: state_from_info(game, view, random.Random(0)),  # type: ignore[arg-type]
+        lambda: state_from_info(_game(deals=1), InfoState.start(view), random.Random(0)),
+        lambda: ISMCTSPlayer(0, simulations=0),
+        lambda: ISMCTSPlayer(0, uct_c=float("inf")),
+        lambda: ISMCTSPlayer(view),  # type: ignore[arg-type]
+        lambda: ISMCTSPlayer(0)(new_game(1)),  # type: ignore[arg-type]
+        lambda: RolloutEvaluator(seed=view),  # type: ignore[arg-type]
+        lambda: RolloutEvaluator().evaluate(view),  # type: ignore[arg-type]
+        lambda: PersianRummyGame({"deals": view}),
+        lambda: game.make_py_observer(view),
+        lambda: game.make_py_observer(None, {"x": view}),
+        lambda: game.deserialize_state(view),  # type: ignore[arg-type]
+        lambda: _random_state(1, 40).resample_from_infostate(view, random.random),  # type: ignore[arg-type]
+        lambda: _random_state(1, 40).resample_from_infostate(0, view),  # type: ignore[arg-type]
+        lambda: _random_state(1, 40).resample_from_infostate(0, lambda: view),  # type: ignore[arg-type, return-value]
+    ]
+    for refuse in refusals:
+        with pytest.raises(PersianRummyError) as caught:
+            refuse()
+        assert hand not in str(caught.value) and "PlayerView.parse" not in str(caught.value)
+
+
+def test_a_short_seeded_fuzz_run_of_the_openspiel_readers_finds_only_documented_errors() -> None:
+    # benchmarks/fuzz_openspiel.py on a small budget; its long run is a benchmark.
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from fuzz_openspiel import TARGETS, fuzz
+
+    report = fuzz(600, seed=5, slow=5.0)  # a generous bound: the machine may be busy
+    assert set(report["per_target"]) == {row[0] for row in TARGETS}  # every reader was fed
+    assert report["undocumented"] == [], report["undocumented"]
+    assert report["code_ran"] == 0
+    assert [item for item in report["slow"] if item["outcome"] != "SpielError"] == [], report["slow"]
+    assert report["longest_message_characters"] <= 2100
+
+
+def test_r27_our_reader_of_openspiels_text_unpickles_nothing_and_checks_everything() -> None:
+    game = _game(deals=1)
+    for seed, steps in [(1, 0), (2, 29), (3, 45), (4, 10_000)]:
+        state = _random_state(seed, steps, game)
+        text = pyspiel.serialize_game_and_state(game, state)
+        again_game, again = deserialize_game_and_state(text)
+        assert str(again_game) == str(game) and again.history() == state.history() and str(again) == str(state)
+    first = state.history()[0]
+    bad = [
+        *(text[:cut] for cut in range(0, len(text), 97)),
+        _envelope_with({"_node": _Crafted()}, text),
+        _envelope_with({}, text),
+        text.replace("history=", f"history=-1:{first},", 1),
+        text.replace(f"history=-1:{first}", f"history=2:{first}", 1),
+        text.replace("move_number=", "move_number=1", 1),
+        text.replace("deals=1", "deal=1"),
+        text.replace("python_persian_rummy(", "python_persian_rummy((", 1),
+        text.replace("python_persian_rummy(", "kuhn_poker(", 1),
+        text.replace("[Game]", "[State]", 1),
+        text.replace("Version: 1", "Version: 2"),
+        text.replace("deals=1", "deals=1" + "," * 5000),
+        text.replace("deals=1", "deals=1\ud800"),  # found by the fuzzer: not a text pyspiel takes
+        text.replace("deals=1", "deals=1\x00"),
+    ]
+    for forged in bad:
+        with pytest.raises(NotationError):
+            deserialize_game_and_state(forged)
+    assert _RAN == []
+    with pytest.raises(ArgumentTypeError):
+        deserialize_game_and_state(text.encode())  # type: ignore[arg-type]
+    # The text names its game: the finished one-deal game's history is the first deal of a
+    # two-deal game, which goes on.
+    longer_game, longer = deserialize_game_and_state(text.replace("deals=1", "deals=2"))
+    assert state.is_terminal() and not longer.is_terminal() and longer.history() == state.history()
+    assert longer_game.rules.deals == 2
+
+
+class _Misuse:
+    """A pickle that names the one function the reader lets through, then misuses what it
+    gives (``how`` picks the misuse)."""
+
+    def __init__(self, how: int) -> None:
+        self.how = how
+
+    def __reduce__(self) -> tuple[object, ...]:
+        from persian_rummy import openspiel
+
+        mark = openspiel._replay()
+        return [
+            (openspiel._replay, (1,)),  # called with arguments
+            (openspiel._replay, (), {"x": 1}),  # its result given a state
+            (mark, ()),  # its result called
+            (openspiel._replay, (), None, iter([1])),  # its result appended to
+            (openspiel._replay, (), None, None, iter([(1, 2)])),  # its result's items set
+        ][self.how]
+
+
+@pytest.mark.parametrize("how", range(5))
+def test_r27_the_mark_in_openspiels_text_does_nothing_but_replay(how: int) -> None:
+    game = _game(deals=1)
+    text = pyspiel.serialize_game_and_state(game, _random_state(16, 35, game))
+    with pytest.raises(NotationError, match="does not describe a state"):
+        pyspiel.deserialize_game_and_state(_envelope_with({"_node": _Misuse(how)}, text))
+
+
+def test_r5_r23_the_public_observer_while_dealing_and_once_every_hand_is_shown() -> None:
+    game = _game(deals=1)
+    public, private = _observers(game, False)
+    dealing = _random_state(17, 9, game)
+    text, tensor = _seen_by(public, dealing, 0, True)
+    assert text == "deal 1 dealing: 9 cards dealt" and not any(tensor)
+    assert _seen_by(private, dealing, 0, True)[0] != text
+    final = _play_out(game, lambda state: state.legal_actions()[0])
+    for player in range(4):  # the round is over: every hand is shown (R23), to everyone
+        assert _seen_by(public, final, player, True) == _seen_by(private, final, player, True)
+    # OpenSpiel asks for the default observer with its parameters alone.
+    assert game.make_py_observer({}).string_from(final, 0) == final.observation_string(0)
+    with pytest.raises(InvalidArgumentError):
+        final.info_state(4)
+
+
+def test_texts_longer_than_a_game_can_be_are_refused_before_they_are_replayed() -> None:
+    game = _game(deals=1)
+    limit = game.max_game_length()
+    header, name, _ = _random_state(18, 0, game).serialize().split("\n")
+    with pytest.raises(NotationError, match="at most"):
+        game.deserialize_state("\n".join([header, name, f"history {limit + 1}: " + " ".join(["0"] * (limit + 1))]))
+    text = pyspiel.serialize_game_and_state(game, _random_state(18, 30, game))
+    many = text.replace("history=", "history=" + "-1:0," * limit, 1)
+    with pytest.raises(NotationError, match="at most"):
+        deserialize_game_and_state(many)
+    with pytest.raises(NotationError, match="at most"):
+        pyspiel.deserialize_game_and_state(many)
+    with pytest.raises(NotationError, match="move number"):
+        deserialize_game_and_state(text.replace("move_number=30", "move_number=x"))
+    with pytest.raises(NotationError, match="longer than"):
+        deserialize_game_and_state("#" * 10**8)
+
+
+def test_state_from_info_and_the_evaluator_refuse_what_they_do_not_take() -> None:
+    from persian_rummy import new_game
+
+    info = InfoState.start(new_game(1), 1)
+    with pytest.raises(ArgumentTypeError):
+        state_from_info(pyspiel.load_game("kuhn_poker"), info, random.Random(0))  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError):
+        state_from_info(_game(), info, 0)  # type: ignore[arg-type]
+    over = _play_out(_game(deals=1), lambda state: state.legal_actions()[0])._node.state
+    with pytest.raises(InvalidArgumentError, match="over"):
+        state_from_info(_game(deals=1), InfoState.start(over, 0), random.Random(0))
+    with pytest.raises(InvalidArgumentError, match="rollout"):
+        RolloutEvaluator(rollout="perfect")
