@@ -403,24 +403,36 @@ def _deal_unseen(view: PlayerView, unseen: list[Card], known: list[list[Card]]) 
 
 
 def _place_usable(unseen: list[Card], pinned: Card | None, view: PlayerView, known: list[list[Card]]) -> None:
-    """Move unseen cards the mover can use at once to where its hand is dealt from: two that
-    meld with ``pinned`` (R14), or else one that extends a meld on the table (R19)."""
-    start = sum(
-        size - len(known[seat]) for seat, size in enumerate(view.hand_sizes[: view.current_player]) if seat != view.seat
-    )
-    ace_low = view.rules.ace_low
+    """Move unseen cards the mover can use at once to where its hand is dealt from: those that
+    meld with ``pinned`` (R14), or else one that extends a meld on the table (R19). Cards the
+    mover is known to hold (``known``) count towards the meld, and no more cards are placed
+    than the mover's hidden part of its hand holds."""
+    mover = view.current_player
+    start = sum(size - len(known[seat]) for seat, size in enumerate(view.hand_sizes[:mover]) if seat != view.seat)
+    room = view.hand_sizes[mover] - len(known[mover])
     if pinned is not None:
         choices: list[tuple[Card, ...]] = list(meld_partners(pinned))
     else:
-        choices = [(card,) for meld in view.melds for card in extensions(meld, ace_low)]
+        choices = [(card,) for meld in view.melds for card in extensions(meld, view.rules.ace_low)]
     for group in choices:
+        held = list(known[mover])
+        if pinned in held:
+            held.remove(pinned)  # the card to meld is not its own partner
+        needed = []
+        for card in group:
+            if card in held:
+                held.remove(card)
+            else:
+                needed.append(card)
+        if len(needed) > room:
+            continue
         rest = list(unseen)
         try:
-            for card in group:
+            for card in needed:
                 rest.remove(card)
         except ValueError:
             continue
-        unseen[:] = rest[:start] + list(group) + rest[start:]
+        unseen[:] = rest[:start] + needed + rest[start:]
         return
 
 

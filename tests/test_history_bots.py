@@ -10,9 +10,11 @@ from collections import Counter
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from positions import position
 
 from persian_rummy import (
     Action,
+    Card,
     DrawDiscard,
     GameState,
     InfoState,
@@ -99,3 +101,19 @@ def test_monte_carlo_history_knob() -> None:
         make_bot("mc:history=2")
     result = run_match("mc:samples=2,horizon=2,history=1", "greedy", games=2, seed="history", workers=1)
     assert len(result.games) == 2
+
+
+def test_r14_r27_determinize_gives_the_taker_a_meld_that_uses_the_cards_it_is_known_to_hold() -> None:
+    # South takes the 7s with the Td above it, melds 5s 6s 7s and keeps the Td; later it takes
+    # the Jd (and the 2h above it). South then holds one hidden card, so a sampled world must
+    # deal it the 9d or the Qd, for a run with the Td: a pair of jacks would not fit (R14).
+    state = position(["8c 8d Jd", "2c 9c Kc", "5s 6s Qd", "3h 4h Ks"], "7s Td", top="2h 3c Kh 4c")
+    moves = ["draw", "discard 2c", "take 0", "meld 5s 6s 7s", "discard 2c", "draw", "discard Kh", "draw"]
+    moves += ["discard Jd", "draw", "discard 2h", "take 2"]
+    info = info_after(state, moves, seat=1)
+    assert info.view.must_meld == Card.parse("Jd") and info.view.hand_sizes[2] == 4
+    for sample in range(40):
+        world = determinize(info, random.Random(sample))
+        world.validate()
+        assert world.view(1) == info.view
+        assert {Card.parse("9d"), Card.parse("Qd")} & set(world.hands[2]), sample
