@@ -69,7 +69,15 @@ class LiveServer:
     def __init__(self, db: str, **options: Any) -> None:
         self.app = create_app(db, **options)
         self.port = free_port()
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", ws="websockets-sansio")
+        config = uvicorn.Config(
+            self.app,
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            ws="websockets-sansio",
+            server_header=False,
+            proxy_headers=False,
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.url = f"http://127.0.0.1:{self.port}"
