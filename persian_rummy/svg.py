@@ -23,6 +23,7 @@ symbols are drawn as paths.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
 from html import escape
@@ -84,6 +85,12 @@ def _defs() -> str:
     return f"<defs>{symbols}{back}</defs>"
 
 
+# The pieces drawn again and again (a card at a place, a label) are kept once drawn: a server
+# draws a picture per seat after every action, and most of each picture is what it drew before.
+_PIECES: Final = 8192
+
+
+@functools.lru_cache(maxsize=_PIECES)
 def _text(x: float, y: float, content: str, *, size: float = 13, fill: str = _BLACK, anchor: str = "start", weight: str = "normal", extra: str = "") -> str:  # fmt: skip
     return (
         f'<text x="{x:g}" y="{y:g}" font-size="{size:g}" fill="{fill}" text-anchor="{anchor}" '
@@ -119,6 +126,11 @@ def card(
     value = Card.parse(value)
     if credit is not None and credit not in range(4):
         raise InvalidStateError(f"R3: a card is credited to a seat 0-3, not {excerpt(credit)}")
+    return _card(value, x, y, small, credit, laid_off, highlight, marked)
+
+
+@functools.lru_cache(maxsize=_PIECES)
+def _card(value: Card, x: float, y: float, small: bool, credit: int | None, laid_off: bool, highlight: bool, marked: bool) -> str:  # fmt: skip
     width, height = (_SMALL_W, _SMALL_H) if small else (_CARD_W, _CARD_H)
     classes = "card" + (" must-meld" if highlight else "") + (" marked" if marked else "")
     if value.is_joker:
@@ -165,6 +177,7 @@ def card(
     return "".join(parts)
 
 
+@functools.lru_cache(maxsize=_PIECES)
 def _back(x: float, y: float, *, small: bool = False) -> str:
     width, height = (_SMALL_W, _SMALL_H) if small else (_CARD_W, _CARD_H)
     return (
