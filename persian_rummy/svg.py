@@ -72,6 +72,7 @@ _SUIT_PATHS: Final = (
 _STAR: Final = '<path d="M5 0 6.2 3.6 10 3.7 7 6 8.1 9.6 5 7.5 1.9 9.6 3 6 0 3.7 3.8 3.6Z"/>'
 
 
+@functools.cache
 def _defs() -> str:
     symbols = "".join(
         f'<symbol id="pr-suit-{letter}" viewBox="0 0 10 10">{path}</symbol>'
@@ -253,6 +254,7 @@ def _grid(cards: Sequence[Card | None], x: float, y: float, must: Card | None, m
     )
 
 
+@functools.lru_cache(maxsize=_PIECES)
 def _seat_label(seat: int, x: float, y: float, count: int, *, to_move: bool, status: str, anchor: str) -> str:
     team = team_of(seat)
     name = f"{SEAT_NAMES[seat]} ({seat}) · {count} card{'s' if count != 1 else ''}"
@@ -282,6 +284,7 @@ def _seat_label(seat: int, x: float, y: float, count: int, *, to_move: bool, sta
     return "".join(out)
 
 
+@functools.lru_cache(maxsize=_PIECES)
 def _meld(meld: Meld, number: int, x: float, y: float, step: float, doubled: bool, marked: int | None) -> tuple[str, float]:  # fmt: skip
     """A meld's cards, each with its credit badge, and its number (the ``MELD`` of a lay-off).
     ``marked`` is the position of a card the last action put there (every card for -1)."""
