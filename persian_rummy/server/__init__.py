@@ -48,4 +48,5 @@ def serve(
         ws="websockets-sansio",
         server_header=False,
         proxy_headers=False,
+        ws_per_message_deflate=False,
     )

@@ -6,6 +6,7 @@ leaves through a header or a cache)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import sqlite3
@@ -256,13 +257,25 @@ def test_every_response_carries_the_security_headers(client_path: str) -> None:
         assert lobby["referrer-policy"] == "same-origin" and lobby["cache-control"] == "no-store"
 
 
-def test_the_served_server_does_not_name_itself(tmp_path: Any) -> None:
+async def handshake_headers(url: str) -> dict[str, str]:
+    import websockets
+
+    async with websockets.connect(url, open_timeout=20) as socket:
+        assert socket.response is not None
+        return {name.lower(): value for name, value in socket.response.headers.raw_items()}
+
+
+def test_the_served_server_does_not_name_itself_nor_compress_frames(tmp_path: Any) -> None:
     port = free_port()
     process = start_serve(tmp_path / "games.sqlite3", port)
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=20) as response:
             assert "server" not in {name.lower() for name in response.headers}
             assert response.headers["content-security-policy"]
+        # the client offers permessage-deflate; the server declines: compressing every frame
+        # cost more processor time than drawing it
+        headers = asyncio.run(handshake_headers(f"ws://127.0.0.1:{port}/ws/no-such-token-here"))
+        assert "server" not in headers and "sec-websocket-extensions" not in headers
     finally:
         process.kill()
         process.wait(10)
