@@ -25,6 +25,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import functools
+import ipaddress
 import json
 import sqlite3
 import time
@@ -566,8 +567,13 @@ async def _close(connection: Connection, code: int, notice: dict[str, Any]) -> N
 
 
 def _client(connection: HTTPConnection) -> str:
-    """The address a request or WebSocket came from (the limits per client count by it)."""
-    return connection.client.host if connection.client is not None else ""
+    """The address a request or WebSocket came from, which the limits per client count by: an
+    IPv6 address by its /64 network (one subscriber is commonly given a whole /64)."""
+    host = connection.client.host if connection.client is not None else ""
+    if ":" in host:
+        with contextlib.suppress(ValueError):
+            return str(ipaddress.IPv6Network(f"{host}/64", strict=False))
+    return host
 
 
 def _loop_running() -> bool:

@@ -72,6 +72,23 @@ def test_one_client_has_a_bounded_number_of_tables_and_others_still_get_theirs(t
         assert len(server_of(client).tables) == 21
 
 
+def test_an_ipv6_client_is_counted_by_its_64_network(client_path: str) -> None:
+    app = create_app(client_path, limits=Limits(tables_per_client=2))
+    for host, expected in [("2001:db8:1:2::1", 201), ("2001:db8:1:2:ffff::9", 201), ("2001:db8:1:2::77", 429)]:
+        assert TestClient(app, client=(host, 50000)).post("/api/tables", json=SEATS).status_code == expected
+    assert TestClient(app, client=("2001:db8:1:3::1", 50000)).post("/api/tables", json=SEATS).status_code == 201
+    assert sorted({table.owner for table in server_of_app(app).tables.values()}) == [
+        "2001:db8:1:2::/64",
+        "2001:db8:1:3::/64",
+    ]
+
+
+def server_of_app(app: Any) -> Server:
+    server = app.state.server
+    assert isinstance(server, Server)
+    return server
+
+
 def test_tables_nobody_plays_expire_and_stay_expired_after_a_restart(tmp_path: Any) -> None:
     path = str(tmp_path / "games.sqlite3")
     with serving(path, tables=3) as client:
