@@ -63,6 +63,8 @@ __all__ = ["CapacityError", "Connection", "Limits", "Server", "create_app"]
 SEND_TIMEOUT: Final = 10.0
 #: Seconds between two sweeps for tables to expire.
 SWEEP_SECONDS: Final = 60.0
+#: Seconds a finished game stays in memory with no connection (it is loaded again on demand).
+KEEP_FINISHED: Final = 600.0
 # No inline script, no other origin, no framing, and no token in a Referer header: on every
 # HTTP response, the server's errors (404, 405, 413) included (:class:`_SecurityHeaders`).
 _HEADERS: Final = {
@@ -273,8 +275,10 @@ class Server:
     def expire(self) -> list[str]:
         """Expire the stale tables (:meth:`is_stale`): marked so in the database, so they are
         never replayed and their links open nothing, dropped from memory, their connections
-        closed (code 4410). Returns their ids. The server sweeps every ``SWEEP_SECONDS`` and
-        before refusing a table for a limit.
+        closed (code 4410). Returns their ids. A finished game with no connection left for
+        ``KEEP_FINISHED`` seconds is let go from memory too (not expired: its links load it
+        again). The server sweeps every ``SWEEP_SECONDS`` and before refusing a table for a
+        limit.
 
         >>> server = Server(Store(":memory:"), limits=Limits(unplayed_seconds=60))
         >>> table, links = server.create_table(["human"] * 4)
@@ -284,6 +288,13 @@ class Server:
         """
         self._swept = time.monotonic()
         now = time.time()
+        for table in [
+            table for table in self.tables.values() if table.finished and now - table.touched > KEEP_FINISHED
+        ]:
+            if not self.spectators.get(table.id) and not any(
+                (table.id, seat) in self.players for seat in range(PLAYERS)
+            ):
+                del self.tables[table.id], self.locks[table.id], self.spectators[table.id]
         stale = [table for table in self.tables.values() if self.is_stale(table, now)]
         if not stale:
             return []
@@ -297,7 +308,9 @@ class Server:
             for connection in connections:
                 connection.closed = True
                 if _loop_running():
-                    self._spawn(_close(connection, 4410, _error("expired", "this table expired: nobody played on it")))
+                    self._spawn(
+                        _close(connection, 4410, _error("expired", "this table expired: nobody played at it in time"))
+                    )
         return [table.id for table in stale]
 
     def _adopt(self, table: Table) -> None:

@@ -21,6 +21,8 @@ from live import free_port, start_serve
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from persian_rummy import PlayerView
+from persian_rummy.bots import RandomBot
 from persian_rummy.server import Limits, create_app
 from persian_rummy.server.app import Server
 
@@ -130,6 +132,36 @@ def test_a_table_in_memory_expires_and_its_connections_are_told(tmp_path: Any) -
                 ws.receive_json()
             assert closed.value.code == 4410
         assert table_id not in server.tables and client.get(f"/play/{tokens[3]}").status_code == 404
+
+
+def test_a_finished_game_leaves_memory_and_opens_again_from_the_database(client_path: str) -> None:
+    with serving(client_path) as client:
+        table_id, tokens, spectator = new_table(client, ["random"] * 3 + ["human"])
+        server = server_of(client)
+        table = server.tables[table_id]
+        with joined(client, tokens[3]) as west:
+            bot = RandomBot(3)
+            while not table.finished:
+                frame = west.receive_json()
+                if frame["type"] == "state" and frame["legal"]:
+                    view = PlayerView.from_json(json.dumps(frame["view"]))
+                    west.send_json({"type": "action", "action": str(bot(view))})
+        record = client.get(f"/record/{tokens[3]}").text
+        assert client.portal is not None
+        client.portal.call(server.expire)
+        assert table_id in server.tables  # finished a moment ago
+        table.touched -= 601
+        with joined(client, spectator):
+            client.portal.call(server.expire)
+            assert table_id in server.tables  # someone is watching
+        deadline = time.monotonic() + 10
+        while server.spectators[table_id]:  # the server has seen the spectator go
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        client.portal.call(server.expire)
+        assert table_id not in server.tables and table_id not in server.locks
+        assert client.get(f"/record/{tokens[3]}").text == record  # loaded again, not expired
+        assert server.tables[table_id].finished
 
 
 @pytest.mark.parametrize(
