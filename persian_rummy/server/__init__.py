@@ -31,10 +31,11 @@ def serve(
     limits: Limits | None = None,
 ) -> None:
     """Serve tables on ``host:port`` with uvicorn until interrupted, storing games in ``db``
-    and resuming the unfinished ones found there, within ``limits`` (default: :class:`Limits`). WebSocket messages over
-    64 KiB close the connection (the application's own limit, 4 KiB, answers with an error
-    frame first). Responses name no server software, and the client address the limits count
-    by is the connection's own: no ``X-Forwarded-For`` header is believed."""
+    and resuming the unfinished ones found there, within ``limits`` (default:
+    :class:`~persian_rummy.server.app.Limits`). WebSocket messages over 64 KiB close the
+    connection (the application's own limit, 4 KiB, answers with an error frame first).
+    Responses name no server software, frames are not compressed, and the client address the
+    limits count by is the connection's own: no ``X-Forwarded-For`` header is believed."""
     import uvicorn
 
     app = create_app(db, bot_delay=bot_delay, limits=Limits() if limits is None else limits)
