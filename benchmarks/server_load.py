@@ -1,26 +1,31 @@
-"""Load on the table server: N tables of four WebSocket bot clients each, all at once, against
-``persian-rummy serve`` started as a separate process on the loopback address only.
+"""Load on the table server: N tables of four WebSocket bot clients and S spectators each, all
+at once, against ``persian-rummy serve``'s server started as a separate process on the
+loopback address only.
 
     python benchmarks/server_load.py --tables 10
     python benchmarks/server_load.py --tables 100 --seconds 120
 
 Each table's four seats are played by remote :class:`~persian_rummy.server.client.SeatClient`
 bots (``--bot``, random by default: the cheapest to think, so the figures measure the
-server) in one client process. Every action goes through the whole path: parse, the rules,
-an SQLite commit (``synchronous=FULL``), the acknowledgement and a frame (view JSON and SVG
-picture) to each of the four seats. The run is bounded: at most ``--seconds`` and 500
-tables. Prints the accepted actions per second, the p50/p99 latency from sending an action to
-receiving its acknowledgement and (on Linux) the server's processor time per action, which
-tells how much of the wall time was the server's own work on a shared machine.
+server) in one client process, and ``--spectators`` more connections per table (1 by
+default) watch. Every action goes through the whole path: parse, the rules, an SQLite commit
+(``synchronous=FULL``), the acknowledgement and a frame (view JSON and SVG picture) to each
+seat and spectator. The server runs with limits wide enough for one client address to hold
+every table and connection of the run. The run is bounded: at most ``--seconds`` and 500
+tables. Prints one line: the Python version and cores; the connections (open at once,
+dropped); the accepted actions and their rate; the latency from sending an action to
+receiving its acknowledgement (p50, p90, p99, max); and (on Linux) the processor time per
+accepted action of the server, measured over the play only, and of the clients, which tells
+how much of the wall time was the server's own work on a shared machine.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import platform
-import statistics
 import sys
 import tempfile
 import time
@@ -34,26 +39,55 @@ from live import create_table, free_port, start_serve
 from persian_rummy.server.client import SeatClient
 
 MAX_TABLES = 500
+MAX_SPECTATORS = 50
 
 
-async def run(port: int, tables: int, bot: str, seconds: float) -> tuple[list[SeatClient], float]:
-    tokens = [
-        [seat["token"] for seat in create_table(f"http://127.0.0.1:{port}", ["human"] * 4)["seats"]]
-        for _ in range(tables)
-    ]
+class Watcher:
+    """A spectator: reads every frame until the game is over or the connection closes."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.frames = 0
+        self.finished = False
+        self.dropped = False
+
+    async def run(self) -> None:
+        import websockets
+
+        try:
+            async with websockets.connect(self.url, max_size=2**22, open_timeout=20) as socket:
+                async for message in socket:
+                    self.frames += 1
+                    if json.loads(message).get("phase") == "game_over":
+                        self.finished = True
+                        return
+        except (OSError, websockets.exceptions.ConnectionClosed, TimeoutError):
+            self.dropped = True
+
+
+async def run(
+    port: int, tables: int, spectators: int, bot: str, seconds: float, server_pid: int
+) -> tuple[list[SeatClient], list[Watcher], float, float | None]:
+    links = [create_table(f"http://127.0.0.1:{port}", ["human"] * 4) for _ in range(tables)]
     clients = [
-        SeatClient(f"ws://127.0.0.1:{port}/ws/{token}", bot, seed=number * 4 + seat)
-        for number, seats in enumerate(tokens)
-        for seat, token in enumerate(seats)
+        SeatClient(f"ws://127.0.0.1:{port}/ws/{seat['token']}", bot, seed=number * 4 + seat["seat"])
+        for number, link in enumerate(links)
+        for seat in link["seats"]
     ]
+    watchers = [
+        Watcher(f"ws://127.0.0.1:{port}/ws/{link['spectator']['token']}") for link in links for _ in range(spectators)
+    ]
+    cpu = cpu_seconds(server_pid)
     started = time.perf_counter()
     tasks = [asyncio.ensure_future(client.run()) for client in clients]
+    tasks += [asyncio.ensure_future(watcher.run()) for watcher in watchers]
     _, pending = await asyncio.wait(tasks, timeout=seconds)
     elapsed = time.perf_counter() - started
+    end = cpu_seconds(server_pid)
     for task in pending:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return clients, elapsed
+    return clients, watchers, elapsed, None if cpu is None or end is None else end - cpu
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -65,40 +99,58 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def percentile(values: list[float], share: float) -> float:
+    """The value below which ``share`` of the sorted ``values`` lie (nearest rank)."""
+    return values[min(len(values) - 1, int(len(values) * share))]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
         "--tables", type=int, default=10, help=f"tables played at once (default 10, at most {MAX_TABLES})"
+    )
+    parser.add_argument(
+        "--spectators", type=int, default=1, help=f"spectators per table (default 1, at most {MAX_SPECTATORS})"
     )
     parser.add_argument("--bot", default="random", help="the clients' bot (default random)")
     parser.add_argument("--seconds", type=float, default=120.0, help="stop after this long (default 120)")
     args = parser.parse_args(argv)
     if not 1 <= args.tables <= MAX_TABLES:
         parser.error(f"--tables must be 1-{MAX_TABLES}")
+    if not 0 <= args.spectators <= MAX_SPECTATORS:
+        parser.error(f"--spectators must be 0-{MAX_SPECTATORS}")
+    connections = args.tables * (4 + args.spectators)
+    limits = {
+        "tables_per_client": args.tables,
+        "connections_per_client": connections,
+        "spectators": max(args.spectators, 1),
+    }
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
-        server = start_serve(Path(folder) / "load.sqlite3", port)
+        server = start_serve(Path(folder) / "load.sqlite3", port, limits)
         try:
             client_cpu = time.process_time()
-            clients, elapsed = asyncio.run(run(port, args.tables, args.bot, args.seconds))
+            clients, watchers, elapsed, cpu = asyncio.run(
+                run(port, args.tables, args.spectators, args.bot, args.seconds, server.pid)
+            )
             client_cpu = time.process_time() - client_cpu
-            cpu = cpu_seconds(server.pid)
         finally:
             server.kill()
             server.wait(10)
-    latencies = sorted(latency for client in clients for latency in client.latencies)
+    latencies = sorted(latency * 1000 for client in clients for latency in client.latencies)
     actions = sum(len(client.acks) for client in clients)
     finished = sum(client.finished for client in clients) // 4
+    dropped = sum(watcher.dropped for watcher in watchers)
     if not latencies:
         raise SystemExit("no action was acknowledged")
-    p50 = statistics.median(latencies) * 1000
-    p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000
     print(
-        f"Python {platform.python_version()}, {os.cpu_count()} cores: {args.tables} tables ({4 * args.tables} WebSocket "
-        f"clients, {args.bot} bots), {finished} games finished, {actions} actions in {elapsed:.1f}s: "
-        f"{actions / elapsed:,.0f} actions/s; latency to acknowledgement p50 {p50:.1f} ms, p99 {p99:.1f} ms"
-        + ("" if cpu is None else f"; processor time per action: server {cpu * 1000 / actions:.1f} ms")
-        + f", clients {client_cpu * 1000 / actions:.1f} ms"
+        f"Python {platform.python_version()}, {os.cpu_count()} cores: {args.tables} tables, {connections} WebSocket "
+        f"connections at once (4 {args.bot} bots and {args.spectators} spectators a table; {dropped} spectators "
+        f"dropped), {finished} games finished, {actions} actions in {elapsed:.1f}s: {actions / elapsed:,.0f} "
+        f"actions/s; latency to acknowledgement p50 {percentile(latencies, 0.5):.1f} ms, "
+        f"p90 {percentile(latencies, 0.9):.1f} ms, p99 {percentile(latencies, 0.99):.1f} ms, max {latencies[-1]:.1f} ms"
+        + ("" if cpu is None else f"; processor time per action: server {cpu * 1000 / actions:.2f} ms")
+        + f", clients {client_cpu * 1000 / actions:.2f} ms"
     )
     return 0
 

@@ -23,6 +23,7 @@ symbols are drawn as paths.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
 from html import escape
@@ -72,6 +73,7 @@ _SUIT_PATHS: Final = (
 _STAR: Final = '<path d="M5 0 6.2 3.6 10 3.7 7 6 8.1 9.6 5 7.5 1.9 9.6 3 6 0 3.7 3.8 3.6Z"/>'
 
 
+@functools.cache
 def _defs() -> str:
     symbols = "".join(
         f'<symbol id="pr-suit-{letter}" viewBox="0 0 10 10">{path}</symbol>'
@@ -85,6 +87,12 @@ def _defs() -> str:
     return f"<defs>{symbols}{back}</defs>"
 
 
+# The pieces drawn again and again (a card at a place, a label) are kept once drawn: a server
+# draws a picture per seat after every action, and most of each picture is what it drew before.
+_PIECES: Final = 8192
+
+
+@functools.lru_cache(maxsize=_PIECES)
 def _text(x: float, y: float, content: str, *, size: float = 13, fill: str = _BLACK, anchor: str = "start", weight: str = "normal", extra: str = "") -> str:  # fmt: skip
     return (
         f'<text x="{x:g}" y="{y:g}" font-size="{size:g}" fill="{fill}" text-anchor="{anchor}" '
@@ -120,6 +128,11 @@ def card(
     value = Card.parse(value)
     if credit is not None and credit not in range(4):
         raise InvalidStateError(f"R3: a card is credited to a seat 0-3, not {excerpt(credit)}")
+    return _card(value, x, y, small, credit, laid_off, highlight, marked)
+
+
+@functools.lru_cache(maxsize=_PIECES)
+def _card(value: Card, x: float, y: float, small: bool, credit: int | None, laid_off: bool, highlight: bool, marked: bool) -> str:  # fmt: skip
     width, height = (_SMALL_W, _SMALL_H) if small else (_CARD_W, _CARD_H)
     classes = "card" + (" must-meld" if highlight else "") + (" marked" if marked else "")
     if value.is_joker:
@@ -177,6 +190,7 @@ def card(
     return "".join(parts)
 
 
+@functools.lru_cache(maxsize=_PIECES)
 def _back(x: float, y: float, *, small: bool = False) -> str:
     width, height = (_SMALL_W, _SMALL_H) if small else (_CARD_W, _CARD_H)
     return (
@@ -252,6 +266,7 @@ def _grid(cards: Sequence[Card | None], x: float, y: float, must: Card | None, m
     )
 
 
+@functools.lru_cache(maxsize=_PIECES)
 def _seat_label(seat: int, x: float, y: float, count: int, *, to_move: bool, status: str, anchor: str) -> str:
     team = team_of(seat)
     name = f"{SEAT_NAMES[seat]} ({seat}) · {count} card{'s' if count != 1 else ''}"
@@ -281,6 +296,7 @@ def _seat_label(seat: int, x: float, y: float, count: int, *, to_move: bool, sta
     return "".join(out)
 
 
+@functools.lru_cache(maxsize=_PIECES)
 def _meld(meld: Meld, number: int, x: float, y: float, step: float, doubled: bool, marked: int | None) -> tuple[str, float]:  # fmt: skip
     """A meld's cards, each with its credit badge, and its number (the ``MELD`` of a lay-off).
     ``marked`` is the position of a card the last action put there (every card for -1)."""

@@ -30,13 +30,31 @@ __all__ = ["Limits", "Server", "Store", "Table", "create_app", "serve"]
 
 
 def serve(
-    host: str = "127.0.0.1", port: int = 8000, db: str = "persian-rummy.sqlite3", *, bot_delay: float = 0.4
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str = "persian-rummy.sqlite3",
+    *,
+    bot_delay: float = 0.4,
+    limits: Limits | None = None,
 ) -> None:
     """Serve tables on ``host:port`` with uvicorn until interrupted, storing games in ``db``
-    and resuming the unfinished ones found there. WebSocket messages over 64 KiB close the
-    connection (the application's own limit, 4 KiB, answers with an error frame first)."""
+    and resuming the unfinished ones found there, within ``limits`` (default:
+    :class:`~persian_rummy.server.app.Limits`). WebSocket messages over 64 KiB close the
+    connection (the application's own limit, 4 KiB, answers with an error frame first).
+    Responses name no server software, frames are not compressed, and the client address the
+    limits count by is the connection's own: no ``X-Forwarded-For`` header is believed."""
     import uvicorn
 
-    app = create_app(db, bot_delay=bot_delay)
+    app = create_app(db, bot_delay=bot_delay, limits=Limits() if limits is None else limits)
     print(f"persian-rummy: serving on http://{host}:{port}/ (games stored in {db}; Ctrl-C stops)", flush=True)
-    uvicorn.run(app, host=host, port=port, ws_max_size=65536, log_level="warning", ws="websockets-sansio")
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        ws_max_size=65536,
+        log_level="warning",
+        ws="websockets-sansio",
+        server_header=False,
+        proxy_headers=False,
+        ws_per_message_deflate=False,
+    )

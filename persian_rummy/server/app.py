@@ -25,9 +25,11 @@ import asyncio
 import concurrent.futures
 import contextlib
 import functools
+import ipaddress
 import json
 import sqlite3
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Mapping
 from importlib import resources
 from typing import Any, Final
@@ -35,9 +37,13 @@ from urllib.parse import parse_qs
 
 import attrs
 from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.middleware import Middleware
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from persian_rummy.actions import Action
@@ -48,30 +54,45 @@ from persian_rummy.server.store import Store
 from persian_rummy.server.tables import HUMAN, Table, new_token
 from persian_rummy.state import PLAYERS, SEAT_NAMES, Phase
 
-__all__ = ["Connection", "Limits", "Server", "create_app"]
+#: The server's icon (also its ``/favicon.ico``, which browsers ask for).
+_ICON: Final = str(resources.files("persian_rummy.server").joinpath("static").joinpath("favicon.svg"))
+
+__all__ = ["CapacityError", "Connection", "Limits", "Server", "create_app"]
 
 #: Seconds a frame may wait for a client that does not read before the client is dropped.
 SEND_TIMEOUT: Final = 10.0
-_STATIC: Final = {"table.js": "text/javascript", "table.css": "text/css"}
-# No inline script, no other origin, no framing, and no token in a Referer header.
+#: Seconds between two sweeps for tables to expire.
+SWEEP_SECONDS: Final = 60.0
+#: Seconds a finished game stays in memory with no connection (it is loaded again on demand).
+KEEP_FINISHED: Final = 600.0
+# No inline script, no other origin, no framing, and no token in a Referer header: on every
+# HTTP response, the server's errors (404, 405, 413) included (:class:`_SecurityHeaders`).
 _HEADERS: Final = {
-    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-    "Referrer-Policy": "no-referrer",
-    "X-Content-Type-Options": "nosniff",
-    "Cache-Control": "no-store",
+    "referrer-policy": "no-referrer",
+    "x-content-type-options": "nosniff",
+    "cross-origin-opener-policy": "same-origin",
+    "cross-origin-resource-policy": "same-origin",
 }
+# Pages hold secret links: never cached. The script, the style sheet and the icon: for 5 minutes.
+_NO_STORE: Final = "no-store"
+_CACHED: Final = "max-age=300"
 
 
 @attrs.frozen
 class Limits:
-    """What one client may send: ``message_bytes`` per WebSocket message, ``rate`` messages a
-    second on average with bursts of ``burst`` (a token bucket per connection), and
-    ``strikes`` refused-for-rate messages before the connection is closed; ``body_bytes`` per
-    HTTP request body and ``tables`` live tables in all.
+    """What the server allows. Per WebSocket connection: ``message_bytes`` per message,
+    ``rate`` messages a second on average with bursts of ``burst`` (a token bucket), and
+    ``strikes`` refused-for-rate messages before the connection is closed. Per HTTP request:
+    ``body_bytes`` of body and ``form_fields`` fields in the lobby's form. Tables: ``tables``
+    in play in all and ``tables_per_client`` in play created by one client address; a table
+    on which no person has played expires ``unplayed_seconds`` after it was created, and any
+    table ``idle_seconds`` after its last action. Connections: ``spectators`` per table
+    (beside its four seats) and ``connections_per_client`` open at once from one address.
 
-    >>> Limits().message_bytes, Limits().rate
-    (4096, 20.0)
+    >>> Limits().message_bytes, Limits().rate, Limits().tables_per_client
+    (4096, 20.0, 20)
     """
 
     message_bytes: int = 4096
@@ -79,7 +100,31 @@ class Limits:
     burst: float = 40.0
     strikes: int = 50
     body_bytes: int = 4096
+    form_fields: int = 20
     tables: int = 10_000
+    tables_per_client: int = 20
+    unplayed_seconds: float = 3600.0
+    idle_seconds: float = 86_400.0
+    spectators: int = 60
+    connections_per_client: int = 256
+
+
+class CapacityError(PersianRummyError):
+    """A request the server turns away for its limits (:class:`Limits`), not for what it asks:
+    the server is full, or the client already has as many tables or connections as it may.
+    ``reason`` says which limit, and is safe to show; ``status`` is the HTTP status that
+    answers it (503 when the server is full, 429 when the client is at its limit).
+
+    >>> error = CapacityError("the server is full", status=503)
+    >>> error.reason, error.status
+    ('the server is full', 503)
+    """
+
+    message_is_public = True
+
+    def __init__(self, message: str, *, status: int) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class _Bucket:
@@ -114,12 +159,17 @@ class Connection:
         self.closed = False
 
     async def send(self, frame: Mapping[str, Any]) -> None:
-        """Send one frame as JSON text, unless the connection is closed. A client that does
-        not read for ``SEND_TIMEOUT`` seconds is dropped, so it cannot hold up its table."""
+        """Send one frame as JSON text, unless the connection is closed (:meth:`send_text`)."""
+        await self.send_text(json.dumps(frame, separators=(",", ":")))
+
+    async def send_text(self, text: str) -> None:
+        """Send a frame already written as JSON text (a broadcast writes each frame once for
+        every connection that sees it). A client that does not read for ``SEND_TIMEOUT``
+        seconds is dropped, so it cannot hold up its table."""
         if self.closed or self.websocket.application_state is not WebSocketState.CONNECTED:
             return
         try:
-            await asyncio.wait_for(self.websocket.send_text(json.dumps(frame, separators=(",", ":"))), SEND_TIMEOUT)
+            await asyncio.wait_for(self.websocket.send_text(text), SEND_TIMEOUT)
         except (WebSocketDisconnect, RuntimeError, OSError, asyncio.TimeoutError):
             self.closed = True
 
@@ -135,9 +185,9 @@ class Server:
     game; tests use 0.
 
     >>> server = Server(Store(":memory:"))
-    >>> table, links = server.create_table(["human", "random", "human", "random"])
-    >>> [seat for seat, _ in links["seats"]], links["spectator"] != links["seats"][0][1]
-    ([0, 2], True)
+    >>> table, links = server.create_table(["human", "random", "human", "random"], client="192.0.2.1")
+    >>> [seat for seat, _ in links["seats"]], links["spectator"] != links["seats"][0][1], table.owner
+    ([0, 2], True, '192.0.2.1')
     """
 
     def __init__(self, store: Store, *, bot_delay: float = 0.0, limits: Limits = Limits()) -> None:
@@ -148,8 +198,11 @@ class Server:
         self.locks: dict[str, asyncio.Lock] = {}
         self.players: dict[tuple[str, int], Connection] = {}
         self.spectators: dict[str, set[Connection]] = {}
+        #: The open connections of each client address.
+        self.clients: Counter[str] = Counter()
         self._tasks: set[asyncio.Task[None]] = set()
         self._writer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="persian-rummy-store")
+        self._swept = 0.0
 
     # --- tables ----------------------------------------------------------------------------
 
@@ -161,16 +214,19 @@ class Server:
         names: list[str] | None = None,
         seed: int | None = None,
         dealer: int | None = None,
+        client: str = "",
     ) -> tuple[Table, dict[str, Any]]:
-        """Create, store and start a table; returns it and its secret tokens
-        (``{"seats": [(seat, token), ...], "spectator": token}``, people's seats only). The
-        seed and first dealer are random unless given (tests give them). Raises
-        :class:`~persian_rummy.NotationError` for a bad seat kind or name."""
-        if self.is_full:
-            raise NotationError(f"the server already has {self.limits.tables} tables in play")
+        """Create, store and start a table for ``client`` (its address); returns it and its
+        secret tokens (``{"seats": [(seat, token), ...], "spectator": token}``, people's seats
+        only). The seed and first dealer are random unless given (tests give them). Raises
+        :class:`~persian_rummy.NotationError` for a bad seat kind or name, and
+        :class:`CapacityError` when the server or the client has as many tables in play as
+        :class:`Limits` allows (after expiring the tables nobody plays)."""
+        self._check_capacity(client)
         table = Table.new(
             seats=seats, rules=rules, names=SEAT_NAMES if names is None else names, seed=seed, dealer=dealer
         )
+        table.owner = client
         tokens: dict[str, int | None] = {new_token(): seat for seat in range(PLAYERS) if seats[seat] == HUMAN}
         spectator = new_token()
         tokens[spectator] = None
@@ -181,10 +237,81 @@ class Server:
             "spectator": spectator,
         }
 
+    def _check_capacity(self, client: str) -> None:
+        """Raise :class:`CapacityError` if one more table for ``client`` is over a limit."""
+        for attempt in range(2):
+            if attempt or time.monotonic() - self._swept > 1.0:
+                self.expire()
+            in_play = [table for table in self.tables.values() if not table.finished]
+            if len(in_play) >= self.limits.tables:
+                if attempt:
+                    raise CapacityError(
+                        f"the server is full ({self.limits.tables} tables in play): try again later", status=503
+                    )
+            elif client and sum(table.owner == client for table in in_play) >= self.limits.tables_per_client:
+                if attempt:
+                    raise CapacityError(
+                        f"this address already has {self.limits.tables_per_client} tables in play: finish one "
+                        f"(a table nobody plays expires after {self.limits.unplayed_seconds / 60:g} minutes)",
+                        status=429,
+                    )
+            else:
+                return
+
     @property
     def is_full(self) -> bool:
         """Whether the server has as many tables in play as :class:`Limits` allows."""
         return sum(not table.finished for table in self.tables.values()) >= self.limits.tables
+
+    def is_stale(self, table: Table, now: float) -> bool:
+        """Whether a table in play has expired: no person has played on it for
+        ``unplayed_seconds`` since it was created, or nothing at all for ``idle_seconds``."""
+        if table.finished:
+            return False
+        return (not table.played and now - table.created > self.limits.unplayed_seconds) or (
+            now - table.touched > self.limits.idle_seconds
+        )
+
+    def expire(self) -> list[str]:
+        """Expire the stale tables (:meth:`is_stale`): marked so in the database, so they are
+        never replayed and their links open nothing, dropped from memory, their connections
+        closed (code 4410). Returns their ids. A finished game with no connection left for
+        ``KEEP_FINISHED`` seconds is let go from memory too (not expired: its links load it
+        again). The server sweeps every ``SWEEP_SECONDS`` and before refusing a table for a
+        limit.
+
+        >>> server = Server(Store(":memory:"), limits=Limits(unplayed_seconds=60))
+        >>> table, links = server.create_table(["human"] * 4)
+        >>> table.created -= 61  # an hour ago, and nobody has played
+        >>> server.expire() == [table.id], server.tables, server.open(links["spectator"])
+        (True, {}, None)
+        """
+        self._swept = time.monotonic()
+        now = time.time()
+        for table in [
+            table for table in self.tables.values() if table.finished and now - table.touched > KEEP_FINISHED
+        ]:
+            if not self.spectators.get(table.id) and not any(
+                (table.id, seat) in self.players for seat in range(PLAYERS)
+            ):
+                del self.tables[table.id], self.locks[table.id], self.spectators[table.id]
+        stale = [table for table in self.tables.values() if self.is_stale(table, now)]
+        if not stale:
+            return []
+        self.store.expire(table.id for table in stale)
+        for table in stale:
+            del self.tables[table.id], self.locks[table.id]
+            connections = list(self.spectators.pop(table.id, ()))
+            connections += [
+                self.players.pop((table.id, seat)) for seat in range(PLAYERS) if (table.id, seat) in self.players
+            ]
+            for connection in connections:
+                connection.closed = True
+                if _loop_running():
+                    self._spawn(
+                        _close(connection, 4410, _error("expired", "this table expired: nobody played at it in time"))
+                    )
+        return [table.id for table in stale]
 
     def _adopt(self, table: Table) -> None:
         self.tables[table.id] = table
@@ -193,11 +320,13 @@ class Server:
         self._start_bots(table)
 
     def resume_all(self) -> int:
-        """Replay every unfinished table from the database (on start); returns how many."""
+        """Replay every unfinished table from the database (on start), then expire the stale
+        ones; returns how many are in play."""
         tables = self.store.unfinished()
         for table in tables:
             self._adopt(table)
-        return len(tables)
+        self.expire()
+        return len(self.tables)
 
     def open(self, token: str) -> tuple[Table, int | None] | None:
         """The table (loaded from the database if need be) and seat a token opens, or ``None``."""
@@ -237,38 +366,50 @@ class Server:
         self._start_bots(table)
 
     async def _broadcast(self, table: Table, last: dict[str, Any], state: Any = None) -> None:
+        """Send each connection of a table its frame: each seat's is written once, and the
+        spectators' once for them all."""
         for seat in range(PLAYERS):
             connection = self.players.get((table.id, seat))
             if connection is not None:
-                await connection.send(table.frame(seat, state, last))
+                await connection.send_text(table.frame_text(seat, state, last))
         watchers = self.spectators.get(table.id, set())
         if watchers:
-            frame = table.frame(None, state, last)
-            for connection in list(watchers):
-                await connection.send(frame)
+            text = table.frame_text(None, state, last)
+            await asyncio.gather(*(connection.send_text(text) for connection in list(watchers)))
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _start_bots(self, table: Table) -> None:
         state = table.state
-        if state.phase.is_live and table.bots[state.current_player] is not None:
-            task = asyncio.get_running_loop().create_task(self._drive_bots(table)) if _loop_running() else None
-            if task is not None:
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
+        if state.phase.is_live and table.bots[state.current_player] is not None and _loop_running():
+            self._spawn(self._drive_bots(table))
 
     async def _drive_bots(self, table: Table) -> None:
         """Play the bots' moves while a bot is to act (one driver per move: each accepted move
         starts the next)."""
         if self.bot_delay:
             await asyncio.sleep(self.bot_delay)
-        async with self.locks[table.id]:
+        lock = self.locks.get(table.id)
+        if lock is None or self.tables.get(table.id) is not table:
+            return  # expired meanwhile
+        async with lock:
             state = table.state
             seat = state.current_player
             bot = table.bots[seat]
             if bot is None or not state.phase.is_live:
                 return
             action = await asyncio.to_thread(bot, state.view(seat))
-            if table.state is state:
+            if table.state is state and self.tables.get(table.id) is table:
                 await self.accept(table, seat, action)
+
+    async def sweep(self) -> None:
+        """Expire the stale tables every ``SWEEP_SECONDS`` (run for the server's life)."""
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            self.expire()
 
     async def close(self) -> None:
         """Stop the bots and close the database."""
@@ -285,17 +426,38 @@ class Server:
     async def connect(self, websocket: WebSocket, token: str) -> None:
         """Serve one WebSocket until it closes."""
         await websocket.accept()
+        client = _client(websocket)
+        if self.clients[client] >= self.limits.connections_per_client:
+            reason = f"at most {self.limits.connections_per_client} connections from one address"
+            await websocket.send_text(json.dumps(_error("too_many_connections", reason)))
+            await websocket.close(code=4429)
+            return
+        self.clients[client] += 1
+        try:
+            await self._serve(websocket, token)
+        finally:
+            self.clients[client] -= 1
+            if not self.clients[client]:
+                del self.clients[client]
+
+    async def _serve(self, websocket: WebSocket, token: str) -> None:
         opened = self.open(token)
         if opened is None:
             await websocket.send_text(json.dumps(_error("unknown_token", "this link opens no table")))
             await websocket.close(code=4404)
             return
         table, seat = opened
+        if seat is None and len(self.spectators[table.id]) >= self.limits.spectators:
+            reason = f"this table already has {self.limits.spectators} spectators"
+            await websocket.send_text(json.dumps(_error("too_many_connections", reason)))
+            await websocket.close(code=4429)
+            return
         connection = Connection(websocket, table, seat, self.limits)
+        lock = self.locks[table.id]
         try:
             # Under the table's lock: the welcome and the current frame go out before any
             # broadcast can reach the new connection, so frames never arrive out of order.
-            async with self.locks[table.id]:
+            async with lock:
                 await connection.send(
                     {
                         "type": "welcome",
@@ -305,17 +467,15 @@ class Server:
                         "names": list(table.names),
                     }
                 )
-                await connection.send(table.frame(seat))
+                await connection.send_text(table.frame_text(seat))
                 if seat is None:
                     self.spectators[table.id].add(connection)
                 else:
                     previous = self.players.get((table.id, seat))
                     self.players[(table.id, seat)] = connection
                     if previous is not None:
-                        await previous.send(_error("superseded", "this seat was opened in another window"))
-                        previous.closed = True
-                        with contextlib.suppress(RuntimeError, OSError):
-                            await previous.websocket.close(code=4409)
+                        # Closed before the lock is let go: an action it sent meanwhile is refused.
+                        await _close(previous, 4409, _error("superseded", "this seat was opened in another window"))
             while not connection.closed:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
@@ -326,10 +486,19 @@ class Server:
             pass
         finally:
             connection.closed = True
-            if seat is None:
-                self.spectators[table.id].discard(connection)
-            elif self.players.get((table.id, seat)) is connection:
+            self.spectators.get(table.id, set()).discard(connection)
+            if seat is not None and self.players.get((table.id, seat)) is connection:
                 del self.players[(table.id, seat)]
+
+    def _holds(self, connection: Connection) -> bool:
+        """Whether a connection still speaks for its seat: open, the seat's latest window, at
+        a table still in play on this server."""
+        table = connection.table
+        return (
+            not connection.closed
+            and self.tables.get(table.id) is table
+            and (connection.seat is None or self.players.get((table.id, connection.seat)) is connection)
+        )
 
     async def receive(self, connection: Connection, message: Mapping[str, Any]) -> bool:
         """Handle one message from a client; returns ``False`` when the connection must close."""
@@ -380,7 +549,14 @@ class Server:
         except NotationError as error:
             await connection.send(_error("bad_action", error.reason, id=request_id))
             return True
-        async with self.locks[connection.table.id]:
+        lock = self.locks.get(connection.table.id)
+        if lock is None:
+            return False  # the table expired
+        async with lock:
+            # Asked under the lock, as the seat changes hands under it: a window replaced while
+            # its action waited for the lock does not play it.
+            if not self._holds(connection):
+                return False
             try:
                 await self.accept(connection.table, connection.seat, action, connection, request_id)
             except sqlite3.Error:
@@ -391,6 +567,26 @@ class Server:
             except PersianRummyError as error:
                 await connection.send(_error("refused", error.reason, id=request_id, action=str(action)))
         return True
+
+
+async def _close(connection: Connection, code: int, notice: dict[str, Any]) -> None:
+    """Mark a connection closed, tell it why and close it with ``code`` (it may be gone already)."""
+    connection.closed = True
+    websocket = connection.websocket
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError, asyncio.TimeoutError):
+        if websocket.application_state is WebSocketState.CONNECTED:
+            await asyncio.wait_for(websocket.send_text(json.dumps(notice)), SEND_TIMEOUT)
+        await websocket.close(code=code)
+
+
+def _client(connection: HTTPConnection) -> str:
+    """The address a request or WebSocket came from, which the limits per client count by: an
+    IPv6 address by its /64 network (one subscriber is commonly given a whole /64)."""
+    host = connection.client.host if connection.client is not None else ""
+    if ":" in host:
+        with contextlib.suppress(ValueError):
+            return str(ipaddress.IPv6Network(f"{host}/64", strict=False))
+    return host
 
 
 def _loop_running() -> bool:
@@ -404,18 +600,92 @@ def _loop_running() -> bool:
 # --- HTTP --------------------------------------------------------------------------------------
 
 
+class _SecurityHeaders:
+    """ASGI middleware: every HTTP response gets the security headers and a cache policy
+    (the ones the application itself answers, 404 and 405 included), unless it set them."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = scope["path"]
+        cache = _CACHED if path.startswith("/static/") or path == "/favicon.ico" else _NO_STORE
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in _HEADERS.items():
+                    headers.setdefault(name, value)
+                headers.setdefault("cache-control", cache)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+class _BodyLimit:
+    """ASGI middleware: an HTTP request whose body is over ``limit`` bytes is answered 413
+    before the application sees it (the body is read once, bounded, then handed on)."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = Headers(scope=scope).get("content-length", "0")
+        too_large = not declared.isdigit() or int(declared) > self.limit
+        chunks: list[bytes] = []
+        size, more = 0, not too_large
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            chunks.append(chunk)
+            more = message.get("more_body", False)
+            too_large = size > self.limit
+            more = more and not too_large
+        if too_large:
+            reason = f"a request's body is at most {self.limit} bytes"
+            response: Response = (
+                JSONResponse({"error": reason}, 413)
+                if scope["path"].startswith("/api/")
+                else _html(problem(f"The form is too large: {reason}."), 413)
+            )
+            await response(scope, receive, send)
+            return
+        body, handed = b"".join(chunks), False
+
+        async def replay() -> Message:
+            nonlocal handed
+            if handed:
+                return await receive()
+            handed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
 def _html(body: str, status: int = 200) -> HTMLResponse:
-    return HTMLResponse(body, status_code=status, headers=_HEADERS)
+    return HTMLResponse(body, status_code=status)
 
 
-async def _body(request: Request, limit: int) -> bytes | None:
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            return None
-        chunks.append(chunk)
-    return b"".join(chunks)
+def _cross_site(request: Request) -> bool:
+    """Whether a browser says a request came from a page of another site: a table is created
+    from this server's own pages or by a program, never by a page elsewhere through its
+    visitors' browsers. A browser's ``Sec-Fetch-Site`` decides where it is sent; else an
+    ``Origin`` must be this server's (``null``, as from a sandboxed frame, is not)."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None:
+        return site not in ("same-origin", "none")
+    origin = request.headers.get("origin")
+    return origin is not None and origin != f"{request.url.scheme}://{request.url.netloc}"
 
 
 def _table_spec(data: Mapping[str, Any]) -> tuple[list[str], Rules, list[str] | None]:
@@ -432,6 +702,15 @@ def _table_spec(data: Mapping[str, Any]) -> tuple[list[str], Rules, list[str] | 
     return [kind.strip() for kind in seats], Rules.parse(rules or "default"), names
 
 
+def _form(body: bytes, limit: int) -> dict[str, list[str]]:
+    """The lobby form's fields; raises :class:`~persian_rummy.NotationError` past ``limit`` fields."""
+    try:
+        return parse_qs(body.decode("utf-8", "replace"), max_num_fields=limit)
+    except ValueError:
+        message = f"the form has at most {limit} fields"
+        raise NotationError(message, reason=message) from None
+
+
 def create_app(
     db: str | Store = "persian-rummy.sqlite3", *, bot_delay: float = 0.0, limits: Limits = Limits()
 ) -> Starlette:
@@ -445,45 +724,45 @@ def create_app(
     server = Server(db if isinstance(db, Store) else Store(db), bot_delay=bot_delay, limits=limits)
 
     async def lobby_page(request: Request) -> Response:
-        return _html(lobby())
+        # The lobby holds no secret: its form is sent with its true Origin (under no-referrer a
+        # browser sends "null"), which the check on creating a table reads.
+        return HTMLResponse(lobby(), headers={"referrer-policy": "same-origin"})
 
     async def create_form(request: Request) -> Response:
-        body = await _body(request, limits.body_bytes)
-        if body is None:
-            return _html(problem("The form is too large."), 413)
-        if server.is_full:
-            return _html(problem("The server is full: try again later."), 503)
-        fields = parse_qs(body.decode("utf-8", "replace"), max_num_fields=20)
-        knobs = fields.get("knobs", [""])[0].strip()
-        data = {
-            "seats": [fields.get(f"seat{seat}", [HUMAN])[0] for seat in range(PLAYERS)],
-            "rules": knobs or fields.get("preset", ["default"])[0],
-            "names": [fields.get(f"name{seat}", [""])[0].strip() or SEAT_NAMES[seat] for seat in range(PLAYERS)],
-        }
+        if _cross_site(request):
+            return _html(problem("A table is created from this server's own lobby, not from another site."), 403)
         try:
+            fields = _form(await request.body(), limits.form_fields)
+            knobs = fields.get("knobs", [""])[0].strip()
+            data = {
+                "seats": [fields.get(f"seat{seat}", [HUMAN])[0] for seat in range(PLAYERS)],
+                "rules": knobs or fields.get("preset", ["default"])[0],
+                "names": [fields.get(f"name{seat}", [""])[0].strip() or SEAT_NAMES[seat] for seat in range(PLAYERS)],
+            }
             seats, rules, names = _table_spec(data)
-            table, tokens = server.create_table(seats, rules=rules, names=names)
+            table, tokens = server.create_table(seats, rules=rules, names=names, client=_client(request))
+        except CapacityError as error:
+            return _html(problem(error.reason), error.status)
         except PersianRummyError as error:
             return _html(problem(error.reason), 400)
         return _html(created(table, tokens, str(request.base_url).rstrip("/")), 201)
 
     async def create_json(request: Request) -> Response:
-        body = await _body(request, limits.body_bytes)
-        if body is None:
-            return JSONResponse({"error": "the request is too large"}, 413, headers=_HEADERS)
-        if server.is_full:
-            return JSONResponse({"error": "the server is full: try again later"}, 503, headers=_HEADERS)
+        if _cross_site(request):
+            return JSONResponse({"error": "a table is not created from another site's page"}, 403)
         try:
-            data = json.loads(body)
+            data = json.loads(await request.body())
             if not isinstance(data, dict):
                 raise ValueError
         except (ValueError, RecursionError):
-            return JSONResponse({"error": "the request is one JSON object"}, 400, headers=_HEADERS)
+            return JSONResponse({"error": "the request is one JSON object"}, 400)
         try:
             seats, rules, names = _table_spec(data)
-            table, tokens = server.create_table(seats, rules=rules, names=names)
+            table, tokens = server.create_table(seats, rules=rules, names=names, client=_client(request))
+        except CapacityError as error:
+            return JSONResponse({"error": error.reason}, error.status)
         except PersianRummyError as error:
-            return JSONResponse({"error": error.reason}, 400, headers=_HEADERS)
+            return JSONResponse({"error": error.reason}, 400)
         people = dict(tokens["seats"])
         return JSONResponse(
             {
@@ -500,7 +779,6 @@ def create_app(
                 "spectator": {"token": tokens["spectator"], "url": f"/watch/{tokens['spectator']}"},
             },
             201,
-            headers=_HEADERS,
         )
 
     async def seat_page(request: Request) -> Response:
@@ -514,21 +792,14 @@ def create_app(
         opened = server.open(request.path_params["token"])
         table, seat = opened if opened is not None else (None, None)
         if table is None or seat is None:
-            return PlainTextResponse("This link has no record to download.", 404, headers=_HEADERS)
+            return PlainTextResponse("This link has no record to download.", 404)
         async with server.locks[table.id]:
             text = table.record_text(seat)
-        headers = dict(_HEADERS)
-        headers["Content-Disposition"] = (
-            f'attachment; filename="persian-rummy-{table.id}-{SEAT_NAMES[seat].lower()}.prr"'
-        )
-        return PlainTextResponse(text, headers=headers)
+        disposition = f'attachment; filename="persian-rummy-{table.id}-{SEAT_NAMES[seat].lower()}.prr"'
+        return PlainTextResponse(text, headers={"Content-Disposition": disposition})
 
-    async def static(request: Request) -> Response:
-        name = request.path_params["name"]
-        if name not in _STATIC:
-            return PlainTextResponse("not found", 404, headers=_HEADERS)
-        text = resources.files("persian_rummy.server").joinpath("static").joinpath(name).read_text(encoding="utf-8")
-        return Response(text, media_type=_STATIC[name], headers={**_HEADERS, "Cache-Control": "max-age=300"})
+    async def favicon(request: Request) -> Response:
+        return FileResponse(_ICON, media_type="image/svg+xml")
 
     async def websocket(websocket: WebSocket) -> None:
         await server.connect(websocket, websocket.path_params["token"])
@@ -536,6 +807,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         server.resume_all()
+        server._spawn(server.sweep())
         yield
         await server.close()
 
@@ -547,9 +819,11 @@ def create_app(
             Route("/play/{token}", seat_page),
             Route("/watch/{token}", seat_page),
             Route("/record/{token}", record),
-            Route("/static/{name}", static),
+            Route("/favicon.ico", favicon),
+            Mount("/static", StaticFiles(packages=[("persian_rummy.server", "static")]), name="static"),
             WebSocketRoute("/ws/{token}", websocket),
         ],
+        middleware=[Middleware(_SecurityHeaders), Middleware(_BodyLimit, limit=limits.body_bytes)],
         lifespan=lifespan,
     )
     app.state.server = server

@@ -25,6 +25,7 @@ def _page(title: str, body: str, *, page: str = "lobby") -> str:
         "<!doctype html>\n"
         f'<html lang="en"><head><meta charset="utf-8"><title>{escape(title)} · persian-rummy</title>'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
         '<link rel="stylesheet" href="/static/table.css"></head>'
         f'<body class="{page}">{body}</body></html>\n'
     )

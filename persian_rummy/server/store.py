@@ -1,11 +1,17 @@
 """Persistence: every table and every accepted action in SQLite (the standard library's
 ``sqlite3``, write-ahead log), written before the action is acknowledged.
 
-A table is stored once when it is created (rules, seed, first dealer, seat kinds, names and
-the SHA-256 digests of its tokens: the tokens themselves are never stored) and then one row
-per accepted action, committed in its own transaction with ``synchronous=FULL``, so an
-action acknowledged to a client survives the server being killed at any moment. On start the
-server replays every unfinished table from these rows (:meth:`Store.unfinished`).
+A table is stored once when it is created (rules, seed, first dealer, seat kinds, names, the
+address of the client that created it and the SHA-256 digests of its tokens: the tokens
+themselves are never stored) and then one row per accepted action, committed in its own
+transaction with ``synchronous=FULL``, so an action acknowledged to a client survives the
+server being killed at any moment. On start the server replays every unfinished table from
+these rows (:meth:`Store.unfinished`); a table the server expired (:meth:`Store.expire`) is
+never replayed and its tokens open nothing.
+
+Reads (a token looked up, a table loaded) go through a connection of their own: with the
+write-ahead log they never wait for the commit of an action, which holds the writing
+connection through its ``fsync``.
 
 >>> from persian_rummy.server.tables import Table
 >>> store = Store(":memory:")
@@ -17,6 +23,9 @@ server replays every unfinished table from these rows (:meth:`Store.unfinished`)
 (('t1', 0), ('t1', None), None)
 >>> [resumed.state == table.state for resumed in store.unfinished()]
 [True]
+>>> store.expire(["t1"])
+>>> store.find_token("tok-north"), store.unfinished()
+(None, [])
 """
 
 from __future__ import annotations
@@ -25,7 +34,8 @@ import hashlib
 import json
 import sqlite3
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from datetime import datetime, timezone
 from typing import Final
 
 from persian_rummy.rules import Rules
@@ -38,11 +48,13 @@ CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
     created TEXT NOT NULL DEFAULT (datetime('now')),
     rules TEXT NOT NULL,
-    seed INTEGER NOT NULL,
+    seed TEXT NOT NULL,
     dealer INTEGER NOT NULL,
     seats TEXT NOT NULL,
     names TEXT NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0
+    finished INTEGER NOT NULL DEFAULT 0,
+    owner TEXT NOT NULL DEFAULT '',
+    expired INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS tokens (
     digest TEXT PRIMARY KEY,
@@ -57,6 +69,20 @@ CREATE TABLE IF NOT EXISTS actions (
     PRIMARY KEY (table_id, seq)
 );
 """
+# Columns added since the first schema, added to an older database when it is opened.
+_ADDED: Final = {"owner": "TEXT NOT NULL DEFAULT ''", "expired": "INTEGER NOT NULL DEFAULT 0"}
+_COLUMNS: Final = "id, rules, seed, dealer, seats, names, owner, created"
+_Row = tuple[str, str, "int | str", int, str, str, str, str]
+
+
+def _seed_text(seed: int) -> str:
+    # Hexadecimal text: SQLite keeps it as text in any column, where a decimal number past 64
+    # bits would become a float (seeds are 128 bits; older databases stored them as integers).
+    return f"{seed:#x}"
+
+
+def _seed(value: int | str) -> int:
+    return value if isinstance(value, int) else int(value, 16)
 
 
 def token_digest(token: str) -> str:
@@ -82,14 +108,26 @@ class Store:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
+        present = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
+        for column, kind in _ADDED.items():
+            if column not in present:
+                self._db.execute(f"ALTER TABLE tables ADD COLUMN {column} {kind}")
         # The server commits actions on a thread of its own and reads on its event loop: one
-        # operation at a time on the connection, so no transaction ever interleaves another.
+        # operation at a time on each connection, so no transaction ever interleaves another.
         self._lock = threading.Lock()
+        if path == ":memory:" or path.startswith("file:"):
+            self._reader, self._read_lock = self._db, self._lock  # one database in memory: one connection
+        else:
+            self._reader = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self._read_lock = threading.Lock()
 
     def close(self) -> None:
         """Close the database."""
         with self._lock:
             self._db.close()
+        if self._reader is not self._db:
+            with self._read_lock:
+                self._reader.close()
 
     def add_table(self, table: Table, tokens: Mapping[str, int | None]) -> None:
         """Store a new table and the digests of its tokens (``token -> seat``, ``None`` for a
@@ -97,14 +135,17 @@ class Store:
         with self._lock, self._db:
             self._db.execute("BEGIN")
             self._db.execute(
-                "INSERT INTO tables (id, rules, seed, dealer, seats, names) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO tables (id, rules, seed, dealer, seats, names, owner, created) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     table.id,
                     str(table.rules),
-                    table.seed,
+                    _seed_text(table.seed),
                     table.dealer,
                     json.dumps(table.seats),
                     json.dumps(table.names),
+                    table.owner,
+                    datetime.fromtimestamp(table.created, timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
                 ),
             )
             self._db.executemany(
@@ -123,42 +164,55 @@ class Store:
             if finished:
                 self._db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (table_id,))
 
+    def expire(self, table_ids: Iterable[str]) -> None:
+        """Mark tables expired, in one transaction: they are never replayed again and their
+        tokens open nothing (the server expires the tables nobody plays)."""
+        with self._lock, self._db:
+            self._db.execute("BEGIN")
+            self._db.executemany("UPDATE tables SET expired = 1 WHERE id = ?", [(table_id,) for table_id in table_ids])
+
     def find_token(self, token: str) -> tuple[str, int | None] | None:
         """The table and seat (``None`` for a spectator) a token opens, or ``None``."""
-        with self._lock:
-            row = self._db.execute(
-                "SELECT table_id, seat FROM tokens WHERE digest = ?", (token_digest(token),)
+        with self._read_lock:
+            row = self._reader.execute(
+                "SELECT table_id, seat FROM tokens JOIN tables ON tables.id = tokens.table_id "
+                "WHERE digest = ? AND expired = 0",
+                (token_digest(token),),
             ).fetchone()
         return None if row is None else (row[0], row[1])
 
     def load(self, table_id: str) -> Table | None:
         """The table with this id, replayed to its last stored action, or ``None``."""
-        with self._lock:
-            row = self._db.execute(
-                "SELECT id, rules, seed, dealer, seats, names FROM tables WHERE id = ?", (table_id,)
+        with self._read_lock:
+            row = self._reader.execute(
+                f"SELECT {_COLUMNS} FROM tables WHERE id = ? AND expired = 0", (table_id,)
             ).fetchone()
         return None if row is None else self._resume(row)
 
     def unfinished(self) -> list[Table]:
-        """Every table whose game is not over, replayed to its last stored action."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT id, rules, seed, dealer, seats, names FROM tables WHERE finished = 0 ORDER BY created, id"
+        """Every table whose game is not over (and that has not expired), replayed to its last
+        stored action."""
+        with self._read_lock:
+            rows = self._reader.execute(
+                f"SELECT {_COLUMNS} FROM tables WHERE finished = 0 AND expired = 0 ORDER BY created, id"
             ).fetchall()
         return [self._resume(row) for row in rows]
 
-    def _resume(self, row: tuple[str, str, int, int, str, str]) -> Table:
-        table_id, rules, seed, dealer, seats, names = row
-        with self._lock:
-            actions = self._db.execute(
+    def _resume(self, row: _Row) -> Table:
+        table_id, rules, seed, dealer, seats, names, owner, created = row
+        with self._read_lock:
+            actions = self._reader.execute(
                 "SELECT seat, action FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
             ).fetchall()
-        return Table.resume(
+        table = Table.resume(
             table_id=table_id,
             seats=json.loads(seats),
             rules=Rules.parse(rules),
             names=json.loads(names),
-            seed=seed,
+            seed=_seed(seed),
             dealer=dealer,
             actions=[(seat, action) for seat, action in actions],
         )
+        table.owner = owner
+        table.created = datetime.strptime(created, "%Y-%m-%d %H:%M:%S").replace(tzinfo=timezone.utc).timestamp()
+        return table

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import time
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -77,7 +78,10 @@ class Table:
     seat (``None`` for people). ``seed`` shuffles every deal (:func:`~persian_rummy.arena.deal_seed`)
     and never leaves the server. ``deals`` lists the actions of each deal so far; ``seq``
     counts them all; ``ended`` is the last state of the latest finished deal (every hand is
-    public then, R23), shown with its score sheet.
+    public then, R23), shown with its score sheet. ``owner`` is the address of the client
+    that created the table (``""`` when not known), ``created`` and ``touched`` the times
+    (seconds since the epoch) it was created and last had an action played, and ``played``
+    whether a person has played on it: the server expires the tables nobody plays.
 
     >>> table = Table.new(seats=("greedy",) * 4, seed=1)
     >>> while table.state.phase is not Phase.GAME_OVER:
@@ -98,6 +102,10 @@ class Table:
     deals: list[list[Action]]
     seq: int = 0
     ended: GameState | None = None
+    owner: str = ""
+    created: float = attrs.field(factory=time.time)
+    touched: float = attrs.field(factory=time.time)
+    played: bool = False
 
     @classmethod
     def new(
@@ -121,7 +129,8 @@ class Table:
         """
         if len(seats) != PLAYERS:
             raise NotationError(f"R3: a table has 4 seats, not {len(seats)}")
-        seed = secrets.randbits(63) if seed is None else seed
+        # 128 bits, as the library asks of a secret seed: nobody can search the seeds for a deal.
+        seed = secrets.randbits(128) if seed is None else seed
         dealer = secrets.randbelow(PLAYERS) if dealer is None else dealer
         state = new_game(deal_seed(seed, 1), dealer=dealer, rules=rules)
         return cls(
@@ -211,6 +220,8 @@ class Table:
         >>> table.commit(*table.check(1, "draw")).phase.name, table.seq
         ('MELD', 1)
         """
+        self.played = self.played or self.bots[self.state.current_player] is None
+        self.touched = time.time()
         self.deals[-1].append(action)
         self.seq += 1
         self.state = after
@@ -256,6 +267,25 @@ class Table:
         >>> frame["turn"], frame["legal"][:2], frame["sheet"]
         (1, ['draw'], None)
         """
+        fields, view = self._frame(seat, state, last)
+        return {**fields, "view": None if view is None else json.loads(view)}
+
+    def frame_text(self, seat: int | None, state: GameState | None = None, last: dict[str, Any] | None = None) -> str:
+        """:meth:`frame` as the JSON text the server sends, built without parsing the view's
+        JSON and writing it again (the view goes in as :meth:`~persian_rummy.PlayerView.to_json`
+        writes it).
+
+        >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
+        >>> json.loads(table.frame_text(1)) == table.frame(1), json.loads(table.frame_text(None)) == table.frame(None)
+        (True, True)
+        """
+        fields, view = self._frame(seat, state, last)
+        return json.dumps(fields, separators=(",", ":"))[:-1] + ',"view":' + ("null" if view is None else view) + "}"
+
+    def _frame(
+        self, seat: int | None, state: GameState | None, last: dict[str, Any] | None
+    ) -> tuple[dict[str, Any], str | None]:
+        """A frame's fields but its view, and the view's JSON text (``None`` for a spectator)."""
         state = self.state if state is None else state
         view = state.view(0 if seat is None else seat)
         to_move = seat is not None and view.is_to_move
@@ -267,7 +297,7 @@ class Table:
                  "going_out": score.going_out, "total": score.total}
                 for score in score_round(state)
             ]  # fmt: skip
-        return {
+        fields = {
             "type": "state",
             "seq": self.seq,
             "seat": seat,
@@ -279,11 +309,11 @@ class Table:
             "names": list(self.names),
             "seats": list(self.seats),
             "last": last,
-            "view": None if seat is None else json.loads(view.to_json()),
             "svg": picture(view, spectator=seat is None),
             "legal": [str(action) for action in legal_actions(view)] if to_move else [],
             "sheet": sheet,
         }
+        return fields, None if seat is None else view.to_json()
 
 
 def _make_bots(seats: Sequence[str], seed: int) -> tuple[Bot | None, ...]:

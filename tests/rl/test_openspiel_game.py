@@ -616,6 +616,9 @@ def _private_twin(seed: int, steps: int) -> tuple[PersianRummyState, PersianRumm
         action = _random_action(state, rng)
         actions.append(action)
         state.apply_action(action)
+    node = state._node
+    if node.state is None or node.deal_number != 1 or not node.state.phase.is_live:
+        return None  # the first deal has ended: its hands were shown to everyone (R23)
     for _ in range(30):
         i, j = rng.sample(range(28), 2)
         if actions[i] == actions[j]:

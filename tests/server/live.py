@@ -30,12 +30,28 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_serve(db: str | Path, port: int) -> subprocess.Popen[bytes]:
-    """``persian-rummy serve`` on 127.0.0.1:``port`` as a separate process, once it answers."""
+# serve() with other limits than the command line's (those this version of it knows).
+_SERVE_WITH_LIMITS = (
+    "import attrs, inspect, json, sys; from persian_rummy.server import Limits, serve; "
+    "known = attrs.fields_dict(Limits); wanted = json.loads(sys.argv[3]); "
+    "limits = Limits(**{name: value for name, value in wanted.items() if name in known}); "
+    "options = {'limits': limits} if 'limits' in inspect.signature(serve).parameters else {}; "
+    "serve('127.0.0.1', int(sys.argv[1]), sys.argv[2], **options)"
+)
+
+
+def start_serve(db: str | Path, port: int, limits: dict[str, Any] | None = None) -> subprocess.Popen[bytes]:
+    """``persian-rummy serve`` on 127.0.0.1:``port`` as a separate process, once it answers;
+    with ``limits`` (fields of :class:`~persian_rummy.server.Limits`), ``serve()`` with them."""
     # A file, not a pipe: a server that writes much must not block on it; it lives as long as the server.
     errors = tempfile.TemporaryFile()  # noqa: SIM115
+    command = (
+        [sys.executable, "-m", "persian_rummy", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)]
+        if limits is None
+        else [sys.executable, "-c", _SERVE_WITH_LIMITS, str(port), str(db), json.dumps(limits)]
+    )
     process = subprocess.Popen(
-        [sys.executable, "-m", "persian_rummy", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)],
+        command,
         env=dict(os.environ, PYTHONPATH=str(ROOT)),
         stdout=subprocess.DEVNULL,
         stderr=errors,
@@ -69,7 +85,15 @@ class LiveServer:
     def __init__(self, db: str, **options: Any) -> None:
         self.app = create_app(db, **options)
         self.port = free_port()
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", ws="websockets-sansio")
+        config = uvicorn.Config(
+            self.app,
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            ws="websockets-sansio",
+            server_header=False,
+            proxy_headers=False,
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.url = f"http://127.0.0.1:{self.port}"

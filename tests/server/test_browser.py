@@ -147,6 +147,18 @@ def test_a_person_takes_a_turn_in_the_browser(browser: Browser, server: LiveServ
     page.close()
 
 
+def test_the_pages_log_no_console_error_and_fetch_nothing_missing(browser: Browser, server: LiveServer) -> None:
+    page = browser.new_page()
+    problems: list[str] = []
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    page.on("response", lambda response: problems.append(response.url) if response.status >= 400 else None)
+    open_south_seat(page, server)
+    page.wait_for_selector("#legal option", state="attached")
+    page.wait_for_load_state("networkidle")
+    assert problems == []
+    page.close()
+
+
 @pytest.mark.thorough
 def test_a_person_plays_a_whole_game_against_three_bots_in_the_browser(
     browser: Browser, server: LiveServer, tmp_path: pathlib.Path

@@ -27,7 +27,10 @@ HUMANS = ["human"] * 4
 
 @pytest.fixture
 def client(tmp_path: Any) -> Iterator[TestClient]:
-    with TestClient(create_app(str(tmp_path / "games.sqlite3"))) as client:
+    # The default limits but the message rate: these tests play whole games as fast as the
+    # server answers, faster than any person (the rate limit has its own test below).
+    limits = Limits(rate=1e6, burst=1e6)
+    with TestClient(create_app(str(tmp_path / "games.sqlite3"), limits=limits)) as client:
         yield client
 
 
