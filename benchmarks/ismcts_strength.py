@@ -4,9 +4,10 @@ Plays OpenSpiel's IS-MCTS (``open_spiel.python.algorithms.ismcts``, through
 :class:`persian_rummy.openspiel.ISMCTSPlayer`, a few simulation budgets) against
 ``GreedyBot`` and ``MonteCarloBot`` with the arena, in pairs of games dealt the same cards
 with the bots trading seats; then the history-reading Monte-Carlo bot (``mc:history=1``)
-against IS-MCTS at about equal time per move. First it measures each bot's mean time per
-decision (forced moves excluded) in the same run. Prints each match's table, a Markdown summary
-and one JSON line per match. Run it with::
+against IS-MCTS at one or more budgets (``--equal-time``, the first about equal in time per
+move) and against the same Monte-Carlo bot without the history. First it measures each bot's
+mean time per decision (forced moves excluded) in the same run. Prints each match's table, a
+Markdown summary and one JSON line per match. Run it with::
 
     python benchmarks/ismcts_strength.py --games 100
 """
@@ -86,7 +87,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--equal-mc", default="mc:samples=12,horizon=8", help="the Monte-Carlo bot of the equal-time match"
     )
-    parser.add_argument("--equal-time", type=int, default=8, help="the IS-MCTS budget of the equal-time match")
+    parser.add_argument(
+        "--equal-time",
+        type=int,
+        nargs="+",
+        default=[8],
+        help="the IS-MCTS budgets the history-reading bot meets (default 8)",
+    )
     parser.add_argument("--equal-only", action="store_true", help="play only the two history matches")
     parser.add_argument("--seed", default="ismcts", help="the match seed (default 'ismcts')")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
@@ -96,12 +103,14 @@ def main(argv: list[str] | None = None) -> int:
     anchors += [] if args.equal_only else [ISMCTS(args.budgets[0], "greedy")]
     matches: list[tuple[BotSpec, BotSpec]] = [(anchor, "greedy") for anchor in anchors]
     matches += [(anchor, args.mc) for anchor in anchors]
-    matches += [(history_mc, ISMCTS(args.equal_time)), (history_mc, args.equal_mc)]
+    matches += [(history_mc, ISMCTS(budget)) for budget in args.equal_time]
+    matches += [(history_mc, args.equal_mc)]
     timing = {}
+    equal = [ISMCTS(budget) for budget in args.equal_time]
     timed = (
-        [ISMCTS(args.equal_time), args.equal_mc, history_mc]
+        [*equal, args.equal_mc, history_mc]
         if args.equal_only
-        else [*anchors, ISMCTS(args.equal_time), "greedy", args.mc, args.equal_mc, history_mc]
+        else [*anchors, *equal, "greedy", args.mc, args.equal_mc, history_mc]
     )
     for spec in timed:
         if _name(spec) not in timing:
