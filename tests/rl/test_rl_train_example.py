@@ -1,0 +1,31 @@
+"""The [rl-train] recipe (examples/rl_maskable_ppo.py) runs: MaskablePPO trains in the
+Gymnasium environment with no wrapper and the arena evaluates it in paired games."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+EXAMPLE = Path(__file__).resolve().parent.parent.parent / "examples" / "rl_maskable_ppo.py"
+RATE = re.compile(r"^ *(\w+): (\d\.\d{3}) \[(\d\.\d{3}), (\d\.\d{3})\] wins, margin [+-]\d+\.\d ± \d+\.\d per game$")
+
+
+def _run(*args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLE), *args], capture_output=True, text=True, timeout=600, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_r3_maskable_ppo_trains_and_is_evaluated_in_paired_games() -> None:
+    out = _run("--timesteps", "64", "--n-steps", "32", "--seed", "3", "--eval-games", "4")
+    rates = {match[1]: match.groups()[1:] for line in out.splitlines() if (match := RATE.match(line))}
+    assert set(rates) == {"random", "untrained", "trained"}
+    for rate, low, high in rates.values():
+        # four games: the rate is a whole number of quarters, inside its interval
+        assert float(rate) * 4 == round(float(rate) * 4) and float(low) <= float(rate) <= float(high)
+    trained = re.search(r"^trained on (\d+) learner actions in \d+ CPU-seconds$", out, re.MULTILINE)
+    assert trained is not None and int(trained[1]) >= 64
