@@ -42,7 +42,10 @@ OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "docs/ai.rst",
         ),
     ),
-    "rl-train": (("sb3_contrib", "torch"), ("tests/rl/test_rl_train_example.py", "examples/rl_maskable_ppo.py")),
+    "rl-train": (
+        ("sb3_contrib", "torch"),
+        ("tests/rl/test_rl_train_example.py", "examples/rl_maskable_ppo.py", "docs/tutorials/training.rst"),
+    ),
 }
 
 
