@@ -94,7 +94,10 @@ def main(argv: list[str] | None = None) -> int:
         default=[8],
         help="the IS-MCTS budgets the history-reading bot meets (default 8)",
     )
-    parser.add_argument("--equal-only", action="store_true", help="play only the two history matches")
+    parser.add_argument("--equal-only", action="store_true", help="play only the history-reading bot's matches")
+    parser.add_argument(
+        "--anchors-only", action="store_true", help="play only IS-MCTS against the greedy and Monte-Carlo bots"
+    )
     parser.add_argument("--seed", default="ismcts", help="the match seed (default 'ismcts')")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     args = parser.parse_args(argv)
@@ -103,15 +106,14 @@ def main(argv: list[str] | None = None) -> int:
     anchors += [] if args.equal_only else [ISMCTS(args.budgets[0], "greedy")]
     matches: list[tuple[BotSpec, BotSpec]] = [(anchor, "greedy") for anchor in anchors]
     matches += [(anchor, args.mc) for anchor in anchors]
-    matches += [(history_mc, ISMCTS(budget)) for budget in args.equal_time]
-    matches += [(history_mc, args.equal_mc)]
+    if args.equal_only and args.anchors_only:
+        parser.error("--equal-only and --anchors-only leave no match to play")
+    equal = [] if args.anchors_only else [ISMCTS(budget) for budget in args.equal_time]
+    matches += [(history_mc, anchor) for anchor in equal]
+    matches += [] if args.anchors_only else [(history_mc, args.equal_mc)]
     timing = {}
-    equal = [ISMCTS(budget) for budget in args.equal_time]
-    timed = (
-        [*equal, args.equal_mc, history_mc]
-        if args.equal_only
-        else [*anchors, *equal, "greedy", args.mc, args.equal_mc, history_mc]
-    )
+    timed: list[BotSpec] = [*anchors, *equal] + ([] if args.equal_only else ["greedy", args.mc])
+    timed += [] if args.anchors_only else [args.equal_mc, history_mc]
     for spec in timed:
         if _name(spec) not in timing:
             timing[_name(spec)] = seconds_per_move(spec, args.timing_games)
