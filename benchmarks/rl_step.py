@@ -6,8 +6,9 @@ of the JSON line when rlcard is not installed).
 One step is one player action and everything a learner needs after it:
 
 - ours: ``env.last()`` (the observation tensor and the mask of the agent to act) and
-  ``env.step(action)``, the action drawn uniformly from the mask; through ``env()`` (with
-  PettingZoo's order-enforcing wrapper) and through ``raw_env()``;
+  ``env.step(action)``, the action drawn uniformly from the mask; through ``env()`` (in
+  PettingZoo's three wrappers, as its classic games are) and through ``raw_env()`` (the
+  ratios name it ``raw_ours``);
 - RLCard's ``gin-rummy``: ``env.step(action)``, which returns the next player's state (its
   ``obs`` array and ``legal_actions``), the action drawn from those;
 - OpenSpiel's ``gin_rummy``: ``state.observation_tensor(player)``, ``state.legal_actions()``
@@ -196,6 +197,7 @@ def _ratios(rates: dict[str, float]) -> dict[str, float]:
     return {
         **rlcard,
         "ours_vs_openspiel": round(rates["persian_rummy_pettingzoo"] / rates["openspiel_gin_rummy"], 2),
+        "raw_ours_vs_openspiel": round(rates["persian_rummy_pettingzoo_raw"] / rates["openspiel_gin_rummy"], 2),
         "engine_ours_vs_openspiel": round(rates["persian_rummy_engine"] / rates["openspiel_gin_rummy_engine"], 2),
     }
 

@@ -148,6 +148,7 @@ _ZERO: Final = _float32(0.0)
 _NO_REVEALED: Final = _EMPTY_ROW * (PLAYERS - 1)
 _OTHERS: Final = tuple(((seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4) for seat in range(PLAYERS))
 _COUNTS: Final = tuple(_floats(bytes((count,))) for count in range(5))  # at most four jokers (R1)
+_COUNT_OF: Final = {piece: count for count, piece in enumerate(_COUNTS)}
 _SUIT_BITS: Final = (1 << 13) - 1
 
 
@@ -250,20 +251,34 @@ def _pile(pile: tuple[Card, ...]) -> tuple[tuple[Card, ...], bytes, bytes]:
     """The pile plane and scalar columns 28-31 (the jokers' positions)."""
     global _last_pile
     last = _last_pile
-    if last[0] is pile:
+    previous = last[0]
+    if previous is pile:
         return last
+    size = len(pile)
+    if size == len(previous) + 1 and pile[:-1] == previous:
+        # A discard (R17): the last pile and one card more, patched in (cards compare by
+        # identity first, so the comparison is one pass in C).
+        index = pile[-1].index
+        plane, jokers = last[1], last[2]
+        if index == JOKER_INDEX:
+            count = _COUNT_OF[plane[-4:]] + 1
+            plane = plane[:-4] + _COUNTS[count]
+            jokers = jokers[: 4 * (count - 1)] + _POSITIONS[size] + jokers[4 * count :]
+        else:
+            plane = plane[: 4 * index] + _POSITIONS[size] + plane[4 * index + 4 :]
+        found = _last_pile = (pile, plane, jokers)
+        return found
     columns = [_ZERO] * _ROW
-    jokers = []
+    joker_positions = []
     positions = _POSITIONS
     for position, card in enumerate(pile, 1):
         index = card.index
         if index == JOKER_INDEX:
-            jokers.append(positions[position])
+            joker_positions.append(positions[position])
         else:
             columns[index] = positions[position]
-    columns[JOKER_INDEX] = _COUNTS[len(jokers)]
-    plane = b"".join(columns)
-    found = _last_pile = (pile, plane, b"".join(jokers) + _ZERO * (4 - len(jokers)))
+    columns[JOKER_INDEX] = _COUNTS[len(joker_positions)]
+    found = _last_pile = (pile, b"".join(columns), b"".join(joker_positions) + _ZERO * (4 - len(joker_positions)))
     return found
 
 

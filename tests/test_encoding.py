@@ -224,7 +224,7 @@ def test_every_wrong_type_or_value_raises_the_librarys_error(function: object, v
 
 
 def test_r27_a_refusal_never_prints_the_cards_of_a_view_or_a_state() -> None:
-    from persian_rummy import new_game
+    from persian_rummy import InfoState, new_game
 
     state = new_game(1)
     for value in (state, state.view(1), state.hands[1]):
@@ -233,3 +233,9 @@ def test_r27_a_refusal_never_prints_the_cards_of_a_view_or_a_state() -> None:
                 function(value)  # type: ignore[arg-type]
             message = str(raised.value)
             assert not any(str(card) in message for card in state.hands[1]), message
+    # The functions that take a position name a wrong one by its type (it printed the hand).
+    for value in (InfoState.start(state, 1), state.hands[1]):
+        for function in (legal_flags, legal_mask, legal_indices):
+            with pytest.raises(ArgumentTypeError) as raised:
+                function(value)  # type: ignore[arg-type]
+            assert not any(str(card) in str(raised.value) for card in state.hands[1]), str(raised.value)
