@@ -1,6 +1,6 @@
 """Train sb3-contrib's MaskablePPO in the Gymnasium environment against greedy bots.
 
-    python examples/rl_maskable_ppo.py --timesteps 200000 --seed 0 --eval-games 2000
+    python examples/rl_maskable_ppo.py --timesteps 64000 --seed 0 --eval-games 600
 
 Needs the ``[rl-train]`` extra (sb3-contrib, which brings Stable-Baselines3 and PyTorch).
 The learner holds seat 0 of ``persian_rummy/PersianRummy-v0`` with greedy bots in the three
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 
 from sb3_contrib import MaskablePPO
 
@@ -61,12 +62,25 @@ def evaluate(name: str, learner: BotSpec, games: int, seed: str) -> None:
     print(f"{name:>10}: {rate:.3f} [{low:.3f}, {high:.3f}] wins, margin {margin:+.1f} ± {half:.1f} per game")
 
 
+def _at_least(least: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"must be at least {least}, not {value}")
+        return value
+
+    return parse
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--timesteps", type=int, default=200_000, help="learner actions to train on (default 200000)")
+    parser.add_argument("--timesteps", type=_at_least(1), default=64_000, help="learner actions to train on (64000)")
     parser.add_argument("--seed", type=int, default=0, help="the seed of the network and the training games")
-    parser.add_argument("--n-steps", type=int, default=2048, help="learner actions per update (default 2048)")
-    parser.add_argument("--eval-games", type=int, default=200, help="games per evaluation, in pairs (default 200)")
+    parser.add_argument("--n-steps", type=_at_least(2), default=2048, help="learner actions per update (2048)")
+    parser.add_argument("--eval-games", type=_at_least(2), default=600, help="games per evaluation, in pairs (600)")
     parser.add_argument("--eval-seed", default="ppo-eval", help="the evaluation's match seed (default 'ppo-eval')")
     args = parser.parse_args(argv)
 

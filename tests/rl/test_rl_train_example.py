@@ -29,3 +29,11 @@ def test_r3_maskable_ppo_trains_and_is_evaluated_in_paired_games() -> None:
         assert float(rate) * 4 == round(float(rate) * 4) and float(low) <= float(rate) <= float(high)
     trained = re.search(r"^trained on (\d+) learner actions in \d+ CPU-seconds$", out, re.MULTILINE)
     assert trained is not None and int(trained[1]) >= 64
+
+
+def test_a_budget_below_its_least_is_refused_before_training() -> None:
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLE), "--timesteps", "0"], capture_output=True, text=True, timeout=600, check=False
+    )
+    assert done.returncode == 2 and "--timesteps: must be at least 1, not 0" in done.stderr
+    assert done.stdout == ""
