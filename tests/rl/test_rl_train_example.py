@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 EXAMPLE = Path(__file__).resolve().parent.parent.parent / "examples" / "rl_maskable_ppo.py"
 RATE = re.compile(r"^ *(\w+): (\d\.\d{3}) \[(\d\.\d{3}), (\d\.\d{3})\] wins, margin [+-]\d+\.\d ± \d+\.\d per game$")
 
@@ -20,9 +22,13 @@ def _run(*args: str) -> str:
     return done.stdout
 
 
+def _rates(out: str) -> dict[str, tuple[str, ...]]:
+    return {match[1]: match.groups()[1:] for line in out.splitlines() if (match := RATE.match(line))}
+
+
 def test_r3_maskable_ppo_trains_and_is_evaluated_in_paired_games() -> None:
     out = _run("--timesteps", "64", "--n-steps", "32", "--seed", "3", "--eval-games", "4")
-    rates = {match[1]: match.groups()[1:] for line in out.splitlines() if (match := RATE.match(line))}
+    rates = _rates(out)
     assert set(rates) == {"random", "untrained", "trained"}
     for rate, low, high in rates.values():
         # four games: the rate is a whole number of quarters, inside its interval
@@ -37,3 +43,10 @@ def test_a_budget_below_its_least_is_refused_before_training() -> None:
     )
     assert done.returncode == 2 and "--timesteps: must be at least 1, not 0" in done.stderr
     assert done.stdout == ""
+
+
+@pytest.mark.thorough
+def test_r26_training_lifts_the_learners_team_above_uniform_play() -> None:
+    # 16,384 learner actions (about 45 CPU-seconds) took seed 0 from 0.255 to 0.440 wins.
+    rates = _rates(_run("--timesteps", "16384", "--seed", "0", "--eval-games", "200"))
+    assert float(rates["trained"][0]) > float(rates["random"][0]) + 0.1
