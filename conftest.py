@@ -6,8 +6,8 @@ README and in ``.ci/run``:
 * ``HYPOTHESIS_PROFILE=ci`` (set by ``.ci/run``) is the *thorough* profile. Tests marked
   ``@pytest.mark.thorough`` (soaks, long state machines, whole-game browser runs) run only
   under it; a contributor's default run deselects them, so it stays under a minute.
-* Optional extras: modules that need an extra (``[rl]``, ``[server]``) are listed in
-  ``OPTIONAL`` below. When an extra is not installed, its tests and modules are not
+* Optional extras: modules that need an extra (``[rl]``, ``[rl-train]``, ``[server]``) are
+  listed in ``OPTIONAL`` below. When an extra is not installed, its tests and modules are not
   collected and the header says so; ``PERSIAN_RUMMY_REQUIRE_EXTRAS=1`` (set by ``.ci/run``)
   turns a missing extra into a failure, so CI can never pass by leaving them out.
 """
@@ -41,6 +41,10 @@ OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "benchmarks/ismcts_strength.py",
             "docs/ai.rst",
         ),
+    ),
+    "rl-train": (
+        ("sb3_contrib", "torch"),
+        ("tests/rl/test_rl_train_example.py", "examples/rl_maskable_ppo.py", "docs/tutorials/training.rst"),
     ),
 }
 

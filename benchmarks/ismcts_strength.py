@@ -4,9 +4,10 @@ Plays OpenSpiel's IS-MCTS (``open_spiel.python.algorithms.ismcts``, through
 :class:`persian_rummy.openspiel.ISMCTSPlayer`, a few simulation budgets) against
 ``GreedyBot`` and ``MonteCarloBot`` with the arena, in pairs of games dealt the same cards
 with the bots trading seats; then the history-reading Monte-Carlo bot (``mc:history=1``)
-against IS-MCTS at about equal time per move. First it measures each bot's mean time per
-decision (forced moves excluded) in the same run. Prints each match's table, a Markdown summary
-and one JSON line per match. Run it with::
+against IS-MCTS at one or more budgets (``--equal-time``, the first about equal in time per
+move) and against the same Monte-Carlo bot without the history. First it measures each bot's
+mean time per decision (forced moves excluded) in the same run. Prints each match's table, a
+Markdown summary and one JSON line per match. Run it with::
 
     python benchmarks/ismcts_strength.py --games 100
 """
@@ -86,8 +87,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--equal-mc", default="mc:samples=12,horizon=8", help="the Monte-Carlo bot of the equal-time match"
     )
-    parser.add_argument("--equal-time", type=int, default=8, help="the IS-MCTS budget of the equal-time match")
-    parser.add_argument("--equal-only", action="store_true", help="play only the two history matches")
+    parser.add_argument(
+        "--equal-time",
+        type=int,
+        nargs="+",
+        default=[8],
+        help="the IS-MCTS budgets the history-reading bot meets (default 8)",
+    )
+    parser.add_argument("--equal-only", action="store_true", help="play only the history-reading bot's matches")
+    parser.add_argument(
+        "--anchors-only", action="store_true", help="play only IS-MCTS against the greedy and Monte-Carlo bots"
+    )
     parser.add_argument("--seed", default="ismcts", help="the match seed (default 'ismcts')")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     args = parser.parse_args(argv)
@@ -96,13 +106,14 @@ def main(argv: list[str] | None = None) -> int:
     anchors += [] if args.equal_only else [ISMCTS(args.budgets[0], "greedy")]
     matches: list[tuple[BotSpec, BotSpec]] = [(anchor, "greedy") for anchor in anchors]
     matches += [(anchor, args.mc) for anchor in anchors]
-    matches += [(history_mc, ISMCTS(args.equal_time)), (history_mc, args.equal_mc)]
+    if args.equal_only and args.anchors_only:
+        parser.error("--equal-only and --anchors-only leave no match to play")
+    equal = [] if args.anchors_only else [ISMCTS(budget) for budget in args.equal_time]
+    matches += [(history_mc, anchor) for anchor in equal]
+    matches += [] if args.anchors_only else [(history_mc, args.equal_mc)]
     timing = {}
-    timed = (
-        [ISMCTS(args.equal_time), args.equal_mc, history_mc]
-        if args.equal_only
-        else [*anchors, ISMCTS(args.equal_time), "greedy", args.mc, args.equal_mc, history_mc]
-    )
+    timed: list[BotSpec] = [*anchors, *equal] + ([] if args.equal_only else ["greedy", args.mc])
+    timed += [] if args.anchors_only else [args.equal_mc, history_mc]
     for spec in timed:
         if _name(spec) not in timing:
             timing[_name(spec)] = seconds_per_move(spec, args.timing_games)
