@@ -38,8 +38,20 @@ OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "persian_rummy/openspiel.py",
             "examples/rl_*.py",
             "benchmarks/rl_step.py",
+            "benchmarks/vector_step.py",  # with [jax] too: OpenSpiel's gin rummy beside the engine
+            "tests/vector/test_vector_benchmark.py",
             "benchmarks/ismcts_strength.py",
             "docs/ai.rst",
+        ),
+    ),
+    "jax": (
+        ("jax", "numpy"),
+        (
+            "tests/vector",
+            "persian_rummy/vector",
+            "examples/vector_*.py",
+            "benchmarks/vector_step.py",
+            "docs/vector.rst",
         ),
     ),
 }
