@@ -5,10 +5,16 @@
 
 It builds a corpus of valid inputs from real games (action texts, cards, hands, melds, rules,
 position strings of states and views, their JSON, full and redacted records) and feeds each
-reader ``--inputs`` mutants of it: characters inserted, deleted, repeated thousands of times
+reader mutants of it (``--inputs`` in all): characters inserted, deleted, repeated thousands of times
 or replaced (control characters, lone surrogates, other scripts, byte-order marks), numbers
 made huge, two inputs spliced, and JSON values replaced by other types, long lists and deep
-nesting. It reports:
+nesting. The readers of values (the encoding's functions, the observation's, the PettingZoo
+and Gymnasium environments' constructors, ``reset``, ``observe`` and ``step``, the last three
+needing the ``[rl]`` extra) are fed awkward Python values instead: whole numbers small, on a
+boundary and huge, nan and the infinities, numpy scalars and arrays, bools, None, mutated bot
+specs and other texts, containers, game objects and objects with misbehaving methods; a
+refused ``reset``, ``observe`` or ``step`` that changed the game, the agent to act or the
+generator counts as undocumented. It reports:
 
 - every exception that is not a documented one (a :class:`~persian_rummy.PersianRummyError`;
   for the command line, any exception at all, or an exit code other than 0 and 2), with the
@@ -37,6 +43,7 @@ import time
 import tracemalloc
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +117,210 @@ TARGETS: tuple[tuple[str, Callable[[str], object], int], ...] = (
     ("record", _replay_record, 2),
     ("record_unchecked", _lenient_record, 1),
     ("cli_replay", _cli_replay, 1),
+)
+
+
+# --- Values: the encoding's functions and the environments' arguments ---------------------
+#
+# These readers take Python values, not text: a learner's framework hands them whatever it
+# holds (numpy scalars, floats, None, containers) and a careless user anything at all. Their
+# inputs are drawn by hostile_value() from a pool of awkward values and mutated texts; each
+# reader also checks that a refused call changed nothing (a change raises AssertionError,
+# which the fuzzer reports as undocumented).
+
+
+class _BadIndex:
+    """An object whose ``__index__`` returns a float and ``__float__`` a string."""
+
+    def __index__(self) -> int:
+        return 1.5  # type: ignore[return-value]
+
+    def __float__(self) -> float:
+        return "1.5"  # type: ignore[return-value]
+
+
+class _Unhashable:
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _has_rl_extra() -> bool:
+    import importlib.util
+
+    return all(importlib.util.find_spec(name) for name in ("numpy", "pettingzoo", "gymnasium"))
+
+
+def _numpy_values(rng: random.Random) -> list[Any]:
+    if not _has_rl_extra():
+        return []
+    import numpy as np
+
+    return [
+        np.int64(rng.randint(-5, 1440)),
+        np.uint64(2**64 - 1),
+        np.int8(-1),
+        np.float32(rng.choice([0.0, 1.5, float("nan"), 3.0])),
+        np.float64(rng.choice([100.0, float("inf"), -0.0])),
+        np.bool_(rng.random() < 0.5),
+        np.array([rng.randint(0, 3)]),
+        np.array(rng.randint(0, 3)),
+        np.zeros(2),
+    ]
+
+
+_POSITIONS_FOR_VALUES: list[Any] = []
+
+
+def hostile_value(rng: random.Random, texts: list[str]) -> Any:
+    """One awkward Python value: a whole number (small, on a boundary, huge), a float (nan,
+    infinities), a numpy scalar or array, a bool, None, a mutated text or its bytes, a
+    container of another value, a game object, or an object with misbehaving methods."""
+    if not _POSITIONS_FOR_VALUES:
+        state = play(new_game(4), "draw")
+        _POSITIONS_FOR_VALUES.extend(
+            [state, state.view(0), state.view(1), state.hands[1], Rules(), Action.parse("draw")]
+        )
+    kind = rng.randrange(12)
+    if kind == 0:
+        return rng.choice([0, 1, 2, 3, 4, -1, 5, 56, 57, 1435, 1436, 1437, 2**31, 2**63, 2**64, 2**4095, 2**4096])
+    if kind == 1:
+        return rng.choice([10**5000, -(10**5000), -(2**4096), rng.getrandbits(rng.randint(1, 6000))])
+    if kind == 2:
+        return rng.randint(-(10**6), 10**6)
+    if kind == 3:
+        return rng.choice([0.0, -0.0, 1.5, 3.0, 100.0, float("nan"), float("inf"), -float("inf"), 1e308, 5e-324])
+    if kind == 4:
+        values = _numpy_values(rng)
+        return rng.choice(values) if values else rng.randint(0, 3)
+    if kind == 5:
+        return rng.choice([True, False, None])
+    if kind in (6, 7):
+        return _mutate_text(rng.choice(texts), rng) if rng.random() < 0.7 else rng.choice(texts)
+    if kind == 8:
+        return rng.choice(texts).encode("utf-8", "surrogatepass")
+    if kind == 9:
+        inner = hostile_value(rng, texts)
+        shapes: list[Callable[[], Any]] = [
+            lambda: [inner],
+            lambda: (inner,) * rng.choice([1, 3, 4]),
+            lambda: [inner] * 3,
+            lambda: {"key": inner},
+            lambda: range(3),
+            lambda: frozenset([1, 2]),
+            lambda: {1, 2},
+        ]
+        return rng.choice(shapes)()
+    if kind == 10:
+        return rng.choice(_POSITIONS_FOR_VALUES)
+    return rng.choice([_BadIndex(), _Unhashable(), object(), type, print, Ellipsis, 1j])
+
+
+def _value_texts() -> list[str]:
+    return [
+        "random", "greedy", "mc", "montecarlo", "mc:samples=8", "mc:samples=2,horizon=3", "mc:history=1",
+        "montecarlo:samples=16,horizon=8", "ansi", "svg", "human", "penalize", "raise", "player_0", "player_3",
+        "draw", "take 0", "meld 7s 7h 7d", "layoff 2s 1", "discard Jk", "pass", "seed", "x" * 200,
+    ]  # fmt: skip
+
+
+def _refused_changes_nothing(call: Callable[[], object], *snapshots: Callable[[], object]) -> None:
+    before = [snapshot() for snapshot in snapshots]
+    try:
+        call()
+    except PersianRummyError:
+        if [snapshot() for snapshot in snapshots] != before:
+            raise AssertionError("a refused call changed the environment") from None
+        raise
+
+
+def _encoding(value: Any) -> None:
+    from persian_rummy.encoding import action_index, action_to_int, int_to_action, legal_flags
+
+    for function in (action_to_int, int_to_action, action_index, legal_flags):
+        with contextlib.suppress(PersianRummyError):
+            function(value)
+    state = _POSITIONS_FOR_VALUES[0]
+    with contextlib.suppress(PersianRummyError):
+        int_to_action(value, state)
+    with contextlib.suppress(PersianRummyError):
+        action_to_int("draw", value)
+    int_to_action(0, value) if isinstance(value, GameState | PlayerView) else action_to_int(value, state)
+
+
+def _observation(value: Any) -> None:
+    from persian_rummy.observation import action_mask, observation_tensor, seat_tensor
+
+    state = _POSITIONS_FOR_VALUES[0]
+    with contextlib.suppress(PersianRummyError):
+        seat_tensor(state, value)
+    with contextlib.suppress(PersianRummyError):
+        seat_tensor(value, 0)
+    with contextlib.suppress(PersianRummyError):
+        action_mask(value)
+    observation_tensor(value)
+
+
+_ENV_KNOBS = ("rules", "dealer", "reward_scale", "max_actions", "render_mode")
+_GYM_KNOBS = (*_ENV_KNOBS, "opponents", "seat", "illegal_action", "illegal_reward")
+_BUILT: dict[str, Any] = {}
+
+
+def _pettingzoo(value: Any, rng: random.Random) -> None:
+    from persian_rummy.pettingzoo import raw_env
+
+    choice = rng.randrange(4)
+    if choice == 0:
+        raw_env(**{rng.choice(_ENV_KNOBS): value})
+        return
+    game = _BUILT.get("pettingzoo")
+    if game is None:
+        game = _BUILT["pettingzoo"] = raw_env()
+        game.reset(seed=3)
+    snapshots = (lambda: game.episode.state, lambda: game.agent_selection, lambda: game._seeds.getstate())
+    if choice == 1:
+        _refused_changes_nothing(lambda: game.reset(seed=value), *snapshots)
+    elif choice == 2:
+        _refused_changes_nothing(lambda: game.observe(value), *snapshots)
+    else:
+        try:
+            _refused_changes_nothing(lambda: game.step(value), *snapshots)
+        finally:
+            game.reset(seed=3)
+
+
+def _gymnasium(value: Any, rng: random.Random) -> None:
+    from persian_rummy.gymnasium import PersianRummyEnv
+
+    choice = rng.randrange(3)
+    if choice == 0:
+        PersianRummyEnv(**{rng.choice(_GYM_KNOBS): value})  # built, never reset: bots would play
+        return
+    game = _BUILT.get("gymnasium")
+    if game is None:
+        game = _BUILT["gymnasium"] = PersianRummyEnv()
+        game.reset(seed=3)
+    snapshots = (lambda: game.episode.state, lambda: str(game.np_random.bit_generator.state))
+    if choice == 1:
+        _refused_changes_nothing(lambda: game.reset(seed=value), *snapshots)
+    else:
+        try:
+            _refused_changes_nothing(lambda: game.step(value), *snapshots)
+        finally:
+            game.reset(seed=3)
+
+
+#: The readers of values: (name, function of a value and the fuzzer's generator, weight). The
+#: environments' and the observation's need the ``[rl]`` extra and are left out without it.
+VALUE_TARGETS: tuple[tuple[str, Callable[[Any, random.Random], object], int], ...] = (
+    ("encoding_values", lambda value, rng: _encoding(value), 6),
+    *(
+        (
+            ("observation_values", lambda value, rng: _observation(value), 4),
+            ("pettingzoo_arguments", _pettingzoo, 6),
+            ("gymnasium_arguments", _gymnasium, 6),
+        )
+        if _has_rl_extra()
+        else ()
+    ),
 )
 
 
@@ -271,6 +482,17 @@ def mutant(seeds: list[str], rng: random.Random, json_like: bool) -> str:
     return _mutate_text(base, rng, rng.choice(seeds))
 
 
+def _shown_value(value: Any) -> str:
+    """A bounded text of a value, for the report."""
+    if type(value) is int and value.bit_length() > 400:
+        return f"an int of {value.bit_length()} bits"
+    try:
+        text = repr(value)
+    except Exception:
+        text = f"a {type(value).__name__}"
+    return text[:300]
+
+
 def _excerpt(text: str, limit: int = 120) -> str:
     return repr(text[:limit]) + (f"... ({len(text)} characters)" if len(text) > limit else "")
 
@@ -288,10 +510,16 @@ def fuzz(
     """Run the fuzzer and return its findings (see the module documentation)."""
     rng = random.Random(seed)
     seeds = corpus(seed)
+    texts = _value_texts()
     chosen = [row for row in TARGETS if targets is None or row[0] in targets]
-    names = [name for name, _, _ in chosen]
-    weights = [weight for _, _, weight in chosen]
-    readers = {name: reader for name, reader, _ in chosen}
+    chosen_values = [row for row in VALUE_TARGETS if targets is None or row[0] in targets]
+    names = [name for name, _, _ in chosen] + [name for name, _, _ in chosen_values]
+    weights = [weight for _, _, weight in chosen] + [weight for _, _, weight in chosen_values]
+    readers: dict[str, Callable[[Any], object]] = {name: reader for name, reader, _ in chosen}
+    value_readers = {name: reader for name, reader, _ in chosen_values}
+    for name, value_reader in value_readers.items():
+        # Each value reader draws its own choices from a generator of its own, seeded from the run's.
+        readers[name] = partial(value_reader, rng=random.Random(rng.getrandbits(64)))
     counts: Counter[str] = Counter()
     seconds: Counter[str] = Counter()
     rejected: Counter[str] = Counter()
@@ -306,7 +534,13 @@ def fuzz(
         tracemalloc.start()
     for number in range(inputs):
         name = rng.choices(names, weights)[0]
-        text = mutant(seeds[name], rng, json_like=name.endswith("json"))
+        value: Any = None
+        if name in value_readers:
+            value = hostile_value(rng, texts)
+            text = _shown_value(value)
+        else:
+            text = mutant(seeds[name], rng, json_like=name.endswith("json"))
+            value = text
         largest_input = max(largest_input, len(text))
         counts[name] += 1
         if trace_memory:
@@ -314,7 +548,7 @@ def fuzz(
             before = tracemalloc.get_traced_memory()[0]
         begin = time.perf_counter()
         try:
-            readers[name](text)
+            readers[name](value)
         except PersianRummyError as error:
             rejected[name] += 1
             message = str(error)
@@ -327,7 +561,7 @@ def fuzz(
             kinds[(name, type(error).__name__)] += 1
             if kinds[(name, type(error).__name__)] <= 5:
                 undocumented.append({"target": name, "error": repr(error)[:300], "input": _excerpt(text)})
-                if save is not None:
+                if save is not None and name not in value_readers:
                     save.mkdir(parents=True, exist_ok=True)
                     path = save / f"{name}-{type(error).__name__}-{number}.txt"
                     path.write_bytes(text.encode("utf-8", "surrogatepass"))
@@ -337,7 +571,7 @@ def fuzz(
             # Timed again, alone, so a pause of a busy machine can be told from a slow input.
             again = time.perf_counter()
             with contextlib.suppress(Exception):
-                readers[name](text)
+                readers[name](value)
             slow_inputs.append(
                 {
                     "target": name,
@@ -347,7 +581,7 @@ def fuzz(
                     "input": _excerpt(text),
                 }
             )
-            if save is not None:
+            if save is not None and name not in value_readers:
                 save.mkdir(parents=True, exist_ok=True)
                 (save / f"{name}-slow-{number}.txt").write_bytes(text.encode("utf-8", "surrogatepass"))
         if trace_memory:
@@ -389,7 +623,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--trace-memory", action="store_true", help="measure each input's peak (slower)")
     parser.add_argument("--save", type=Path, help="write the inputs that found something to this folder")
     args = parser.parse_args(argv)
-    names = [name for name, _, _ in TARGETS]
+    names = [name for name, _, _ in TARGETS] + [name for name, _, _ in VALUE_TARGETS]
     for name in args.target or ():
         if name not in names:
             parser.error(f"no target {name!r}; choose from {', '.join(names)}")

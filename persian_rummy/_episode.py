@@ -7,12 +7,18 @@ the deals of the arena's game ``s``. The next deal is dealt as soon as one ends.
 
 from __future__ import annotations
 
+import math
+import operator
+from collections.abc import Mapping
+
 from persian_rummy.actions import Action
 from persian_rummy.arena import deal_seed
-from persian_rummy.dealing import new_game, next_deal
+from persian_rummy.dealing import check_seed, new_game, next_deal
+from persian_rummy.encoding import _shown
 from persian_rummy.engine import play
+from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError
 from persian_rummy.rules import Rules
-from persian_rummy.state import GameState, Phase
+from persian_rummy.state import PLAYERS, GameState, Phase
 
 
 class Episode:
@@ -52,3 +58,78 @@ class Episode:
     def is_over(self) -> bool:
         """Whether the last deal has ended (R7)."""
         return self.state.phase is Phase.GAME_OVER
+
+
+# The checks of the environments' arguments, shared by both: each returns the value as the
+# environment keeps it, or raises the library's error before anything changes.
+
+
+def whole_number(value: object, what: str) -> int:
+    """``value`` as an int: a whole number, numpy integers too (not a bool)."""
+    if type(value) is int:
+        return value
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise ArgumentTypeError(f"{what} is a whole number, not {_shown(value)}")
+
+
+def check_seat(value: object, what: str) -> int:
+    """A seat 0-3 (R3)."""
+    seat = whole_number(value, what)
+    if not 0 <= seat < PLAYERS:
+        raise InvalidArgumentError(f"R3: {what} is a seat 0-3, not {_shown(seat)}")
+    return seat
+
+
+def check_rules(value: object) -> Rules:
+    """The :class:`~persian_rummy.Rules` in force."""
+    if not isinstance(value, Rules):
+        raise ArgumentTypeError(f"rules are a persian_rummy.Rules, not {_shown(value)}")
+    return value
+
+
+def real_number(value: object, what: str, *, positive: bool = False) -> float:
+    """``value`` as a finite float (a real number, numpy's too, not a bool), greater than 0 if
+    ``positive``."""
+    if isinstance(value, bool) or (not isinstance(value, int | float) and not hasattr(value, "__float__")):
+        raise ArgumentTypeError(f"{what} is a real number, not {_shown(value)}")
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ArgumentTypeError(f"{what} is a real number, not {_shown(value)}") from None
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number) or (positive and number <= 0):
+        raise InvalidArgumentError(f"{what} is a finite number{' above 0' if positive else ''}, not {_shown(value)}")
+    return number
+
+
+def check_max_actions(value: object) -> int | None:
+    """``None`` or a whole number of at least 1."""
+    if value is None:
+        return None
+    count = whole_number(value, "max_actions")
+    if count < 1:
+        raise InvalidArgumentError(f"max_actions is None or at least 1, not {_shown(count)}")
+    return count
+
+
+def check_game_seed(value: object, *, negative: bool = True) -> int | None:
+    """``None`` or a game seed given to ``reset``: a whole number (numpy's too) that
+    :func:`~persian_rummy.shuffled_deck` takes, not below 0 unless ``negative``."""
+    if value is None:
+        return None
+    seed = whole_number(value, "a seed")
+    check_seed(seed)
+    if seed < 0 and not negative:
+        raise InvalidArgumentError(f"a seed of this environment is 0 or more (as Gymnasium's), not {_shown(seed)}")
+    return seed
+
+
+def check_options(value: object) -> None:
+    """``None`` or a mapping (the environments use no option)."""
+    if value is not None and not isinstance(value, Mapping):
+        raise ArgumentTypeError(f"options are None or a dict, not {_shown(value)}")

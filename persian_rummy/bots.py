@@ -43,7 +43,7 @@ from persian_rummy.scoring import tally
 from persian_rummy.state import SHOWN_FIELDS, GameState, Phase, team_of
 from persian_rummy.view import InfoState, PlayerView
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "MonteCarloBot", "RandomBot", "determinize", "make_bot"]
+__all__ = ["BOTS", "BUDGET_LIMIT", "Bot", "GreedyBot", "MonteCarloBot", "RandomBot", "determinize", "make_bot"]
 
 #: What the greedy rules read: the view of the seat to move, or (in rollouts) the full state,
 #: whose ``hand`` is the hand of the player to move.
@@ -545,6 +545,11 @@ def _rollout(state: GameState, turns: int, team: int) -> float:
     return _evaluate(state, team)
 
 
+#: The most greedy turns one choice of :class:`MonteCarloBot` may cost: the largest
+#: ``samples * horizon * candidates``.
+BUDGET_LIMIT: Final = 1_000_000
+
+
 class MonteCarloBot:
     """Determinized Monte-Carlo (perfect-information sampling) over the two choices that
     greedy play gets wrong most: which draw to make and which card to discard.
@@ -558,7 +563,9 @@ class MonteCarloBot:
     are played as :class:`GreedyBot` plays them.
 
     The cost of a choice is about ``samples * candidates * horizon`` greedy turns: the knobs
-    are the budget. The defaults (4, 4, 3) take a few milliseconds per choice, so a
+    are the budget, at most :data:`BUDGET_LIMIT` (a million turns, about a minute), so that
+    one move is bounded work whatever a spec asks (``mc:samples=`` and fifty nines raises
+    :class:`~persian_rummy.InvalidArgumentError`). The defaults (4, 4, 3) take a few milliseconds per choice, so a
     2,000-game match against it runs in minutes on two cores; more samples and a longer
     horizon play better and cost proportionally more. All sampling comes from
     ``random.Random(seed)``.
@@ -586,6 +593,11 @@ class MonteCarloBot:
                 raise InvalidArgumentError(
                     f"MonteCarloBot {name} must be a whole number of at least 1, not {excerpt(value)}"
                 )
+        if samples * horizon * candidates > BUDGET_LIMIT:
+            raise InvalidArgumentError(
+                f"MonteCarloBot samples * horizon * candidates (the greedy turns of one choice) is at most "
+                f"{BUDGET_LIMIT:,}, so that one move is bounded work, not {excerpt(samples * horizon * candidates)}"
+            )
         if history not in (0, 1):
             raise InvalidArgumentError(f"MonteCarloBot history is 0 or 1, not {excerpt(history)}")
         self.seed = seed
@@ -656,7 +668,9 @@ BOTS: Final[dict[str, Callable[..., Bot]]] = {
 def make_bot(spec: str, seed: int = 0) -> Bot:
     """Build a bot from its name in :data:`BOTS`, optionally with whole-number knobs:
     ``"name"`` or ``"name:knob=value,knob=value"``. Raises
-    :class:`~persian_rummy.NotationError` for an unknown name or knob.
+    :class:`~persian_rummy.NotationError` for an unknown name or knob, and what the bot
+    raises for a knob's value it does not take (:class:`~persian_rummy.InvalidArgumentError`:
+    a budget past :data:`BUDGET_LIMIT`, say).
 
     >>> make_bot("random", 5)
     RandomBot(seed=5)

@@ -18,7 +18,7 @@ from typing import Final, TypeVar
 
 from persian_rummy.cards import DECK, Card
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, WrongPhaseError, excerpt
-from persian_rummy.limits import SEED_BITS, check_text
+from persian_rummy.limits import DEALS_LIMIT, SEED_BITS, TEXT_LIMIT, check_text
 from persian_rummy.rules import Rules
 from persian_rummy.state import PLAYERS, GameState, Phase
 
@@ -31,18 +31,26 @@ _WORDS: Final = struct.Struct(">4Q")
 _TWO_64: Final = 1 << 64
 
 
+def check_seed(seed: object) -> Seed:
+    """``seed`` if it is a seed: a whole number of at most :data:`~persian_rummy.limits.SEED_BITS`
+    bits or a text of at most :data:`~persian_rummy.limits.TEXT_LIMIT` characters (internal;
+    :func:`shuffled_deck` and :func:`deal_seed` raise what it raises)."""
+    if isinstance(seed, bool) or not isinstance(seed, int | str):
+        raise ArgumentTypeError(f"a seed is a whole number or a text, not {excerpt(seed)}")
+    if isinstance(seed, int) and seed.bit_length() > SEED_BITS:
+        raise InvalidArgumentError(f"a whole-number seed has at most {SEED_BITS} bits, not {seed.bit_length()}")
+    if isinstance(seed, str):
+        check_text(seed, "a text seed")
+    return seed
+
+
 class SeededStream:
     """Unbiased random whole numbers from a seed: SHA-256 of the seed and a counter
     (internal; the same numbers on every platform)."""
 
     def __init__(self, seed: Seed, purpose: str = "deck") -> None:
-        if isinstance(seed, bool) or not isinstance(seed, int | str):
-            raise ArgumentTypeError(f"a seed is a whole number or a text, not {excerpt(seed)}")
+        check_seed(seed)
         kind = b"i" if isinstance(seed, int) else b"s"
-        if isinstance(seed, int) and seed.bit_length() > SEED_BITS:
-            raise InvalidArgumentError(f"a whole-number seed has at most {SEED_BITS} bits, not {seed.bit_length()}")
-        if isinstance(seed, str):
-            check_text(seed, "a text seed")
         self._key = _DOMAIN + purpose.encode() + b"\x00" + kind + str(seed).encode("utf-8") + b"\x00"
         self._counter = 0
         # The words of the current digest not used yet, last first (popped from the end).
@@ -86,12 +94,35 @@ def deal_seed(seed: Seed, deal_number: int) -> Seed:
     """The seed that shuffles deal ``deal_number`` of the game with seed ``seed``: the game's
     seed for the first deal, ``"seed/deal"`` for the later ones. Every part of the library
     that plays or records a whole game from one seed deals this way (the arena, the command
-    line, :meth:`Recorder.deal <persian_rummy.record.Recorder.deal>`).
+    line, :meth:`Recorder.deal <persian_rummy.record.Recorder.deal>`, the environments).
+
+    Every seed that :func:`shuffled_deck` takes is a game's seed whose every deal can be
+    dealt: where ``"seed/deal"`` would pass the :data:`~persian_rummy.limits.TEXT_LIMIT`
+    characters of a text seed (a text seed near the limit, a whole number of more than about
+    650 bits), the later deals' seed is ``"sha256:DIGEST/deal"`` instead, ``DIGEST`` the
+    SHA-256 of the game's seed (its kind and its text) in hexadecimal: 78 characters at most.
+    A seed that is not one raises what :func:`shuffled_deck` raises; ``deal_number`` is a whole
+    number from 1 to :data:`~persian_rummy.limits.DEALS_LIMIT`, else
+    :class:`~persian_rummy.ArgumentTypeError` or :class:`~persian_rummy.InvalidArgumentError`.
 
     >>> deal_seed(1, 1), deal_seed(1, 2)
     (1, '1/2')
+    >>> deal_seed("x" * 200, 2)[:15], len(deal_seed(2**4096 - 1, 1000))
+    ('sha256:60438f68', 76)
     """
-    return seed if deal_number == 1 else f"{seed}/{deal_number}"
+    check_seed(seed)
+    if type(deal_number) is not int:
+        raise ArgumentTypeError(f"R7: a deal number is a whole number, not {excerpt(deal_number)}")
+    if not 1 <= deal_number <= DEALS_LIMIT:
+        raise InvalidArgumentError(f"R7: a deal number is 1 to {DEALS_LIMIT}, not {excerpt(deal_number)}")
+    if deal_number == 1:
+        return seed
+    text = f"{seed}/{deal_number}"
+    if len(text) <= TEXT_LIMIT:
+        return text
+    kind = "i" if isinstance(seed, int) else "s"
+    digest = hashlib.sha256(f"{kind}:{seed}".encode()).hexdigest()
+    return f"sha256:{digest}/{deal_number}"
 
 
 def new_game(seed: Seed, *, dealer: int = 0, rules: Rules = Rules()) -> GameState:

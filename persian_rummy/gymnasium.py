@@ -8,7 +8,7 @@ an import of its own. The opponents are bots of :mod:`persian_rummy.bots`, by na
 one per seat in seat order; each plays from its own view (R27), seeded from the game seed.
 
 - Observation: the learner's :func:`~persian_rummy.observation.observation_tensor`
-  (``float32``, shape ``(80, 53)``), from its view alone.
+  (``float32``, shape ``(30, 53)``), from its view alone.
 - Action: a ``Discrete(1436)`` index (:mod:`~persian_rummy.encoding`); the mask of legal
   ones is ``info["action_mask"]`` (``int8``), also returned by :meth:`PersianRummyEnv.action_masks`.
 - An illegal index leaves the game unchanged and gives ``illegal_reward`` (default -1) with
@@ -16,16 +16,33 @@ one per seat in seat order; each plays from its own view (R27), seeded from the 
   :class:`~persian_rummy.IllegalActionError` instead (and
   :class:`~persian_rummy.InvalidArgumentError` for a number outside the numbering). A value
   that is not a whole number raises :class:`~persian_rummy.ArgumentTypeError` in either mode.
+  A penalized step counts as a step: ``max_actions`` (by default ``rules.deals`` times
+  :data:`~persian_rummy.limits.ACTIONS_PER_DEAL`, more steps than a learner can play in a
+  game) truncates the episode, so every episode ends.
 - Reward: at the end of each deal, the learner's team's deal score minus the other team's
   (R23-R25), over ``reward_scale`` (100); the episode's rewards add up to the final margin
   over ``reward_scale``. The episode ends (``terminated``) with the game (R7).
-- ``reset(seed=s)`` plays the deals of the arena's game ``s``.
+- ``reset(seed=s)`` plays the deals of the arena's game ``s``, a whole number (numpy's too)
+  from 0 to ``2**4096 - 1`` (:data:`~persian_rummy.limits.SEED_BITS`), every deal of which
+  plays (:func:`~persian_rummy.deal_seed`).
+- The arguments are checked when the environment is built, and ``reset``'s when it is
+  called: a bad one raises :class:`~persian_rummy.ArgumentTypeError` or
+  :class:`~persian_rummy.InvalidArgumentError` (a bot's spec, what
+  :func:`~persian_rummy.bots.make_bot` raises: its knobs are bounded, so one move is bounded
+  work) and changes nothing, not the game, not the environment's generator.
+- Under ``gymnasium.make_vec`` (Gymnasium's default autoreset, ``AutoresetMode.NEXT_STEP``),
+  the step that ends a sub-environment's game returns that game's last observation with an
+  all-zero ``info["action_mask"]`` row; the next step resets that sub-environment and ignores
+  its action (send any index, 0 say), returning the new game's first observation and mask.
+  With ``vector_kwargs={"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}`` the step
+  that ends a game returns the new game's observation and mask at once, the last observation
+  in ``info["final_obs"]``, so every mask row has a legal action.
 
 >>> import gymnasium
 >>> game = gymnasium.make("persian_rummy/PersianRummy-v0", opponents="greedy")
 >>> observation, info = game.reset(seed=1)
 >>> observation.shape, info["action_mask"].nonzero()[0].tolist()
-((80, 53), [0])
+((30, 53), [0])
 """
 
 from __future__ import annotations
@@ -38,11 +55,20 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from persian_rummy._episode import Episode
+from persian_rummy._episode import (
+    Episode,
+    check_game_seed,
+    check_max_actions,
+    check_options,
+    check_rules,
+    check_seat,
+    real_number,
+)
 from persian_rummy.arena import derived_seed
 from persian_rummy.bots import Bot, make_bot
-from persian_rummy.encoding import NUM_ACTIONS, action_index, int_to_action, legal_indices
-from persian_rummy.errors import IllegalActionError, InvalidArgumentError
+from persian_rummy.encoding import NUM_ACTIONS, _shown, action_index, int_to_action, legal_indices
+from persian_rummy.errors import ArgumentTypeError, IllegalActionError, InvalidArgumentError
+from persian_rummy.limits import ACTIONS_PER_DEAL
 from persian_rummy.observation import OBSERVATION_HIGH, OBSERVATION_LOW, seat_tensor
 from persian_rummy.rules import Rules
 from persian_rummy.state import PLAYERS, team_of
@@ -58,10 +84,13 @@ Observation = npt.NDArray[np.float32]
 class PersianRummyEnv(gymnasium.Env[Observation, np.int64]):
     """The learner at ``seat`` against three bots (see the module documentation).
 
-    ``opponents`` is one bot name for the three other seats or three names in seat order;
-    ``rules``, ``dealer``, ``reward_scale``, ``illegal_action`` (``"penalize"`` or
-    ``"raise"``), ``illegal_reward``, ``max_actions`` (truncate after that many learner
-    actions) and ``render_mode`` (``"ansi"``: the table as the learner sees it).
+    ``opponents`` is one bot spec (:func:`~persian_rummy.bots.make_bot`) for the three other
+    seats or three in seat order (a list or a tuple); ``rules``, ``dealer`` (a seat 0-3),
+    ``reward_scale`` (a finite number above 0), ``illegal_action`` (``"penalize"`` or
+    ``"raise"``), ``illegal_reward`` (a finite number), ``max_actions`` (truncate after that
+    many learner steps, penalized ones included: ``None`` for ``rules.deals`` times
+    :data:`~persian_rummy.limits.ACTIONS_PER_DEAL`) and ``render_mode`` (``"ansi"``: the table
+    as the learner sees it).
 
     >>> game = PersianRummyEnv(opponents=["random", "greedy", "random"], seat=2)
     >>> observation, info = game.reset(seed=4)
@@ -84,26 +113,32 @@ class PersianRummyEnv(gymnasium.Env[Observation, np.int64]):
         max_actions: int | None = None,
         render_mode: str | None = None,
     ) -> None:
-        if type(seat) is not int or not 0 <= seat < PLAYERS:
-            raise InvalidArgumentError(f"R3: the learner's seat is 0-3, not {seat!r}")
-        names = [opponents] * (PLAYERS - 1) if isinstance(opponents, str) else list(opponents)
+        self.seat = check_seat(seat, "the learner's seat")
+        if isinstance(opponents, str):
+            names = [opponents] * (PLAYERS - 1)
+        elif isinstance(opponents, list | tuple):
+            names = list(opponents)
+        else:
+            raise ArgumentTypeError(f"opponents are a bot's spec or three in a list, not {_shown(opponents)}")
         if len(names) != PLAYERS - 1:
             raise InvalidArgumentError(f"R3: three opponents, one per other seat, not {len(names)}")
         for name in names:
-            make_bot(name)  # a bad name fails here, not at the first reset
-        if illegal_action not in ("penalize", "raise"):
-            raise InvalidArgumentError(f"illegal_action must be 'penalize' or 'raise', not {illegal_action!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise InvalidArgumentError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.seat = seat
+            make_bot(name)  # a bad spec fails here, not at the first reset
+        if not isinstance(illegal_action, str) or illegal_action not in ("penalize", "raise"):
+            raise InvalidArgumentError(f"illegal_action must be 'penalize' or 'raise', not {_shown(illegal_action)}")
+        if render_mode is not None and (
+            not isinstance(render_mode, str) or render_mode not in self.metadata["render_modes"]
+        ):
+            raise InvalidArgumentError(f"render_mode must be None or 'ansi', not {_shown(render_mode)}")
+        self.rules = check_rules(rules)
+        self.dealer = check_seat(dealer, "the dealer")
+        self.reward_scale = real_number(reward_scale, "reward_scale", positive=True)
+        self.illegal_reward = real_number(illegal_reward, "illegal_reward")
+        self.max_actions = check_max_actions(max_actions)
         self.opponents = tuple(names)
-        self.rules = rules
-        self.dealer = dealer
-        self.reward_scale = float(reward_scale)
         self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
-        self.max_actions = max_actions
         self.render_mode = render_mode
+        self._limit = self.rules.deals * ACTIONS_PER_DEAL if self.max_actions is None else self.max_actions
         self.observation_space = spaces.Box(OBSERVATION_LOW, OBSERVATION_HIGH, dtype=np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self._episode: Episode | None = None
@@ -123,10 +158,14 @@ class PersianRummyEnv(gymnasium.Env[Observation, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         """Start a new game (the arena's game ``seed``, else one drawn from the environment's
-        generator) and let the bots play until the learner is to move; ``options`` are not
-        used. Returns the learner's observation and the info (with ``action_mask``)."""
-        super().reset(seed=seed)
-        game_seed = seed if seed is not None else int(self.np_random.integers(2**63 - 1))
+        generator) and let the bots play until the learner is to move; ``options`` (``None``
+        or a dict) are not used. Returns the learner's observation and the info (with
+        ``action_mask``). A refused seed or options change nothing (the generator is not
+        reseeded)."""
+        given = check_game_seed(seed, negative=False)
+        check_options(options)
+        super().reset(seed=given)
+        game_seed = given if given is not None else int(self.np_random.integers(2**63 - 1))
         self._episode = Episode(game_seed, self.rules, self.dealer)
         others = iter(self.opponents)
         self._bots = [
@@ -191,12 +230,14 @@ class PersianRummyEnv(gymnasium.Env[Observation, np.int64]):
             if self.illegal_action == "raise":
                 move = int_to_action(index)
                 raise IllegalActionError("R12-R20", f"the learner cannot play {move} (action {index}) here")
-            return self._observation(), self.illegal_reward, False, False, self._info(illegal=True)
+            self._actions += 1  # a penalized step counts, so an episode of them ends too
+            truncated = self._actions >= self._limit
+            return self._observation(), self.illegal_reward, False, truncated, self._info(illegal=True)
         reward = self._pending + self._reward(episode.play(int_to_action(index)))
         reward += self._advance()
         self._pending = 0.0
         self._actions += 1
-        truncated = self.max_actions is not None and self._actions >= self.max_actions and not episode.is_over
+        truncated = self._actions >= self._limit and not episode.is_over
         return self._observation(), reward, episode.is_over, truncated, self._info()
 
     def render(self) -> str | None:

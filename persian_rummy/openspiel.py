@@ -25,8 +25,8 @@ The model:
   :class:`~persian_rummy.Observation`, with the card of a stock draw only for the player who
   drew it), then its view now (the position string, hidden hands as counts).
   ``observation_string(player)`` is the view now; ``observation_tensor(player)`` the
-  :func:`~persian_rummy.observation.observation_tensor` of the view now (shape ``(80, 53)``,
-  4,240 values). (There is no information-state tensor: the history has no fixed length; the
+  :func:`~persian_rummy.observation.observation_tensor` of the view now (shape ``(30, 53)``,
+  1,590 values). (There is no information-state tensor: the history has no fixed length; the
   string is exact.)
 - Returns, at the end of the game only: +1 for the players of the winning team, -1 for the
   others, 0 each for a draw (R26), with the parameter ``utility="win"`` (the default); with

@@ -1,6 +1,7 @@
 """A PettingZoo environment: the four seats as four agents of an AEC game (needs ``[rl]``).
 
-:func:`env` builds the environment (wrapped in PettingZoo's order-enforcing wrapper),
+:func:`env` builds the environment wrapped as PettingZoo's classic games are (its
+``TerminateIllegalWrapper``, ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``),
 :class:`raw_env` the bare one. The agents are ``"player_0"`` … ``"player_3"``, the seats
 0-3 (team 0 is players 0 and 2, R3). The agent to act is the seat to move; it acts once per
 action, so it is selected several times in a row during its turn (draw, melds and lay-offs,
@@ -8,13 +9,17 @@ discard: R12-R17).
 
 - Observation of each agent: ``{"observation": ..., "action_mask": ...}``, the
   :func:`~persian_rummy.observation.observation_tensor` of its :class:`~persian_rummy.PlayerView`
-  (``float32``, shape ``(80, 53)``) and the ``int8`` mask of its legal actions in the
+  (``float32``, shape ``(30, 53)``) and the ``int8`` mask of its legal actions in the
   :mod:`~persian_rummy.encoding` numbering (all zeros when it is not to move).
-- Actions: ``Discrete(1436)`` indices (:func:`~persian_rummy.encoding.int_to_action`). An
-  illegal index raises :class:`~persian_rummy.IllegalActionError` (use the mask), a number
-  outside the numbering :class:`~persian_rummy.InvalidArgumentError`, and a value that is not
-  a whole number :class:`~persian_rummy.ArgumentTypeError`
-  (:func:`~persian_rummy.encoding.action_index`); the game is unchanged.
+- Actions: ``Discrete(1436)`` indices (:func:`~persian_rummy.encoding.int_to_action`).
+  Through :func:`env`, as in PettingZoo's classic games, an illegal index ends the game with
+  ``illegal_reward`` (default -1) for the agent that played it and 0 for the others
+  (``TerminateIllegalWrapper``), and a value outside the action space fails PettingZoo's
+  assertion (``AssertOutOfBoundsWrapper``). :class:`raw_env` raises instead, leaving the game
+  unchanged: :class:`~persian_rummy.IllegalActionError` for an illegal index (use the mask),
+  :class:`~persian_rummy.InvalidArgumentError` for a number outside the numbering and
+  :class:`~persian_rummy.ArgumentTypeError` for a value that is not a whole number
+  (:func:`~persian_rummy.encoding.action_index`).
 - Rewards: when a deal ends, each agent receives its team's score for the deal minus the other
   team's (R23-R25), divided by ``reward_scale`` (default 100); every other step gives 0. Over
   the game an agent's rewards add up to its team's final margin / ``reward_scale``, which is
@@ -22,10 +27,18 @@ discard: R12-R17).
 - The game is ``rules.deals`` deals (R7); the next deal starts at once. When the last one ends
   every agent is terminated. There is no truncation unless ``max_actions`` is given.
 - ``reset(seed=s)`` plays the deals of the arena's game ``s``
-  (:func:`~persian_rummy.arena.play_game`); ``reset()`` draws the next game seed from the
+  (:func:`~persian_rummy.arena.play_game`), ``s`` a whole number (numpy's too) of at most
+  :data:`~persian_rummy.limits.SEED_BITS` bits, every deal of which plays
+  (:func:`~persian_rummy.deal_seed`); ``reset()`` draws the next game seed from the
   generator seeded by the last seed given.
-- ``render_mode="ansi"``: :meth:`raw_env.render` returns the table as text, every hand shown;
-  ``"svg"``: the table as an SVG picture (:func:`persian_rummy.svg.table`).
+- ``render_mode="human"``: :meth:`raw_env.render` prints the table as text, every hand shown;
+  ``"ansi"`` returns that text; ``"svg"`` returns the table as an SVG picture
+  (:func:`persian_rummy.svg.table`).
+- The arguments are checked when the environment is built, and ``reset``'s when it is
+  called: a bad one raises :class:`~persian_rummy.ArgumentTypeError` or
+  :class:`~persian_rummy.InvalidArgumentError` and changes nothing (not the game, not the
+  agent to act, not the generator of seeds). So does ``observe`` of a name that is not an
+  agent's.
 
 >>> game = env()
 >>> game.reset(seed=1)
@@ -47,9 +60,17 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from persian_rummy._episode import Episode
-from persian_rummy.encoding import ACTIONS, NUM_ACTIONS, action_index, legal_flags
-from persian_rummy.errors import IllegalActionError, InvalidArgumentError
+from persian_rummy._episode import (
+    Episode,
+    check_game_seed,
+    check_max_actions,
+    check_options,
+    check_rules,
+    check_seat,
+    real_number,
+)
+from persian_rummy.encoding import ACTIONS, NUM_ACTIONS, _shown, action_index, legal_flags
+from persian_rummy.errors import ArgumentTypeError, IllegalActionError, InvalidArgumentError
 from persian_rummy.observation import OBSERVATION_HIGH, OBSERVATION_LOW, seat_tensor
 from persian_rummy.rules import Rules
 from persian_rummy.state import PLAYERS, team_of
@@ -62,53 +83,57 @@ _SEATS: Final = {agent: seat for seat, agent in enumerate(AGENTS)}
 _NO_ACTIONS: Final = bytes(NUM_ACTIONS)
 
 
-def env(**kwargs: Any) -> AECEnv[str, dict[str, npt.NDArray[Any]], int]:
-    """The environment, wrapped in PettingZoo's order-enforcing wrapper, which checks the
-    order of calls (see :class:`raw_env` for the keyword arguments).
+def _seat_of(agent: object) -> int:
+    """The seat of an agent's name."""
+    if not isinstance(agent, str):
+        raise ArgumentTypeError(f"an agent is named by text (player_0 to player_3), not {_shown(agent)}")
+    seat = _SEATS.get(agent)
+    if seat is None:
+        raise InvalidArgumentError(f"R3: the agents are player_0 to player_3, not {_shown(agent)}")
+    return seat
+
+
+def env(*, illegal_reward: float = -1.0, **kwargs: Any) -> AECEnv[str, dict[str, npt.NDArray[Any]], int]:
+    """The environment wrapped as PettingZoo's classic games are: an illegal action ends the
+    game with ``illegal_reward`` for the agent that played it (``TerminateIllegalWrapper``), an
+    action outside the action space fails an assertion (``AssertOutOfBoundsWrapper``), and the
+    order of calls is checked (``OrderEnforcingWrapper``). See :class:`raw_env` for the other
+    keyword arguments.
 
     >>> game = env(render_mode="ansi")
     >>> game.metadata["name"], isinstance(game, wrappers.OrderEnforcingWrapper)
     ('persian_rummy_v0', True)
+    >>> game.reset(seed=1)
+    >>> game.step(57)  # pass, with a full stock (R20): illegal, and the game ends
+    >>> game.rewards["player_1"], game.terminations["player_1"]
+    (-1.0, True)
     """
-    return _OrderEnforcing(raw_env(**kwargs))
-
-
-class _OrderEnforcing(wrappers.OrderEnforcingWrapper[str, dict[str, npt.NDArray[Any]], int]):
-    """PettingZoo's order-enforcing wrapper, with the same checks, whose :meth:`last` and
-    :meth:`step` go straight to the environment. The wrapper's own ``last`` reads five
-    attributes through its ``__getattr__`` forwarding, and ``step`` one: at every step of a
-    learning loop, that costs as much as building the mask."""
-
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        if not self._has_reset:
-            raise AttributeError("agent_selection cannot be accessed before reset")
-        last: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
-        return last
-
-    def step(self, action: int) -> None:
-        if self._has_reset and self.env.agents:
-            self._has_updated = True
-            self.env.step(action)
-        else:
-            super().step(action)  # its error before a reset, its warning once every agent is done
+    reward = real_number(illegal_reward, "illegal_reward")
+    game: AECEnv[str, dict[str, npt.NDArray[Any]], int] = raw_env(**kwargs)
+    game = wrappers.TerminateIllegalWrapper(game, illegal_reward=reward)
+    game = wrappers.AssertOutOfBoundsWrapper(game)
+    return wrappers.OrderEnforcingWrapper(game)
 
 
 class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
     """The bare PettingZoo AEC environment of Persian Rummy (see the module documentation).
 
-    ``rules`` are the :class:`~persian_rummy.Rules` in force; ``dealer`` deals the first deal;
-    ``reward_scale`` divides the rewards; ``max_actions`` (if not ``None``) truncates a game
-    after that many actions; ``render_mode`` is ``None``, ``"ansi"`` or ``"svg"``.
+    ``rules`` are the :class:`~persian_rummy.Rules` in force; ``dealer`` (a seat 0-3) deals
+    the first deal; ``reward_scale`` (a finite number above 0) divides the rewards;
+    ``max_actions`` (``None`` or a whole number of at least 1) truncates a game after that
+    many actions; ``render_mode`` is ``None``, ``"human"``, ``"ansi"`` or ``"svg"``. A bad
+    argument raises :class:`~persian_rummy.ArgumentTypeError` or
+    :class:`~persian_rummy.InvalidArgumentError`.
 
     >>> game = raw_env()
     >>> game.reset(seed=2)
     >>> game.observation_space("player_0")["observation"].shape, int(game.action_space("player_0").n)
-    ((80, 53), 1436)
+    ((30, 53), 1436)
     """
 
     # PettingZoo reads this class attribute, and declares it as an instance one.
     metadata: dict[str, Any] = {  # noqa: RUF012
-        "render_modes": ["ansi", "svg"],
+        "render_modes": ["human", "ansi", "svg"],
         "name": "persian_rummy_v0",
         "is_parallelizable": False,
     }
@@ -123,12 +148,14 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise InvalidArgumentError(f"render_mode must be None, 'ansi' or 'svg', not {render_mode!r}")
-        self.rules = rules
-        self.dealer = dealer
-        self.reward_scale = float(reward_scale)
-        self.max_actions = max_actions
+        if render_mode is not None and (
+            not isinstance(render_mode, str) or render_mode not in self.metadata["render_modes"]
+        ):
+            raise InvalidArgumentError(f"render_mode must be None, 'human', 'ansi' or 'svg', not {_shown(render_mode)}")
+        self.rules = check_rules(rules)
+        self.dealer = check_seat(dealer, "the dealer")
+        self.reward_scale = real_number(reward_scale, "reward_scale", positive=True)
+        self.max_actions = check_max_actions(max_actions)
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         observation = spaces.Box(OBSERVATION_LOW, OBSERVATION_HIGH, dtype=np.float32)
@@ -145,11 +172,11 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The agent's observation space: a ``Dict`` of the tensor's ``Box`` and the mask's."""
-        return self.observation_spaces[agent]
+        return self.observation_spaces[AGENTS[_seat_of(agent)]]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
         """``Discrete(1436)``: the action numbering."""
-        return self.action_spaces[agent]
+        return self.action_spaces[AGENTS[_seat_of(agent)]]
 
     @property
     def episode(self) -> Episode:
@@ -161,10 +188,13 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game: the arena's game ``seed``, or the next seed of the generator seeded
-        by the last seed given. ``options`` are not used."""
-        if seed is not None:
-            self._seeds = random.Random(seed)
-            game_seed = seed
+        by the last seed given. ``options`` (``None`` or a dict) are not used. A refused seed
+        or options change nothing."""
+        given = check_game_seed(seed)
+        check_options(options)
+        if given is not None:
+            self._seeds = random.Random(given)
+            game_seed = given
         else:
             game_seed = self._seeds.getrandbits(63)
         self._episode = Episode(game_seed, self.rules, self.dealer)
@@ -184,8 +214,10 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self._mask = legal_flags(state)  # all 0 once the game is over
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
-        """The agent's observation: its tensor and its legal-action mask (zeros unless it is to act)."""
-        seat = _SEATS[agent]
+        """The agent's observation: its tensor and its legal-action mask (zeros unless it is to
+        act). A name that is not an agent's raises :class:`~persian_rummy.InvalidArgumentError`
+        (:class:`~persian_rummy.ArgumentTypeError` if it is not a text)."""
+        seat = _seat_of(agent)
         state = self.episode.state
         flags = bytearray(self._mask if seat == state.current_player else _NO_ACTIONS)
         return {"observation": seat_tensor(state, seat), "action_mask": np.frombuffer(flags, np.int8)}
@@ -236,7 +268,8 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self._turn()
 
     def render(self) -> str | None:
-        """The table with every hand, as text (``"ansi"``) or an SVG picture (``"svg"``)."""
+        """The table with every hand, as text (``"ansi"``; printed, and ``None`` returned, for
+        ``"human"``) or an SVG picture (``"svg"``); ``None`` without a render mode."""
         if self.render_mode is None:
             return None
         state = self.episode.state
@@ -246,7 +279,11 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
             return table(state)
         from persian_rummy.cli import Style, table_text
 
-        return table_text(state, Style(symbols=False))
+        text = table_text(state, Style(symbols=False))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         """Nothing to release."""

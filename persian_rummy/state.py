@@ -1044,7 +1044,9 @@ def turn_actions(position: GameState | PlayerView, *, draws_only: bool = False) 
     ((DrawStock(),), ())
     """
     if type(position) is not GameState and not isinstance(position, (GameState, PlayerView)):
-        raise ArgumentTypeError(f"expected a GameState or a PlayerView, not {excerpt(position)}")
+        # A hand, an InfoState or another holder of cards is named by its type, never shown (R27).
+        shown = excerpt(position) if position is None or isinstance(position, int | float | str) else None
+        raise ArgumentTypeError(f"expected a GameState or a PlayerView, not {shown or 'a ' + type(position).__name__}")
     phase = position.phase
     if phase is not Phase.DRAW and (phase is not Phase.MELD or draws_only):
         return ()

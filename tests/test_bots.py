@@ -294,6 +294,16 @@ def test_montecarlo_knobs_must_be_positive_whole_numbers(knob: str) -> None:
         MonteCarloBot(0, **{knob: 1.5})  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    "spec", ["mc:samples=" + "9" * 50, "mc:horizon=1000001", "mc:samples=1000,horizon=1000,candidates=2"]
+)
+def test_a_montecarlo_budget_past_the_limit_is_refused(spec: str) -> None:
+    # Regression: "mc:samples=" and fifty nines was accepted, and its first move never ended.
+    with pytest.raises(InvalidArgumentError, match="bounded work"):
+        make_bot(spec)
+    assert make_bot("mc:samples=1000,horizon=1000,candidates=1").samples == 1000  # type: ignore[attr-defined]  # at the limit
+
+
 def test_make_bot_rejects_digits_that_are_not_decimal() -> None:
     # "²" is a digit to str.isdigit but not to int(): it was a bare ValueError, not a NotationError.
     with pytest.raises(NotationError, match="knob=whole-number"):

@@ -191,3 +191,51 @@ def test_a_value_that_is_not_a_position_raises_an_argument_type_error(value: obj
     if value is not None:  # action_to_int(action, None) numbers the action without a position
         with pytest.raises(ArgumentTypeError, match="expected a GameState or a PlayerView"):
             action_to_int("draw", value)  # type: ignore[arg-type]
+
+
+class _Unhashable(DrawDiscard):
+    __hash__ = None  # type: ignore[assignment]
+
+
+@pytest.mark.parametrize(
+    ("function", "value", "error"),
+    [
+        (int_to_action, 10**5000, InvalidArgumentError),
+        (int_to_action, -(10**5000), InvalidArgumentError),
+        (int_to_action, True, ArgumentTypeError),
+        (int_to_action, [], ArgumentTypeError),
+        (int_to_action, 2.0, ArgumentTypeError),
+        (action_to_int, [], ArgumentTypeError),
+        (action_to_int, {"draw": 1}, ArgumentTypeError),
+        (action_to_int, {1}, ArgumentTypeError),
+        (action_to_int, 3, ArgumentTypeError),
+        (action_to_int, b"draw", ArgumentTypeError),
+        (action_to_int, _Unhashable(1), ArgumentTypeError),
+        (action_to_int, "x" * 10**5, NotationError),
+    ],
+    ids=lambda value: type(value).__name__,
+)
+def test_every_wrong_type_or_value_raises_the_librarys_error(function: object, value: object, error: type) -> None:
+    # Regression: a huge index raised a bare ValueError (its digits past Python's limit for
+    # str), an unhashable value a bare TypeError; True was the index 1.
+    with pytest.raises(error) as raised:
+        function(value)  # type: ignore[operator]
+    assert len(str(raised.value)) < 300
+
+
+def test_r27_a_refusal_never_prints_the_cards_of_a_view_or_a_state() -> None:
+    from persian_rummy import InfoState, new_game
+
+    state = new_game(1)
+    for value in (state, state.view(1), state.hands[1]):
+        for function in (action_to_int, int_to_action):
+            with pytest.raises(ArgumentTypeError) as raised:
+                function(value)  # type: ignore[arg-type]
+            message = str(raised.value)
+            assert not any(str(card) in message for card in state.hands[1]), message
+    # The functions that take a position name a wrong one by its type (it printed the hand).
+    for value in (InfoState.start(state, 1), state.hands[1]):
+        for function in (legal_flags, legal_mask, legal_indices):
+            with pytest.raises(ArgumentTypeError) as raised:
+                function(value)  # type: ignore[arg-type]
+            assert not any(str(card) in str(raised.value) for card in state.hands[1]), str(raised.value)

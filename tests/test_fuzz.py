@@ -9,13 +9,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
-from fuzz import TARGETS, fuzz
+from fuzz import TARGETS, VALUE_TARGETS, fuzz
 
 
 def test_a_short_seeded_fuzz_run_finds_only_documented_errors() -> None:
     report = fuzz(2500, seed=9, slow=3.0)  # a generous bound: the machine may be busy
     assert report["inputs"] == 2500
-    assert set(report["per_target"]) == {name for name, _, _ in TARGETS}  # every reader was fed
+    # Every reader was fed, the readers of values too (the environments' with the [rl] extra).
+    assert set(report["per_target"]) == {name for name, _, _ in TARGETS + VALUE_TARGETS}
     assert report["undocumented"] == [], report["undocumented"]
     assert report["slow"] == [], report["slow"]
     assert report["longest_message"]["characters"] <= 2100

@@ -102,3 +102,108 @@ def test_render_ansi_shows_the_learner_view() -> None:
     text = env.render()
     hand = " ".join(map(str, env.episode.state.hands[2]))
     assert text is not None and f"Your hand: {hand}" in text
+
+
+@pytest.mark.parametrize(
+    ("arguments", "error"),
+    [
+        ({"reward_scale": 0}, InvalidArgumentError),
+        ({"reward_scale": float("nan")}, InvalidArgumentError),
+        ({"reward_scale": "1"}, ArgumentTypeError),
+        ({"illegal_reward": float("inf")}, InvalidArgumentError),
+        ({"illegal_reward": None}, ArgumentTypeError),
+        ({"max_actions": "x"}, ArgumentTypeError),
+        ({"max_actions": -3}, InvalidArgumentError),
+        ({"dealer": 7}, InvalidArgumentError),
+        ({"seat": True}, ArgumentTypeError),
+        ({"seat": -1}, InvalidArgumentError),
+        ({"rules": None}, ArgumentTypeError),
+        ({"opponents": 5}, ArgumentTypeError),
+        ({"opponents": {"random"}}, ArgumentTypeError),
+        ({"opponents": ["random", "random", 7]}, ArgumentTypeError),
+        ({"opponents": "mc:samples=" + "9" * 50}, InvalidArgumentError),
+        ({"illegal_action": ["raise"]}, InvalidArgumentError),
+        ({"render_mode": "rgb_array"}, InvalidArgumentError),
+    ],
+    ids=repr,
+)
+def test_bad_arguments_are_refused_at_construction(arguments: dict[str, object], error: type) -> None:
+    # Regression: opponents="mc:samples=" and fifty nines made reset() run forever, opponents=5
+    # raised a bare TypeError, reward_scale=0 a ZeroDivisionError at the end of a deal.
+    with pytest.raises(error):
+        PersianRummyEnv(**arguments)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("seed", "error"),
+    [(-1, InvalidArgumentError), (2**4096, InvalidArgumentError), (1.5, ArgumentTypeError), ("7", ArgumentTypeError)],
+    ids=lambda value: type(value).__name__,
+)
+def test_a_refused_reset_changes_nothing(seed: object, error: type) -> None:
+    env, twin = PersianRummyEnv(), PersianRummyEnv()
+    for each in (env, twin):
+        each.reset(seed=5)
+        each.step(0)
+    before = env.episode.state
+    with pytest.raises(error):
+        env.reset(seed=seed)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError):
+        env.reset(options="fast")  # type: ignore[arg-type]
+    assert env.episode.state is before
+    # The generator was not reseeded: the next unseeded reset deals what the twin's deals.
+    assert np.array_equal(env.reset()[0], twin.reset()[0]) and env.episode.state == twin.episode.state
+
+
+def test_numpy_and_the_longest_seeds_are_accepted_and_play_every_deal() -> None:
+    env, twin = PersianRummyEnv(), PersianRummyEnv()
+    assert np.array_equal(env.reset(seed=np.int64(5))[0], twin.reset(seed=5)[0])
+    for seed in (10**300, 2**4096 - 1):
+        env = PersianRummyEnv(rules=Rules(deals=2))
+        _, info = env.reset(seed=seed)
+        terminated = False
+        while not terminated:
+            _, _, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+            assert not truncated
+        assert env.episode.state.deal_number == 2
+
+
+def test_illegal_steps_count_toward_max_actions_so_every_episode_ends() -> None:
+    # Regression: with max_actions=5, a thousand illegal steps did not end the episode.
+    env = PersianRummyEnv(max_actions=5)
+    env.reset(seed=1)
+    ends = [env.step(57)[3] for _ in range(5)]  # pass, with a full stock (R20): illegal
+    assert ends == [False] * 4 + [True]
+    default = PersianRummyEnv(rules=Rules(deals=1))
+    default.reset(seed=1)
+    steps = 0
+    while not default.step(57)[3]:
+        steps += 1
+    assert steps + 1 == 1400  # one deal's most actions (ACTIONS_PER_DEAL)
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_make_vec_after_a_game_ends_is_as_documented(mode: str) -> None:
+    from gymnasium.vector import AutoresetMode
+
+    autoreset = AutoresetMode.NEXT_STEP if mode == "next_step" else AutoresetMode.SAME_STEP
+    envs = gymnasium.make_vec(ENV_ID, num_envs=2, rules=Rules(deals=1), vector_kwargs={"autoreset_mode": autoreset})
+    _, info = envs.reset(seed=3)
+    ended = 0
+    for _ in range(2000):
+        masks = info["action_mask"]
+        actions = np.array([np.flatnonzero(row)[0] if row.any() else 0 for row in masks])
+        _, _, terminated, truncated, info = envs.step(actions)
+        done = terminated | truncated
+        if mode == "next_step":
+            # The step that ends a game shows an empty mask; the next step (any action) resets.
+            assert (info["action_mask"][~done].sum(axis=1) > 0).all()
+            assert (info["action_mask"][done].sum(axis=1) == 0).all()
+        else:
+            assert (info["action_mask"].sum(axis=1) > 0).all()  # always the live game's mask
+            if done.any():
+                assert "final_obs" in info
+        ended += int(done.sum())
+        if ended >= 3:
+            break
+    assert ended >= 3
+    envs.close()

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from persian_rummy import InfoState, Rules
 from persian_rummy.arena import play_game
 from persian_rummy.bots import GreedyBot, RandomBot
+from persian_rummy.observation import OBSERVATION_SHAPE
 from persian_rummy.openspiel import ISMCTSPlayer, PersianRummyState, RolloutEvaluator, state_from_info
 
 
@@ -37,7 +38,7 @@ def test_openspiel_random_sim_test() -> None:
 def test_the_game_describes_itself() -> None:
     game = _game()
     assert (game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes()) == (4, 1436, 53)
-    assert game.observation_tensor_shape() == [80, 53] and game.observation_tensor_size() == 80 * 53
+    assert game.observation_tensor_shape() == list(OBSERVATION_SHAPE) and game.observation_tensor_size() == 30 * 53
     assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
     margin = _game(utility="margin")
     assert margin.max_utility() == pytest.approx(2 * (2 * 476 + 25) / 1000)
@@ -151,7 +152,7 @@ def test_r5_r27_the_deal_shows_each_player_its_own_cards_only(seed: int) -> None
         text = state.information_state_string(player)
         assert state._node.state.view(player).position() in text
         assert np.array_equal(
-            np.asarray(state.observation_tensor(player)).reshape(80, 53)[0, :52].nonzero()[0],
+            np.asarray(state.observation_tensor(player)).reshape(OBSERVATION_SHAPE)[0, :52].nonzero()[0],
             sorted(card.index for card in set(hands[player]) if not card.is_joker),
         )
     assert len({state.information_state_string(player) for player in range(4)}) == 4

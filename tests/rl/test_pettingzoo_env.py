@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 from pettingzoo.utils import wrappers
 
 from persian_rummy import ArgumentTypeError, IllegalActionError, InvalidArgumentError, Rules, legal_actions
 from persian_rummy.arena import play_game
 from persian_rummy.bots import RandomBot
-from persian_rummy.encoding import action_to_int
+from persian_rummy.encoding import NUM_ACTIONS, action_to_int
 from persian_rummy.pettingzoo import AGENTS, env, raw_env
 
 
@@ -20,6 +20,118 @@ def test_pettingzoo_api_test() -> None:
 
 def test_pettingzoo_seed_test() -> None:
     seed_test(env, num_cycles=1000)
+
+
+def test_pettingzoo_render_test(capsys: pytest.CaptureFixture[str]) -> None:
+    # Regression: render_test asks for render_mode="human", which was refused.
+    render_test(env)
+    assert "Deal 1 of 2" in capsys.readouterr().out  # "human" prints the table
+
+
+def test_api_test_of_the_raw_environment() -> None:
+    api_test(raw_env(), num_cycles=1000)
+
+
+def test_an_illegal_action_through_env_ends_the_game_with_a_penalty_as_in_classic_games(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    game = env(illegal_reward=-3.0)
+    game.reset(seed=1)
+    game.step(57)  # pass, with cards in the stock (R20)
+    assert "Illegal move" in caplog.text
+    assert all(game.terminations.values())
+    assert game.rewards == {"player_0": 0, "player_1": -3.0, "player_2": 0, "player_3": 0}
+    for _agent in game.agent_iter():
+        game.step(None)
+    assert not game.agents
+    with pytest.raises(AssertionError, match="not in action space"):
+        fresh = env()
+        fresh.reset(seed=1)
+        fresh.step(NUM_ACTIONS)  # PettingZoo's AssertOutOfBoundsWrapper
+
+
+@pytest.mark.parametrize(
+    ("arguments", "error"),
+    [
+        ({"reward_scale": 0}, InvalidArgumentError),
+        ({"reward_scale": -1.0}, InvalidArgumentError),
+        ({"reward_scale": float("nan")}, InvalidArgumentError),
+        ({"reward_scale": float("inf")}, InvalidArgumentError),
+        ({"reward_scale": 10**400}, InvalidArgumentError),
+        ({"reward_scale": "100"}, ArgumentTypeError),
+        ({"reward_scale": True}, ArgumentTypeError),
+        ({"max_actions": "x"}, ArgumentTypeError),
+        ({"max_actions": 0}, InvalidArgumentError),
+        ({"max_actions": 2.5}, ArgumentTypeError),
+        ({"max_actions": True}, ArgumentTypeError),
+        ({"dealer": 4}, InvalidArgumentError),
+        ({"dealer": -1}, InvalidArgumentError),
+        ({"dealer": True}, ArgumentTypeError),
+        ({"rules": "deals=1"}, ArgumentTypeError),
+        ({"render_mode": ["ansi"]}, InvalidArgumentError),
+        ({"render_mode": "rgb_array"}, InvalidArgumentError),
+    ],
+    ids=repr,
+)
+def test_bad_arguments_are_refused_at_construction(arguments: dict[str, object], error: type) -> None:
+    # Regression: reward_scale=0 raised ZeroDivisionError at the end of deal 1, after the deal
+    # had advanced; nan gave NaN rewards; max_actions="x" raised after the action was applied.
+    for build in (raw_env, env):
+        with pytest.raises(error):
+            build(**arguments)
+    with pytest.raises(InvalidArgumentError):
+        env(illegal_reward=float("nan"))
+
+
+@pytest.mark.parametrize(
+    ("seed", "error"),
+    [(2**4096, InvalidArgumentError), (1.5, ArgumentTypeError), ("7", ArgumentTypeError), (True, ArgumentTypeError)],
+    ids=lambda value: type(value).__name__,
+)
+def test_a_refused_reset_changes_nothing(seed: object, error: type) -> None:
+    # Regression: a refused reset still reseeded, so the next unseeded reset dealt another game.
+    game, twin = raw_env(), raw_env()
+    for each in (game, twin):
+        each.reset(seed=5)
+        each.step(0)
+    before = game.episode.state
+    with pytest.raises(error):
+        game.reset(seed=seed)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError):
+        game.reset(options=["not", "a", "dict"])  # type: ignore[arg-type]
+    assert game.episode.state is before and game.agent_selection == "player_1"
+    game.reset()
+    twin.reset()
+    assert game.episode.state == twin.episode.state
+
+
+def test_numpy_and_the_longest_seeds_are_accepted_and_play_every_deal() -> None:
+    # Regression: reset(seed=np.int64(5)) raised a bare TypeError; reset(seed=10**300) played
+    # deal 1, then every step raised.
+    game, twin = raw_env(), raw_env()
+    game.reset(seed=np.int64(5))
+    twin.reset(seed=5)
+    assert game.episode.state == twin.episode.state
+    for seed in (10**300, -(2**4095), 2**4096 - 1):
+        game = env(rules=Rules(deals=2))
+        game.reset(seed=seed)
+        for _agent in game.agent_iter():
+            observation, _, terminated, truncated, _ = game.last()
+            game.step(None if terminated or truncated else int(np.flatnonzero(observation["action_mask"])[0]))
+        assert game.unwrapped.episode.state.deal_number == 2 and game.unwrapped.episode.is_over
+
+
+@pytest.mark.parametrize(
+    ("agent", "error"), [("player_4", InvalidArgumentError), (0, ArgumentTypeError), ([], ArgumentTypeError)]
+)
+def test_a_name_that_is_not_an_agents_is_refused(agent: object, error: type) -> None:
+    game = raw_env()
+    game.reset(seed=1)
+    before = game.episode.state
+    for method in (game.observe, game.observation_space, game.action_space):
+        with pytest.raises(error, match="player_0 to player_3"):
+            method(agent)  # type: ignore[arg-type]
+    assert game.episode.state is before and game.agent_selection == "player_1"
 
 
 @pytest.mark.thorough
@@ -69,8 +181,8 @@ def test_an_illegal_action_raises_and_render_shows_the_table() -> None:
     svg = raw_env(render_mode="svg")
     svg.reset(seed=1)
     assert str(svg.render()).startswith("<svg")
-    with pytest.raises(ValueError, match="render_mode"):
-        raw_env(render_mode="human")
+    with pytest.raises(InvalidArgumentError, match="render_mode"):
+        raw_env(render_mode="rgb_array")
 
 
 def test_max_actions_truncates() -> None:
@@ -88,8 +200,8 @@ def test_max_actions_truncates() -> None:
     assert steps == 5
 
 
-def test_env_keeps_the_order_enforcing_wrappers_checks(caplog: pytest.LogCaptureFixture) -> None:
-    # env() goes around the wrapper's attribute forwarding in last() and step(); its checks stay.
+def test_env_keeps_pettingzoos_own_wrappers_checks(caplog: pytest.LogCaptureFixture) -> None:
+    # env() is wrapped as PettingZoo's classic games are, in PettingZoo's own wrappers.
     game = env()
     assert isinstance(game, wrappers.OrderEnforcingWrapper)
     with pytest.raises(AttributeError, match="before reset"):
@@ -103,8 +215,6 @@ def test_env_keeps_the_order_enforcing_wrappers_checks(caplog: pytest.LogCapture
     assert (reward, terminated, truncated, info) == (0.0, False, False, {})
     assert observation["action_mask"].tolist() == game.unwrapped.observe(game.agent_selection)["action_mask"].tolist()
     assert game.last(observe=False)[0] is None
-    with pytest.raises(IllegalActionError):
-        game.step(57)  # pass, with cards in the stock (R20)
     for _agent in game.agent_iter():
         observation, _, terminated, truncated, _ = game.last()
         game.step(None if terminated or truncated else int(np.flatnonzero(observation["action_mask"])[0]))

@@ -54,6 +54,7 @@ def test_the_json_line_reports_rates_ratios_and_every_round(
 ) -> None:
     # RLCard is in the [rl-benchmark] extra only; our engine runner stands in for it here.
     monkeypatch.setattr(rl_step, "rlcard_gin_rummy", _our_engine)
+    monkeypatch.setattr(rl_step, "has_rlcard", lambda: True)
     assert rl_step.main(["--seconds", "0.05", "--rounds", "2"]) == 0
     result = json.loads(capsys.readouterr().out)
     rates = result["steps_per_second"]
@@ -68,11 +69,24 @@ def test_the_json_line_reports_rates_ratios_and_every_round(
     assert all(rate > 0 for rate in rates.values())
     expected = rates["persian_rummy_pettingzoo"] / rates["openspiel_gin_rummy"]
     assert result["ours_vs_openspiel"] == pytest.approx(expected, abs=0.011)  # rates are rounded
+    expected = rates["persian_rummy_pettingzoo_raw"] / rates["openspiel_gin_rummy"]
+    assert result["raw_ours_vs_openspiel"] == pytest.approx(expected, abs=0.011)
     expected = rates["persian_rummy_engine"] / rates["openspiel_gin_rummy_engine"]
     assert result["engine_ours_vs_openspiel"] == pytest.approx(expected, abs=0.011)
     assert len(result["rounds"]) == 2
     assert all(
-        set(found) == {"ours_vs_rlcard", "ours_vs_openspiel", "engine_ours_vs_openspiel"} for found in result["rounds"]
+        set(found) == {"ours_vs_rlcard", "ours_vs_openspiel", "raw_ours_vs_openspiel", "engine_ours_vs_openspiel"}
+        for found in result["rounds"]
     )
     assert result["python"] == sys.version.split()[0]
     assert result["seconds_per_runner"] == pytest.approx(0.1)
+
+
+def test_without_rlcard_the_line_leaves_its_runner_and_ratio_out(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(rl_step, "has_rlcard", lambda: False)
+    assert rl_step.main(["--seconds", "0.02", "--rounds", "1"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert "rlcard_gin_rummy" not in result["steps_per_second"] and "ours_vs_rlcard" not in result
+    assert set(result["rounds"][0]) == {"ours_vs_openspiel", "raw_ours_vs_openspiel", "engine_ours_vs_openspiel"}
