@@ -58,8 +58,6 @@ from persian_rummy.vector._tables import (
     OVER_56,
     PAIRS,
     POINTS_ARRAY,
-    SCORE_OFFSET,
-    SCORES_OVER_1000,
 )
 
 __all__ = ["Env", "State"]
@@ -149,10 +147,26 @@ jax.tree_util.register_dataclass(State, data_fields=list(_FIELDS), meta_fields=[
 
 # Tables as device constants (numpy here; jnp converts them once per trace).
 _POW: Final = (np.uint32(1) << np.arange(32, dtype=np.uint32)).astype(np.uint32)
-_COLUMN_WORD: Final = np.array([0 if card < 32 else 1 for card in range(CARD_COLUMNS)], np.int32)
-_COLUMN_SHIFT: Final = np.array([card if card < 32 else card - 32 for card in range(CARD_COLUMNS)], np.uint32)
 _JOKER_BIT: Final = np.uint32(1 << 20)
 _TEAM: Final = np.array([0, 1, 0, 1], np.int32)
+#: Each meld's points, not doubled (R22).
+_MELD_POINTS: Final = np.dot(MELD_COUNTS.astype(np.int32), np.asarray(POINTS_ARRAY, np.int32))
+
+
+def _pair_bits(ace_low: bool) -> npt.NDArray[np.uint32]:
+    """For each card, its three-card meld partners (:data:`PAIRS`) as two words each; a pair
+    that cannot be (padding, or the ace low when the rules forbid it, R10) is all ones, which
+    no hand holds."""
+    out = np.full((CARD_COLUMNS, PAIRS.shape[1], 2), 0xFFFFFFFF, np.uint32)
+    for card in range(CARD_COLUMNS):
+        for number, (first, second, low) in enumerate(PAIRS[card].tolist()):
+            if first < 0 or first == JOKER_INDEX or (low and not ace_low):
+                continue
+            words = [0, 0]
+            for partner in (first, second):
+                words[partner // 32] |= 1 << (partner % 32)
+            out[card, number] = words
+    return out
 
 
 def _card_bits(counts: Array) -> tuple[Array, Array]:
@@ -163,19 +177,38 @@ def _card_bits(counts: Array) -> tuple[Array, Array]:
     return low, high
 
 
-def _expand(low: Array, high: Array) -> Array:
-    """Two words (``[...]`` each) as 53 flags (``[..., 53]``; bit 20 of the second is the joker)."""
-    words = jnp.stack([low, high], axis=-1)
-    picked = jnp.take(words, jnp.asarray(_COLUMN_WORD), axis=-1)
-    return (picked >> jnp.asarray(_COLUMN_SHIFT)) & 1 == 1
-
-
 def _has(card: Array, low: Array, high: Array) -> Array:
     """Whether natural ``card`` (or the joker flag, for 52) is among two words."""
     card = jnp.clip(card, 0, JOKER_INDEX)
     word = jnp.where(card < 32, low, high)
     shift = jnp.where(card < 32, card, card - 32).astype(_U32)
     return (word >> shift) & 1 == 1
+
+
+def _over_1000(scores: Array) -> Array:
+    """Whole numbers over 1000 as the float32 nearest to the exact quotient (as the scalar
+    tensor gives them, through float64), for any score (R23): the quotient's whole part plus
+    the remainder's thousandths, held as a pair of float32 numbers and added without error
+    before the one rounding."""
+    whole = jnp.floor_divide(scores, 1000)
+    rest = scores - 1000 * whole
+    high, low = jnp.asarray(_THOUSANDTHS[0])[rest], jnp.asarray(_THOUSANDTHS[1])[rest]
+    first = whole.astype(jnp.float32)
+    total = first + high
+    back = total - first
+    error = (first - (total - back)) + (high - back)
+    result: Array = total + (error + low)
+    return result
+
+
+def _thousandths() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    # r / 1000 for r = 0-999 as float32 pairs, high + low (each rounded from float64).
+    exact = np.arange(1000, dtype=np.float64) / 1000.0
+    high = exact.astype(np.float32)
+    return high, (exact - high.astype(np.float64)).astype(np.float32)
+
+
+_THOUSANDTHS: Final = _thousandths()
 
 
 def _or_reduce(words: Array, axis: int) -> Array:
@@ -230,7 +263,17 @@ class Env:
             allowed &= np.logical_not(MELD_ACE_LOW)
         self._allowed = allowed
         self._ext = EXT_BITS[int(self._ace_low)]
-        self._pairs = np.where((PAIRS[..., 2:3] == 1) & (not self._ace_low), -1, PAIRS[..., :2]).astype(np.int32)
+        self._pair_bits = _pair_bits(self._ace_low)
+        self._ext_flags = np.array(
+            [
+                [
+                    bool(words[card // 32] >> (card % 32) & 1) if card < JOKER_INDEX else bool(words[1] & _JOKER_BIT)
+                    for card in range(CARD_COLUMNS)
+                ]
+                for words in self._ext.tolist()
+            ],
+            bool,
+        )
         self._deal_fraction = np.array([number / rules.deals for number in range(rules.deals + 1)], np.float32)
         # R23-R25: a deal's margin is at most one team's best deal plus the deck in the other's hands.
         self._margin_limit = deal_points(rules.going_out_bonus) + DECK_POINTS
@@ -360,7 +403,7 @@ class Env:
             left_high = high & ~meld_bits[:, 1]
             ok = self._leftover_ok(left_low, left_high, jokers - meld_jokers, union_after)
             melds &= (size - meld_size != 1) | ok
-        extends = _expand(ext[:, 0], ext[:, 1]) & slots[:, None]  # [18, 53]
+        extends = jnp.asarray(self._ext_flags)[ids] & slots[:, None]  # [18, 53]
         cards = jnp.arange(CARD_COLUMNS)
         lay_offs = extends & (hand > 0)[None, :]
         if self._lay_off_pickup:
@@ -393,10 +436,9 @@ class Env:
                 state, ids, ext, union, except_union, pile, taken_low, taken_high, taken_jokers, size
             )
         else:
-            pairs = jnp.asarray(self._pairs)[pile]  # [56, 7, 2]
-            first = _has(pairs[..., 0], taken_low[:, None], taken_high[:, None])
-            second = _has(pairs[..., 1], taken_low[:, None], taken_high[:, None])
-            natural_meld = jnp.any((pairs[..., 0] >= 0) & first & second, axis=1) & (pile < JOKER_INDEX)
+            pairs = jnp.asarray(self._pair_bits)[pile]  # [56, 7, 2]: each pair's two cards as words
+            held = ((pairs[..., 0] & ~taken_low[:, None]) == 0) & ((pairs[..., 1] & ~taken_high[:, None]) == 0)
+            natural_meld = jnp.any(held, axis=1) & (pile < JOKER_INDEX)
             joker_meld = (pile == JOKER_INDEX) & (taken_jokers >= 3)
             usable = natural_meld | joker_meld
             if self._lay_off_pickup:
@@ -500,8 +542,7 @@ class Env:
             ]
         )
         # R24: a set of four melded at once doubles (four jokers only if double_four_jokers).
-        counts = jnp.asarray(MELD_COUNTS).astype(_I32)[ids]
-        meld_points = counts @ points
+        meld_points = jnp.asarray(_MELD_POINTS)[ids]
         four = jnp.asarray(MELD_SET)[ids] & (jnp.asarray(MELD_SIZE)[ids] == 4) & ~jnp.any(state.meld_laid, axis=1)
         if not self.rules.double_four_jokers:
             four &= meld_jokers == 0
@@ -513,20 +554,21 @@ class Env:
         return by_team
 
     def _end_round(self, state: State, went_out: Array, passes: Array, idle: Array) -> State:
-        deal = self._tally(state)
-        out = went_out >= 0
-        bonus = jnp.where(out, self.rules.going_out_bonus, 0)
-        out_team = jnp.asarray(_TEAM)[jnp.clip(went_out, 0)]
-        deal = deal + jnp.where(jnp.arange(2) == out_team, bonus, 0)
+        # The round ends (R18, R20, R21); its scores are added once, in step (_score).
         return state.replace(
             phase=jnp.where(state.deal_number >= self.rules.deals, GAME_OVER, ROUND_OVER).astype(_I32),
             must_meld=jnp.int32(-1),
-            scores=state.scores + deal,
             passes=passes,
             idle_turns=idle,
-            turn_progress=jnp.where(out, True, state.turn_progress),
+            turn_progress=jnp.where(went_out >= 0, True, state.turn_progress),
             went_out=went_out,
         )
+
+    def _score(self, state: State) -> Array:
+        """The deal's scores of a finished round, the going-out bonus included (R22-R25)."""
+        deal = self._tally(state)
+        out_team = jnp.asarray(_TEAM)[jnp.clip(state.went_out, 0)]
+        return deal + jnp.where((jnp.arange(2) == out_team) & (state.went_out >= 0), self.rules.going_out_bonus, 0)
 
     def _next_turn(self, state: State, passed: Array) -> State:
         passes = jnp.where(passed, state.passes + 1, 0)
@@ -667,7 +709,8 @@ class Env:
         legal = in_range & state.legal_action_mask[safe]
         played = self._play(state, safe)
         over = played.phase >= ROUND_OVER
-        deal = played.scores - state.scores
+        deal = self._score(played)
+        played = played.replace(scores=jnp.where(over, state.scores + deal, state.scores))
         # The margin over the scale as the environment rounds it (float64, then float32).
         margin = jnp.asarray(self._margins)[jnp.clip(deal[0] - deal[1] + self._margin_limit, 0, 2 * self._margin_limit)]
         signs = jnp.asarray(np.array([1, -1, 1, -1], np.float32))
@@ -706,74 +749,85 @@ class Env:
     def observe(self, state: State, seat: Array) -> Array:
         """The observation of ``seat``: exactly
         :func:`~persian_rummy.observation.observation_tensor` of that seat's
-        :class:`~persian_rummy.PlayerView` (``float32[80, 53]``, bit for bit).
+        :class:`~persian_rummy.PlayerView` (``float32[30, 53]``, bit for bit; the planes are
+        listed in :mod:`persian_rummy.observation`).
 
         >>> env = Env()
         >>> obs = jax.eval_shape(env.observe, jax.eval_shape(env.init, jax.random.PRNGKey(0)), jnp.int32(1))
         >>> obs.shape, obs.dtype
-        ((80, 53), dtype('float32'))
+        ((30, 53), dtype('float32'))
         """
         seat = jnp.asarray(seat, _I32)
-        team = jnp.asarray(_TEAM)
-        own = team[seat]
+        relative = (seat + jnp.arange(4)) % 4  # the viewer, its left, its partner, its right
         ids = jnp.where(state.meld_id < 0, NUM_MELDS, state.meld_id).astype(_I32)
         counts = jnp.asarray(MELD_COUNTS).astype(jnp.float32)[ids]  # [18, 53]
         credited = state.meld_seat.astype(_I32)
-        natural = jnp.arange(CARD_COLUMNS) < JOKER_INDEX
-        credit_team = team[jnp.clip(credited, 0)]
-        in_meld = (credited >= 0) & natural[None, :]
+        columns = jnp.arange(CARD_COLUMNS)
+        natural = columns < JOKER_INDEX
         laid_joker = (state.joker_seat >= 0).astype(_I32)
         owner_jokers = jnp.asarray(MELD_JOKERS).astype(_I32)[ids] - laid_joker
-        owner_team = team[jnp.clip(credited[:, JOKER_INDEX], 0)]
-        laid_team = team[jnp.clip(state.joker_seat.astype(_I32), 0)]
+        joker_owner = credited[:, JOKER_INDEX]
+        joker_seat = state.joker_seat.astype(_I32)
 
-        def credit(which: Array) -> Array:
-            naturals = jnp.sum(in_meld & (credit_team == which), axis=0).astype(jnp.float32)
+        def credit(who: Array) -> Array:
+            # R16, R23: the table cards credited to seat ``who``.
+            naturals = jnp.sum((credited == who) & natural[None, :], axis=0).astype(jnp.float32)
             jokers = jnp.sum(
-                jnp.where(owner_team == which, owner_jokers, 0) + jnp.where(laid_team == which, laid_joker, 0)
+                jnp.where(joker_owner == who, owner_jokers, 0) + jnp.where(joker_seat == who, laid_joker, 0)
             )
             return naturals.at[JOKER_INDEX].set(jokers.astype(jnp.float32))
 
         laid = jnp.sum(state.meld_laid & natural[None, :], axis=0).astype(jnp.float32)
         laid = laid.at[JOKER_INDEX].set(jnp.sum(laid_joker).astype(jnp.float32))
-        columns = jnp.arange(CARD_COLUMNS)
         must = ((columns == state.must_meld) & (state.must_meld >= 0)).astype(jnp.float32)
-        index = jnp.arange(MAX_PILE)
-        pile = ((state.pile.astype(_I32)[:, None] == columns[None, :]) & (index < state.pile_size)[:, None]).astype(
-            jnp.float32
-        )
-        sizes = state.hands.astype(_I32).sum(axis=1)
-        relative = (seat + jnp.arange(4)) % 4
         over_56 = jnp.asarray(OVER_56)
-        scores = jnp.where(own == 0, state.scores, state.scores[::-1])
-        score_columns = jnp.asarray(SCORES_OVER_1000)[jnp.clip(scores, -SCORE_OFFSET, SCORE_OFFSET) + SCORE_OFFSET]
-        phase = jnp.minimum(state.phase, 2)
+        # The pile plane: each natural card's position (i + 1) / 56, the jokers' count; the
+        # jokers' positions, lowest first, as scalar columns 28-31 (R13).
+        index = jnp.arange(MAX_PILE)
+        pile = state.pile.astype(_I32)
+        in_pile = index < state.pile_size
+        positions = over_56[index + 1]
+        is_natural = in_pile & (pile >= 0) & (pile < JOKER_INDEX)
+        pile_plane = (
+            jnp.zeros(CARD_COLUMNS, jnp.float32)
+            .at[jnp.where(is_natural, pile, CARD_COLUMNS)]
+            .set(positions, mode="drop")
+        )
+        is_joker = in_pile & (pile == JOKER_INDEX)
+        pile_plane = pile_plane.at[JOKER_INDEX].set(jnp.sum(is_joker).astype(jnp.float32))
+        joker_rank = jnp.cumsum(is_joker) - 1  # the how-many-th joker of the pile each is
+        joker_columns = jnp.zeros(4, jnp.float32).at[jnp.where(is_joker, joker_rank, 4)].set(positions, mode="drop")
+        hands = state.hands.astype(jnp.float32)
+        revealed = jnp.where(state.phase >= ROUND_OVER, hands[relative[1:]], np.float32(0))  # R23, R27
+        sizes = state.hands.astype(_I32).sum(axis=1)
+        scores = jnp.where(seat % 2 == 0, state.scores, state.scores[::-1])
         scalars = jnp.concatenate(
             [
                 over_56[sizes[relative]],
                 over_56[state.stock_size][None],
                 over_56[state.pile_size][None],
-                score_columns,
-                (jnp.arange(3) == phase).astype(jnp.float32),
+                _over_1000(scores),
+                (jnp.arange(4) == state.phase).astype(jnp.float32),
                 (jnp.arange(4) == (state.current_player - seat) % 4).astype(jnp.float32),
                 (jnp.arange(4) == (state.dealer - seat) % 4).astype(jnp.float32),
                 jnp.asarray(self._deal_fraction)[state.deal_number][None],
-                (jnp.minimum(state.passes, 4).astype(jnp.float32) / np.float32(4))[None],
-                (jnp.minimum(state.idle_turns, 8).astype(jnp.float32) / np.float32(8))[None],
+                (state.passes.astype(jnp.float32) / np.float32(4))[None],
+                (state.idle_turns.astype(jnp.float32) / np.float32(8))[None],
                 state.turn_progress.astype(jnp.float32)[None],
                 ((jnp.arange(4) == (state.went_out - seat) % 4) & (state.went_out >= 0)).astype(jnp.float32),
-                jnp.zeros(CARD_COLUMNS - 27, jnp.float32),
+                joker_columns,
+                jnp.zeros(CARD_COLUMNS - 32, jnp.float32),
             ]
         )
         return jnp.concatenate(
             [
-                state.hands[seat].astype(jnp.float32)[None],
+                hands[seat][None],
                 counts,
-                credit(own)[None],
-                credit(1 - own)[None],
+                jnp.stack([credit(who) for who in relative]),
                 laid[None],
                 must[None],
-                pile,
+                pile_plane[None],
+                revealed,
                 scalars[None],
             ]
         )
@@ -804,7 +858,7 @@ class Env:
         refreshed: State = self._refresh(batch)
         return refreshed
 
-    def _row(self, state: object, number: int) -> dict[str, npt.NDArray[Any]]:
+    def _row(self, state: object, number: int) -> dict[str, Any]:
         if type(state) is not GameState:
             raise ArgumentTypeError(f"from_states: item {number} is not a GameState but {excerpt(state)}")
         if state.rules != self.rules:

@@ -152,8 +152,3 @@ POINTS_ARRAY: Final = _frozen(np.array(POINTS, np.int32))
 DECK_CARDS: Final = _frozen(np.array([card.index for card in DECK], np.int8))
 #: Counts over 56 (hand sizes, stock, pile) as float32, as the scalar tensor rounds them.
 OVER_56: Final = _frozen(np.array([count / 56.0 for count in range(57)], np.float32))
-#: Scores over 1000 clipped to +-10, for scores -10000..10000 (beyond, the clip), as float32.
-SCORE_OFFSET: Final = 10000
-SCORES_OVER_1000: Final = _frozen(
-    np.array([min(max(score / 1000.0, -10.0), 10.0) for score in range(-SCORE_OFFSET, SCORE_OFFSET + 1)], np.float32)
-)

@@ -229,3 +229,16 @@ def test_differential_thorough_a_million_rows_random_knobs() -> None:
     assert rows >= 10**6
     assert ends > 0
     print(f"{rows} row-steps in {time.perf_counter() - started:.0f} s")
+
+
+def test_scores_over_1000_are_the_nearest_float32_for_every_possible_score_r23() -> None:
+    """The observation's score columns are exact for every score a valid game can hold, not
+    only for those random play reaches: the nearest float32 to score / 1000, as numpy rounds
+    the float64 quotient (limits.SCORE_LIMIT bounds the scores)."""
+    from persian_rummy.limits import SCORE_LIMIT
+    from persian_rummy.vector import _over_1000
+
+    scores = np.arange(-SCORE_LIMIT, SCORE_LIMIT + 1, dtype=np.int64)
+    want = (scores / 1000.0).astype(np.float32)
+    got = np.asarray(jax.jit(_over_1000)(jnp.asarray(scores, jnp.int32)))
+    assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
