@@ -1,16 +1,16 @@
 """An exact vectorized engine in JAX: thousands of games per call (needs the ``[jax]`` extra).
 
 In the idiom of pgx, every function of :class:`Env` plays **one** game, as pure functions of
-fixed-shape arrays; users batch with :func:`jax.vmap` and compile with :func:`jax.jit`:
+fixed-shape arrays; users batch with ``jax.vmap`` and compile with ``jax.jit``:
 
 >>> import jax
 >>> from persian_rummy import new_game
 >>> env = Env()
->>> keys = jax.random.split(jax.random.PRNGKey(0), 3)
->>> state = env.from_states([new_game(1), new_game(2), new_game(3)])  # or jax.vmap(env.init)(keys)
+>>> keys = jax.random.split(jax.random.PRNGKey(0), 2)
+>>> state = env.from_states([new_game(1), new_game(2)])  # or jax.vmap(env.init)(keys)
 >>> state.current_player.tolist(), state.legal_action_mask.shape
-([1, 1, 1], (3, 1436))
->>> env.to_states(state) == [new_game(1), new_game(2), new_game(3)]
+([1, 1], (2, 1436))
+>>> env.to_states(state) == [new_game(1), new_game(2)]
 True
 
 and then, compiled once per :class:`~persian_rummy.Rules`, ``step = jax.jit(jax.vmap(env.step))``
@@ -34,6 +34,7 @@ import jax.numpy as jnp
 import numpy as np
 import numpy.typing as npt
 
+from persian_rummy._moves import tally
 from persian_rummy.cards import CARDS, JOKER_INDEX
 from persian_rummy.encoding import DISCARD_BASE, LAY_OFF_BASE, MAX_MELDS, MAX_PILE, MELD_BASE, NUM_ACTIONS, PASS_INDEX
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, excerpt
@@ -100,7 +101,11 @@ class State:
     - ``dealer``, ``phase`` (0 draw, 1 meld, 2 round over, 3 game over), ``must_meld`` (the
       card index to meld next, R14), ``deal_number``, ``scores`` (``int32[2]``, the teams'
       totals), ``passes`` (R20), ``idle_turns`` (R21), ``turn_progress`` (R21) and
-      ``went_out`` (R18): the fields of :class:`~persian_rummy.GameState`.
+      ``went_out`` (R18): the fields of :class:`~persian_rummy.GameState`;
+    - ``table_points``: ``int32[2]``, the points of the table credited to each team, the
+      doubles of sets of four melded at once included (R16, R23, R24; a set of four never
+      takes a lay-off, so its double is known when it is melded): derived, kept so that a
+      deal's end adds the hands and the bonus only.
     """
 
     current_player: Array
@@ -129,6 +134,7 @@ class State:
     idle_turns: Array
     turn_progress: Array
     went_out: Array
+    table_points: Array
 
     def replace(self, **changes: Array) -> State:
         """A copy with the fields given changed (pgx's ``state.replace``).
@@ -264,6 +270,11 @@ class Env:
         self._allowed = allowed
         self._ext = EXT_BITS[int(self._ace_low)]
         self._pair_bits = _pair_bits(self._ace_low)
+        # R24: a set of four melded at once scores double (four jokers only if the knob says so).
+        doubled = MELD_SET & (MELD_SIZE == 4)
+        if not rules.double_four_jokers:
+            doubled &= MELD_JOKERS == 0
+        self._meld_value = (_MELD_POINTS * np.where(doubled, 2, 1)).astype(np.int32)
         self._ext_flags = np.array(
             [
                 [
@@ -299,12 +310,25 @@ class Env:
         >>> deck.shape, sorted(deck.tolist()) == sorted(c.index for c in __import__("persian_rummy").DECK)
         ((56,), True)
         """
-        return jnp.asarray(DECK_CARDS)[jax.random.permutation(key, _DECK_SIZE)]
+        # Each card's place is the rank of its random word among the 56 (ties broken by the
+        # card's place in the deck): a comparison of all pairs, which vectorizes, where a sort
+        # per game does not.
+        words = jax.random.bits(key, (_DECK_SIZE,), jnp.uint32)
+        order = jnp.arange(_DECK_SIZE)
+        before = (words[None, :] < words[:, None]) | (
+            (words[None, :] == words[:, None]) & (order[None, :] < order[:, None])
+        )
+        rank = jnp.sum(before, axis=1, dtype=jnp.int32)
+        cards = jnp.asarray(DECK_CARDS).astype(jnp.int32)
+        return jnp.sum(jnp.where(rank[None, :] == order[:, None], cards[None, :], 0), axis=1).astype(jnp.int8)
 
     def _deal(self, key: Array, dealer: Array, deal_number: Array, scores: Array) -> State:
         deck = self.deck(key).astype(_I32)
         seats = (dealer + 1 + jnp.arange(4 * _HAND_SIZE)) % 4
-        hands = jnp.zeros((4, CARD_COLUMNS), jnp.int8).at[seats, deck[: 4 * _HAND_SIZE]].add(1)
+        dealt = (deck[: 4 * _HAND_SIZE, None] == jnp.arange(CARD_COLUMNS)[None, :]).astype(jnp.int8)  # [28, 53]
+        hands = jnp.sum(
+            jnp.where(seats[None, :, None] == jnp.arange(4)[:, None, None], dealt[None], 0), axis=1, dtype=jnp.int8
+        )
         pile = jnp.full(MAX_PILE, -1, jnp.int8).at[0].set(deck[4 * _HAND_SIZE].astype(jnp.int8))
         order = jnp.arange(_DECK_SIZE)
         stock = jnp.where(order < _STOCK_START, deck[jnp.clip(_DECK_SIZE - 1 - order, 0)], -1).astype(jnp.int8)
@@ -331,6 +355,7 @@ class Env:
             must_meld=jnp.int32(-1),
             deal_number=jnp.asarray(deal_number, _I32),
             scores=jnp.asarray(scores, _I32),
+            table_points=jnp.zeros(2, _I32),
             passes=jnp.int32(0),
             idle_turns=jnp.int32(0),
             turn_progress=jnp.bool_(False),
@@ -427,9 +452,11 @@ class Env:
         pile_low = jnp.where(natural & (pile < 32), bit, np.uint32(0))
         pile_high = jnp.where(natural & (pile >= 32), bit, np.uint32(0))
         pile_jokers = (in_pile & (pile == JOKER_INDEX)).astype(_I32)
-        taken_low = low | jnp.flip(jnp.cumsum(jnp.flip(pile_low), dtype=_U32))
-        taken_high = high | jnp.flip(jnp.cumsum(jnp.flip(pile_high), dtype=_U32))
-        taken_jokers = jokers + jnp.flip(jnp.cumsum(jnp.flip(pile_jokers)))
+        # The cards taken with each index: every card from it to the top (suffix sums by a
+        # scan, which XLA's CPU backend runs faster than its cumsum).
+        taken_low = low | jax.lax.associative_scan(jnp.bitwise_or, pile_low, reverse=True)
+        taken_high = high | jax.lax.associative_scan(jnp.bitwise_or, pile_high, reverse=True)
+        taken_jokers = jokers + jax.lax.associative_scan(jnp.add, pile_jokers, reverse=True)
         if self._forbidden:
             assert except_union is not None
             usable = self._usable_forbidden(
@@ -517,42 +544,6 @@ class Env:
 
     # --- Playing -----------------------------------------------------------------------------
 
-    def _tally(self, state: State) -> Array:
-        """The deal's scores of both teams for the table and hands of ``state`` (R22-R25),
-        without the going-out bonus."""
-        points = jnp.asarray(POINTS_ARRAY)
-        team = jnp.asarray(_TEAM)
-        ids = jnp.where(state.meld_id < 0, NUM_MELDS, state.meld_id).astype(_I32)
-        seat = state.meld_seat.astype(_I32)
-        natural = (seat >= 0) & (jnp.arange(CARD_COLUMNS) < JOKER_INDEX)[None, :]
-        credit_team = team[jnp.clip(seat, 0)]
-        natural_points = jnp.where(natural, points[None, :], 0)
-        by_team = jnp.stack([jnp.sum(jnp.where(credit_team == t, natural_points, 0)) for t in (0, 1)])
-        meld_jokers = jnp.asarray(MELD_JOKERS).astype(_I32)[ids]
-        laid_joker = state.joker_seat >= 0
-        owner_jokers = meld_jokers - laid_joker
-        owner_team = team[jnp.clip(seat[:, JOKER_INDEX], 0)]
-        laid_team = team[jnp.clip(state.joker_seat.astype(_I32), 0)]
-        joker_points = points[JOKER_INDEX]
-        by_team += jnp.stack(
-            [
-                jnp.sum(jnp.where(owner_team == t, owner_jokers, 0) + jnp.where(laid_team == t, laid_joker, 0))
-                * joker_points
-                for t in (0, 1)
-            ]
-        )
-        # R24: a set of four melded at once doubles (four jokers only if double_four_jokers).
-        meld_points = jnp.asarray(_MELD_POINTS)[ids]
-        four = jnp.asarray(MELD_SET)[ids] & (jnp.asarray(MELD_SIZE)[ids] == 4) & ~jnp.any(state.meld_laid, axis=1)
-        if not self.rules.double_four_jokers:
-            four &= meld_jokers == 0
-        first_seat = jnp.max(seat, axis=1)  # every card of an undoubled-or-doubled set's owner
-        double_team = team[jnp.clip(first_seat, 0)]
-        by_team += jnp.stack([jnp.sum(jnp.where(four & (double_team == t), meld_points, 0)) for t in (0, 1)])
-        in_hand = state.hands.astype(_I32) @ points
-        by_team -= jnp.stack([in_hand[0] + in_hand[2], in_hand[1] + in_hand[3]])
-        return by_team
-
     def _end_round(self, state: State, went_out: Array, passes: Array, idle: Array) -> State:
         # The round ends (R18, R20, R21); its scores are added once, in step (_score).
         return state.replace(
@@ -566,7 +557,9 @@ class Env:
 
     def _score(self, state: State) -> Array:
         """The deal's scores of a finished round, the going-out bonus included (R22-R25)."""
-        deal = self._tally(state)
+        points = jnp.asarray(POINTS_ARRAY)
+        in_hand = state.hands.astype(_I32) @ points
+        deal = state.table_points - jnp.stack([in_hand[0] + in_hand[2], in_hand[1] + in_hand[3]])
         out_team = jnp.asarray(_TEAM)[jnp.clip(state.went_out, 0)]
         return deal + jnp.where((jnp.arange(2) == out_team) & (state.went_out >= 0), self.rules.going_out_bonus, 0)
 
@@ -633,6 +626,7 @@ class Env:
                 meld_id=state.meld_id.at[slot].set(number.astype(jnp.int16), mode="drop"),
                 meld_seat=state.meld_seat.at[slot].set(jnp.where(counts > 0, seat, -1).astype(jnp.int8), mode="drop"),
                 num_melds=slot + 1,
+                table_points=state.table_points.at[seat % 2].add(jnp.asarray(self._meld_value)[number]),
             )
         )
 
@@ -650,6 +644,7 @@ class Env:
                     jnp.where(joker, state.meld_seat[slot, card], seat).astype(jnp.int8)
                 ),
                 meld_laid=state.meld_laid.at[slot, card].set(True),
+                table_points=state.table_points.at[seat % 2].add(jnp.asarray(POINTS_ARRAY)[card]),
                 joker_seat=state.joker_seat.at[slot].set(
                     jnp.where(joker, seat, state.joker_seat[slot]).astype(jnp.int8)
                 ),
@@ -734,15 +729,15 @@ class Env:
             np.float32(self.illegal_action_penalty),
             np.float32(-self.illegal_action_penalty),
         )
-        illegal = state.replace(
-            rewards=penalty,
+        # A terminated game stays as it is, with zero rewards; both keep the position.
+        done = state.terminated
+        kept = state.replace(
+            rewards=jnp.where(done, np.float32(0), penalty),
             terminated=jnp.bool_(True),
             legal_action_mask=jnp.ones(NUM_ACTIONS, bool),
-            step_count=state.step_count + 1,
+            step_count=jnp.where(done, state.step_count, state.step_count + 1),
         )
-        nxt = _select(live & ~legal, illegal, nxt)
-        done = state.replace(rewards=jnp.zeros(4, jnp.float32))
-        return _select(state.terminated, done, nxt)
+        return _select(done | (live & ~legal), kept, nxt)
 
     # --- Observation -------------------------------------------------------------------------
 
@@ -913,6 +908,9 @@ class Env:
             "must_meld": np.int32(-1 if state.must_meld is None else state.must_meld.index),
             "deal_number": np.int32(state.deal_number),
             "scores": np.array(state.scores, np.int32),
+            "table_points": np.array(
+                [score.total for score in tally(state.melds, _NO_HANDS, went_out=None, rules=self.rules)], np.int32
+            ),
             "passes": np.int32(state.consecutive_passes),
             "idle_turns": np.int32(state.idle_turns),
             "turn_progress": np.bool_(state.turn_progress),
@@ -1027,6 +1025,7 @@ class Env:
         return meld
 
 
+_NO_HANDS: Final = (make_hand(0, 0),) * 4
 _MASK_BITS: Final = np.int64(1) << np.arange(JOKER_INDEX, dtype=np.int64)
 # Melds by what a table slot holds (bounded; two threads that race build equal melds).
 _MELD_CACHE: dict[tuple[int, bytes, bytes, int, int], Meld] = {}
