@@ -28,6 +28,7 @@ def _run(name: str, *args: str) -> str:
 def test_every_example_is_tested() -> None:
     tested = {"play_bots.py", "legal_draws.py", "custom_bot.py", "replay_game.py", "monte_carlo.py"}
     tested |= {"rl_train_gymnasium.py", "rl_ismcts_vs_bots.py"}  # tests/rl/test_rl_examples.py, with [rl]
+    tested |= {"vector_selfplay.py"}  # tests/vector/test_vector_examples.py, with [jax] (thorough)
     assert {path.name for path in EXAMPLES.glob("*.py")} == tested
 
 
