@@ -219,15 +219,15 @@ def test_differential_thorough_a_million_rows_random_knobs() -> None:
     for name, values in KNOBS.items():
         assert {getattr(rules, name) for rules in rule_sets} == set(values)
     rows = 0
-    ends = 0
+    game_ends = 0
     started = time.perf_counter()
     for number, rules in enumerate(rule_sets):
         seen = lockstep(programs(rules), 1024, 250, seed=100 + number, observe_every=25)
         rows += seen["rows"]
-        ends += seen["deal_ends"] + seen["game_ends"]
-        assert seen["game_ends"] > 0, rules
+        game_ends += seen["game_ends"]
+        assert seen["deal_ends"] + seen["game_ends"] > 0, rules  # a game of 3 deals may not end in 250 steps
     assert rows >= 10**6
-    assert ends > 0
+    assert game_ends > 0
     print(f"{rows} row-steps in {time.perf_counter() - started:.0f} s")
 
 
