@@ -38,6 +38,8 @@ OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "persian_rummy/openspiel.py",
             "examples/rl_*.py",
             "benchmarks/rl_step.py",
+            "benchmarks/vector_step.py",  # with [jax] too: OpenSpiel's gin rummy beside the engine
+            "tests/vector/test_vector_benchmark.py",
             "benchmarks/ismcts_strength.py",
             "docs/ai.rst",
         ),
@@ -45,6 +47,16 @@ OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "rl-train": (
         ("sb3_contrib", "torch"),
         ("tests/rl/test_rl_train_example.py", "examples/rl_maskable_ppo.py", "docs/tutorials/training.rst"),
+    ),
+    "jax": (
+        ("jax", "numpy"),
+        (
+            "tests/vector",
+            "persian_rummy/vector",
+            "examples/vector_*.py",
+            "benchmarks/vector_step.py",
+            "docs/vector.rst",
+        ),
     ),
 }
 

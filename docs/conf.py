@@ -70,7 +70,7 @@ nitpick_ignore_regex = [
     (r"py:class", r"persian_rummy\.(_episode\.Episode|openspiel\._Observer)"),
     (
         r"py:.*",
-        r"(typing|typing_extensions|collections|collections\.abc|concurrent|concurrent\.futures|random|enum|io|json|attr|attrs|cattrs|hypothesis|numpy|np|npt|pettingzoo|gymnasium|pyspiel|open_spiel|starlette|uvicorn|websockets)(\..*)?",
+        r"(typing|typing_extensions|collections|collections\.abc|concurrent|concurrent\.futures|random|enum|io|json|attr|attrs|cattrs|hypothesis|numpy|np|npt|jax|jnp|pettingzoo|gymnasium|pyspiel|open_spiel|starlette|uvicorn|websockets)(\..*)?",
     ),
     (
         r"py:.*",

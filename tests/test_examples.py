@@ -29,6 +29,7 @@ def test_every_example_is_tested() -> None:
     tested = {"play_bots.py", "legal_draws.py", "custom_bot.py", "replay_game.py", "monte_carlo.py"}
     tested |= {"rl_train_gymnasium.py", "rl_ismcts_vs_bots.py"}  # tests/rl/test_rl_examples.py, with [rl]
     tested |= {"rl_maskable_ppo.py"}  # tests/rl/test_rl_train_example.py, with [rl-train]
+    tested |= {"vector_selfplay.py"}  # tests/vector/test_vector_examples.py, with [jax] (thorough)
     assert {path.name for path in EXAMPLES.glob("*.py")} == tested
 
 

@@ -48,6 +48,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "pettingzoo",
         "gymnasium",
         "openspiel",
+        # The vectorized engine (the [jax] extra): its tables from the scalar modules, then it.
+        "vector._tables",
+        "vector",
         "__main__",
     ),
     ("__init__",),  # the package re-exports the public names of every layer

@@ -1,0 +1,181 @@
+"""The differential test's engine: random legal play of a batch of games in lockstep, the
+vectorized engine (``jit(vmap(step))``) against the scalar one, every row compared at every
+step (mask, position, rewards, termination, observations)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from persian_rummy import GameState, Phase, Rules, play
+from persian_rummy.cards import CARDS
+from persian_rummy.encoding import ACTIONS, NUM_ACTIONS, legal_flags
+from persian_rummy.observation import observation_tensor
+from persian_rummy.state import team_of
+from persian_rummy.vector import Env, State
+
+KNOBS: dict[str, tuple[Any, ...]] = {
+    "deals": (1, 2, 3),
+    "ace_in_runs": ("high", "high_or_low"),
+    "top_card_must_meld": (True, False),
+    "pickup_use": ("meld_or_lay_off", "new_meld_only"),
+    "last_card_discard": ("stays_in", "goes_out", "forbidden"),
+    "stock_out_end": ("all_pass", "first_pass"),
+    "double_four_jokers": (True, False),
+    "going_out_bonus": (0, 25, 50),
+}
+
+
+def random_rules(rng: random.Random) -> Rules:
+    """A random combination of every knob of :class:`Rules`."""
+    return Rules(**{name: rng.choice(values) for name, values in KNOBS.items()})
+
+
+class Programs:
+    """The compiled batched functions of one Env (compiled once, reused for every batch)."""
+
+    def __init__(self, env: Env) -> None:
+        self.env = env
+        self.init = jax.jit(jax.vmap(env.init))
+        self.step = jax.jit(jax.vmap(env.step))
+        self.observe = jax.jit(jax.vmap(env.observe))
+        self.deck = jax.jit(jax.vmap(env.deck))
+
+
+def dealt(env: Env, deck: np.ndarray, state: GameState) -> GameState:
+    """The scalar engine's next deal of a finished deal, from the deck the key dealt (R6-R7)."""
+    return GameState.from_deck(
+        [CARDS[int(card)] for card in deck],
+        dealer=(state.dealer + 1) % 4,
+        deal_number=state.deal_number + 1,
+        scores=state.scores,
+        rules=env.rules,
+    )
+
+
+def expected_rewards(before: GameState, after: GameState, scale: float) -> np.ndarray:
+    """The PettingZoo environment's rewards of a step from ``before`` to ``after`` (scalar)."""
+    if after.phase.is_live and after.deal_number == before.deal_number:
+        return np.zeros(4, np.float32)
+    margin = ((after.scores[0] - before.scores[0]) - (after.scores[1] - before.scores[1])) / scale
+    return np.array([margin if team_of(seat) == 0 else -margin for seat in range(4)], np.float32)
+
+
+def check_rows(env: Env, state: State, games: list[GameState], where: str) -> None:
+    """Every row's position, termination and mask are the scalar engine's (a finished game's
+    mask is all True)."""
+    rows = env.to_states(state)
+    for row, (got, want) in enumerate(zip(rows, games, strict=True)):
+        assert got == want, f"{where}, row {row}: position\n got {got!r}\nwant {want!r}"
+    terminated = np.asarray(state.terminated)
+    over = np.array([game.phase is Phase.GAME_OVER for game in games])
+    assert np.array_equal(terminated, over), f"{where}: terminated differs in rows {np.nonzero(terminated != over)[0]}"
+    live = [game.phase.is_live for game in games]
+    flags = b"".join(legal_flags(game) if alive else _ALL for game, alive in zip(games, live, strict=True))
+    want_masks = np.frombuffer(flags, np.int8).reshape(len(games), NUM_ACTIONS).astype(bool)
+    masks = np.asarray(state.legal_action_mask)
+    if not np.array_equal(masks, want_masks):
+        row = int(np.nonzero((masks != want_masks).any(axis=1))[0][0])
+        diff = np.nonzero(masks[row] != want_masks[row])[0].tolist()
+        raise AssertionError(
+            f"{where}, row {row}: mask differs at {[(i, str(ACTIONS[i]), bool(want_masks[row, i])) for i in diff]} "
+            f"in {games[row]!r}"
+        )
+
+
+_ALL = bytes([1]) * NUM_ACTIONS
+
+
+def check_observations(programs: Programs, state: State, games: list[GameState], seats: np.ndarray) -> None:
+    """Each row's observation of ``seats[row]`` is the scalar tensor of that seat's view, bit for bit."""
+    got = np.asarray(programs.observe(state, jnp.asarray(seats, jnp.int32)))
+    for row, game in enumerate(games):
+        want = observation_tensor(game.view(int(seats[row])))
+        if not np.array_equal(got[row].view(np.uint32), want.view(np.uint32)):
+            planes = sorted({int(p) for p in np.nonzero(got[row] != want)[0]})
+            raise AssertionError(f"row {row}: observation of seat {seats[row]} differs in planes {planes}: {game!r}")
+
+
+def lockstep(
+    programs: Programs,
+    games: int,
+    steps: int,
+    seed: int,
+    *,
+    observe_every: int = 1,
+    start: Callable[[int], list[GameState]] | None = None,
+) -> dict[str, int]:
+    """Play ``games`` random games ``steps`` steps in lockstep, comparing every row at every
+    step; finished games are dealt afresh. Returns counts of what was seen."""
+    env = programs.env
+    rng = np.random.default_rng(seed)
+    key = jax.random.PRNGKey(seed)
+    key, sub = jax.random.split(key)
+    keys = jax.random.split(sub, games)
+    if start is None:
+        state = programs.init(keys)
+        decks = np.asarray(programs.deck(keys))
+        scalar = [GameState.from_deck([CARDS[int(c)] for c in deck], rules=env.rules) for deck in decks]
+    else:
+        scalar = start(games)
+        state = env.from_states(scalar)
+    check_rows(env, state, scalar, "start")
+    seen = {"rows": 0, "deal_ends": 0, "game_ends": 0}
+    for number in range(steps):
+        masks = np.asarray(state.legal_action_mask)
+        # A random legal action in each row (uniform over the mask, which is all True when over).
+        noise = rng.random((games, NUM_ACTIONS))
+        actions = np.argmax(np.where(masks, noise, -1.0), axis=1).astype(np.int32)
+        key, sub = jax.random.split(key)
+        keys = jax.random.split(sub, games)
+        decks = np.asarray(programs.deck(keys))
+        state = programs.step(state, jnp.asarray(actions), keys)
+        rewards = np.asarray(state.rewards)
+        want = np.zeros((games, 4), np.float32)
+        following = []
+        for row, game in enumerate(scalar):
+            if game.phase is Phase.GAME_OVER:
+                after = game
+                want_rewards = np.zeros(4, np.float32)
+            elif game.phase is Phase.ROUND_OVER:
+                after = dealt(env, decks[row], game)
+                want_rewards = np.zeros(4, np.float32)
+            else:
+                after = play(game, ACTIONS[int(actions[row])])
+                want_rewards = expected_rewards(game, after, env.reward_scale)
+                if after.phase is Phase.ROUND_OVER:
+                    seen["deal_ends"] += 1
+                    after = dealt(env, decks[row], after)
+                elif after.phase is Phase.GAME_OVER:
+                    seen["game_ends"] += 1
+            want[row] = want_rewards
+            following.append(after)
+        if not np.array_equal(rewards, want):
+            row = int(np.nonzero((rewards != want).any(axis=1))[0][0])
+            raise AssertionError(f"step {number}, row {row}: rewards {rewards[row]}, not {want[row]}: {scalar[row]!r}")
+        scalar = following
+        check_rows(env, state, scalar, f"step {number}")
+        if observe_every and number % observe_every == 0:
+            check_observations(programs, state, scalar, rng.integers(0, 4, games))
+            movers = np.array([game.current_player for game in scalar])
+            check_observations(programs, state, scalar, movers)
+        seen["rows"] += games
+        # Finished games start again: a fresh first deal in their rows.
+        over = np.asarray(state.terminated)
+        if over.any():
+            key, sub = jax.random.split(key)
+            fresh_keys = jax.random.split(sub, games)
+            fresh = programs.init(fresh_keys)
+            fresh_decks = np.asarray(programs.deck(fresh_keys))
+            rows = jnp.asarray(over)
+            state = jax.tree_util.tree_map(
+                lambda a, b, rows=rows: jnp.where(jnp.reshape(rows, (-1,) + (1,) * (a.ndim - 1)), a, b), fresh, state
+            )
+            for row in np.nonzero(over)[0]:
+                scalar[row] = GameState.from_deck([CARDS[int(c)] for c in fresh_decks[row]], rules=env.rules)
+    return seen

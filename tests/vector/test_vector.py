@@ -1,0 +1,244 @@
+"""The vectorized engine (persian_rummy.vector) against the scalar engine, row by row: the
+conversions, the masks (R12-R20), the transitions and deal ends (R18-R25), the next deal
+(R5-R7), the observations, and the conventions at a game's end and for an illegal action."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from lockstep import KNOBS, Programs, check_observations, check_rows, dealt, lockstep
+from playouts import RULE_SETS, playout
+
+from persian_rummy import (
+    ArgumentTypeError,
+    GameState,
+    InvalidArgumentError,
+    InvalidStateError,
+    Phase,
+    Rules,
+    legal_actions,
+    new_game,
+    next_deal,
+    play,
+)
+from persian_rummy.encoding import NUM_ACTIONS, action_to_int
+from persian_rummy.state import evolve
+from persian_rummy.vector import Env, State
+
+_PROGRAMS: dict[Rules, Programs] = {}
+
+
+def programs(rules: Rules) -> Programs:
+    """One compiled set of programs per rules, shared by the tests."""
+    if rules not in _PROGRAMS:
+        _PROGRAMS[rules] = Programs(Env(rules))
+    return _PROGRAMS[rules]
+
+
+def sampled_states(rules: Rules, seeds: range, every: int) -> list[GameState]:
+    """Every ``every``-th state of random whole games, every phase (finished deals and games too)."""
+    states = []
+    for seed in seeds:
+        for number, (state, _) in enumerate(playout(seed, rules)):
+            if number % every == 0 or not state.phase.is_live:
+                states.append(state)
+    return states
+
+
+def test_differential_quick_r12_r25() -> None:
+    """A few thousand rows of random legal play, vectorized and scalar in lockstep, from
+    positions of every phase (finished deals and games included): masks, positions, rewards,
+    termination and observations agree at every step."""
+    rng = random.Random(5)
+    pool = sampled_states(Rules(), range(4), 7)
+
+    def start(games: int) -> list[GameState]:
+        return [rng.choice(pool) for _ in range(games)]
+
+    seen = lockstep(programs(Rules()), 32, 64, seed=11, observe_every=8, start=start)
+    assert seen["rows"] == 32 * 64
+    assert seen["deal_ends"] > 0 and seen["game_ends"] > 0
+
+
+@pytest.mark.parametrize("rules", [Rules(), RULE_SETS[3]], ids=["default", "forbidden"])
+def test_from_states_round_trip_and_masks_every_phase(rules: Rules) -> None:
+    """to_states(from_states(s)) == s for positions of every phase, and each mask is
+    legal_flags (all True once the game is over, R12-R20)."""
+    states = sampled_states(rules, range(3), 3)
+    states.append(
+        GameState.from_position(["4s 4d", "Qs Ks As", "Th", "Jk"], "2c 9h", melds=["7s@0 7h@0 7d@0"], rules=rules)
+    )
+    env = programs(rules).env
+    batch = env.from_states(states)
+    check_rows(env, batch, states, "from_states")
+    assert {state.phase for state in states} == (set(Phase) if rules.deals > 1 else set(Phase) - {Phase.ROUND_OVER})
+
+
+@pytest.mark.thorough
+@pytest.mark.parametrize("rules", RULE_SETS, ids=[str(rules) for rules in RULE_SETS])
+def test_from_states_round_trip_every_rule_set(rules: Rules) -> None:
+    """The round trip and the masks under every rule set of the scalar tests."""
+    states = sampled_states(rules, range(6), 2)
+    env = programs(rules).env
+    check_rows(env, env.from_states(states), states, "from_states")
+
+
+def test_joker_sets_keep_the_place_of_a_laid_off_joker() -> None:
+    """A set of three jokers with a fourth laid off (R11, R16) keeps its cards' order and
+    credits exactly, whichever place the laid-off joker has."""
+    for text in ("Jk@0 Jk@0 Jk@0 Jk+1", "Jk+3 Jk@2 Jk@2 Jk@2", "Jk@1 Jk+2 Jk@1 Jk@1"):
+        state = GameState.from_position(["2s 3s", "4h 5h", "6d 7d", "8c 9c"], "Kd", melds=[text, "Qs@0 Qh@0 Qd@0 Qc@0"])
+        env = programs(Rules()).env
+        assert env.to_states(env.from_states([state])) == [state]
+
+
+def test_from_states_refuses_what_it_cannot_hold() -> None:
+    env = programs(Rules()).env
+    with pytest.raises(ArgumentTypeError, match="sequence of GameState"):
+        env.from_states(new_game(1))  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match="item 1 is not a GameState"):
+        env.from_states([new_game(1), "a state"])  # type: ignore[list-item]
+    with pytest.raises(InvalidArgumentError, match="at least one"):
+        env.from_states([])
+    with pytest.raises(InvalidArgumentError, match="rules deals=1, but this Env plays default"):
+        env.from_states([new_game(1, rules=Rules(deals=1))])
+    broken = evolve(new_game(1), idle_turns=9)
+    with pytest.raises(InvalidStateError, match="R20-R21"):
+        env.from_states([broken])
+    with pytest.raises(ArgumentTypeError, match="to_states takes a State"):
+        env.to_states([new_game(1)])  # type: ignore[arg-type]
+
+
+def test_env_refuses_bad_arguments() -> None:
+    with pytest.raises(ArgumentTypeError, match="rules must be a Rules"):
+        Env("default")  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="reward_scale must be above 0"):
+        Env(reward_scale=0)
+    with pytest.raises(InvalidArgumentError, match="illegal_action_penalty must be a finite number"):
+        Env(illegal_action_penalty=float("nan"))
+
+
+_BATCH = 32  # the quick differential's batch: one compiled step serves every test below
+
+
+def step_rows(states: list[GameState], actions: list[int], seed: int) -> tuple[State, State, np.ndarray]:
+    """``states`` (default rules) read into a batch padded to the shared size, one step of
+    ``actions``, and the decks of the step's keys; the rows past ``len(states)`` are padding."""
+    progs = programs(Rules())
+    padded = states + [states[0]] * (_BATCH - len(states))
+    batch = progs.env.from_states(padded)
+    keys = jax.random.split(jax.random.PRNGKey(seed), _BATCH)
+    chosen = jnp.asarray(actions + [0] * (_BATCH - len(actions)), jnp.int32)
+    return batch, progs.step(batch, chosen, keys), np.asarray(progs.deck(keys))
+
+
+def _finished(deals: int) -> GameState:
+    # A game played by always taking the last legal action, up to the end of deal ``deals``.
+    state = new_game(3)
+    while True:
+        while state.phase.is_live:
+            state = play(state, legal_actions(state)[-1])
+        if state.deal_number == deals:
+            return state
+        state = next_deal(state, 7)
+
+
+def test_a_terminated_game_is_unchanged_with_zero_rewards() -> None:
+    """pgx's convention: a step on a finished game changes nothing and pays nothing (R7, R26)."""
+    over = _finished(2)
+    assert over.phase is Phase.GAME_OVER
+    batch, after, _ = step_rows([over], [0], seed=0)
+    assert bool(batch.terminated[0]) and bool(batch.legal_action_mask[0].all())
+    assert programs(Rules()).env.to_states(after)[0] == over
+    assert after.rewards[0].tolist() == [0.0] * 4 and bool(after.terminated[0])
+
+
+def test_an_illegal_action_ends_the_game_with_the_penalty() -> None:
+    """An illegal action (here a pass with cards in the stock, R20, and an index outside the
+    numbering) ends the game: the position is kept, the mover's team gets the penalty."""
+    game = new_game(1)
+    _, after, _ = step_rows([game, game], [action_to_int("pass"), NUM_ACTIONS], seed=0)
+    assert after.terminated[:2].tolist() == [True, True]
+    assert programs(Rules()).env.to_states(after)[:2] == [game, game]
+    assert after.rewards[:2].tolist() == [[1.0, -1.0, 1.0, -1.0]] * 2  # seat 1 (team 1) moved
+    assert bool(after.legal_action_mask[:2].all())
+
+
+def test_a_finished_deal_read_from_a_state_deals_the_next_from_the_key_r6_r7() -> None:
+    """A ROUND_OVER position takes any action and deals the next deal from the key: the next
+    dealer clockwise, the scores carried, zero rewards."""
+    state = _finished(1)
+    assert state.phase is Phase.ROUND_OVER
+    batch, after, decks = step_rows([state], [57], seed=9)
+    assert bool(batch.legal_action_mask[0].all()) and not bool(batch.terminated[0])
+    want = dealt(programs(Rules()).env, decks[0], state)
+    assert programs(Rules()).env.to_states(after)[0] == want
+    assert want.dealer == 1 and want.deal_number == 2 and want.scores == state.scores
+    assert after.rewards[0].tolist() == [0.0] * 4
+
+
+def test_state_is_a_pytree_of_fixed_shapes() -> None:
+    keys = jax.random.split(jax.random.PRNGKey(0), _BATCH)
+    state = jax.tree_util.tree_map(lambda leaf: leaf[0], programs(Rules()).init(keys))
+    leaves = jax.tree_util.tree_leaves(state)
+    assert len(leaves) == len(State.__dataclass_fields__)
+    assert state.legal_action_mask.shape == (NUM_ACTIONS,) and state.rewards.dtype == jnp.float32
+    assert state.hands.shape == (4, 53) and state.meld_seat.shape == (18, 53) and state.pile.shape == (56,)
+    assert not bool(state.truncated)
+
+
+def test_observe_is_the_scalar_tensor_of_every_seat() -> None:
+    """observe(state, seat) == observation_tensor(view(seat)) bit for bit, every seat (R27)."""
+    states = sampled_states(Rules(), range(2), 5)
+    progs = programs(Rules())
+    for start in range(0, len(states), _BATCH):
+        chunk = states[start : start + _BATCH]
+        chunk += [chunk[0]] * (_BATCH - len(chunk))
+        batch = progs.env.from_states(chunk)
+        for seat in range(4):
+            check_observations(progs, batch, chunk, np.full(_BATCH, seat))
+
+
+@pytest.mark.thorough
+def test_differential_thorough_a_million_rows_random_knobs() -> None:
+    """At least 10^6 batched row-steps of random legal play under random combinations of every
+    knob (each compiled once), every row compared with the scalar engine at every step, the
+    observations every few steps; deal ends and game ends are counted to be sure they occur."""
+    rng = random.Random(23)
+    # Four combinations in which every value of every knob occurs: knob j takes its value
+    # (i + offset_j) mod its count in set i, with random offsets.
+    offsets = {name: rng.randrange(len(values)) for name, values in KNOBS.items()}
+    rule_sets = [
+        Rules(**{name: values[(i + offsets[name]) % len(values)] for name, values in KNOBS.items()}) for i in range(4)
+    ]
+    for name, values in KNOBS.items():
+        assert {getattr(rules, name) for rules in rule_sets} == set(values)
+    rows = 0
+    game_ends = 0
+    started = time.perf_counter()
+    for number, rules in enumerate(rule_sets):
+        seen = lockstep(programs(rules), 1024, 250, seed=100 + number, observe_every=25)
+        rows += seen["rows"]
+        game_ends += seen["game_ends"]
+        assert seen["deal_ends"] + seen["game_ends"] > 0, rules  # a game of 3 deals may not end in 250 steps
+    assert rows >= 10**6
+    assert game_ends > 0
+    print(f"{rows} row-steps in {time.perf_counter() - started:.0f} s")
+
+
+def test_scores_over_1000_are_the_nearest_float32_for_every_possible_score_r23() -> None:
+    """The observation's score columns are exact for every score a valid game can hold, not
+    only for those random play reaches: the nearest float32 to score / 1000, as numpy rounds
+    the float64 quotient (limits.SCORE_LIMIT bounds the scores)."""
+    from persian_rummy.limits import SCORE_LIMIT
+    from persian_rummy.vector import _over_1000
+
+    scores = np.arange(-SCORE_LIMIT, SCORE_LIMIT + 1, dtype=np.int64)
+    want = (scores / 1000.0).astype(np.float32)
+    got = np.asarray(jax.jit(_over_1000)(jnp.asarray(scores, jnp.int32)))
+    assert np.array_equal(got.view(np.uint32), want.view(np.uint32))

@@ -1,0 +1,45 @@
+"""The vectorized engine's speed benchmark (``benchmarks/vector_step.py``) counts what it says
+(only the steps of games being played, through the ends of games) and its JSON line reports
+the rates, the ratios to OpenSpiel's gin rummy and the compile times. The timings themselves
+are the benchmark's, not a test's."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import jax.numpy as jnp
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "benchmarks"))
+
+import vector_step
+
+from persian_rummy import Rules
+from persian_rummy.vector import Env
+
+
+@pytest.mark.thorough
+def test_the_runner_counts_only_live_rows_across_game_ends() -> None:
+    runner = vector_step.Vector(Env(Rules(deals=1)), 8, seed=1)
+    steps = 0
+    calls = 0
+    while calls < 400:  # a one-deal game of random play lasts about 100 to 300 steps
+        before = runner.calls
+        found, _ = runner.run(0.0)
+        calls += runner.calls - before
+        steps += found
+    assert 0 < steps <= 8 * calls
+    assert steps < 8 * calls  # some rows finished and waited for the reset
+    assert bool(jnp.all(runner.state.legal_action_mask.any(axis=1)))
+
+
+@pytest.mark.thorough
+def test_the_json_line_reports_rates_ratios_and_compile_times(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--seconds", "0.05", "--rounds", "1", "--batches", "4", "--compile-batch", "4"]
+    assert vector_step.main(args) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert set(result["steps_per_second"]) == {"openspiel_gin_rummy", "vector_4"}
+    assert set(result["vs_openspiel"]) == {"vector_4"} and result["steps_per_second"]["vector_4"] > 0
+    assert set(result["compile_seconds"]) == {"step", "observe"} and result["device"]
