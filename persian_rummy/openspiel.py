@@ -1204,7 +1204,8 @@ class ISMCTSPlayer:
     :class:`~persian_rummy.InfoState` (the arena passes it, ``takes_info_state``) or a bare
     view (then it samples from the view alone). The same seed plays the same game.
 
-    The knobs are bounded, so that one choice is bounded work: ``simulations`` 1 to 100,000,
+    The knobs are bounded, so that one choice is bounded work: ``simulations`` 2 to 100,000
+    (OpenSpiel's search needs two: its first only expands the root),
     ``uct_c`` 0 to 1000 (else :class:`~persian_rummy.InvalidArgumentError`); a seed is a whole
     number or a text (else :class:`~persian_rummy.ArgumentTypeError`).
 
@@ -1221,9 +1222,9 @@ class ISMCTSPlayer:
     def __init__(self, seed: int = 0, *, simulations: int = 32, rollout: str = "random", uct_c: float = 2.0) -> None:
         from open_spiel.python.algorithms import ismcts
 
-        if type(simulations) is not int or not 1 <= simulations <= _SIMULATIONS_LIMIT:
+        if type(simulations) is not int or not 2 <= simulations <= _SIMULATIONS_LIMIT:
             raise InvalidArgumentError(
-                f"simulations must be a whole number from 1 to {_SIMULATIONS_LIMIT}, not {_what(simulations)}"
+                f"simulations must be a whole number from 2 to {_SIMULATIONS_LIMIT}, not {_what(simulations)}"
             )
         if type(uct_c) not in (float, int) or not 0.0 <= uct_c <= _UCT_C_LIMIT:
             raise InvalidArgumentError(f"uct_c must be a number from 0 to {_UCT_C_LIMIT}, not {_what(uct_c)}")

@@ -745,6 +745,7 @@ def test_r27_refusals_name_no_card_of_a_hand() -> None:
         lambda: state_from_info(game, view, random.Random(0)),  # type: ignore[arg-type]
         lambda: state_from_info(_game(deals=1), InfoState.start(view), random.Random(0)),
         lambda: ISMCTSPlayer(0, simulations=0),
+        lambda: ISMCTSPlayer(0, simulations=1),  # OpenSpiel's search asserted on its one visit
         lambda: ISMCTSPlayer(0, uct_c=float("inf")),
         lambda: ISMCTSPlayer(view),  # type: ignore[arg-type]
         lambda: ISMCTSPlayer(0)(new_game(1)),  # type: ignore[arg-type]
