@@ -82,30 +82,36 @@ _CACHED: Final = "max-age=300"
 
 @attrs.frozen
 class Limits:
-    """What the server allows. Per WebSocket connection: ``message_bytes`` per message,
-    ``rate`` messages a second on average with bursts of ``burst`` (a token bucket), and
-    ``strikes`` refused-for-rate messages before the connection is closed. Per HTTP request:
-    ``body_bytes`` of body and ``form_fields`` fields in the lobby's form. Tables: ``tables``
-    in play in all and ``tables_per_client`` in play created by one client address; a table
-    on which no person has played expires ``unplayed_seconds`` after it was created, and any
-    table ``idle_seconds`` after its last action. Connections: ``spectators`` per table
-    (beside its four seats) and ``connections_per_client`` open at once from one address.
+    """What the server allows, per WebSocket connection, per HTTP request, in tables and in
+    connections: the attributes below.
 
     >>> Limits().message_bytes, Limits().rate, Limits().tables_per_client
     (4096, 20.0, 20)
     """
 
+    #: The largest WebSocket message, in bytes.
     message_bytes: int = 4096
+    #: WebSocket messages a second a connection may send on average (a token bucket)...
     rate: float = 20.0
+    #: ... with bursts of this many.
     burst: float = 40.0
+    #: Messages refused for the rate before the connection is closed.
     strikes: int = 50
+    #: The largest HTTP request body, in bytes.
     body_bytes: int = 4096
+    #: The most fields in the lobby's form.
     form_fields: int = 20
+    #: The most tables in play, in all.
     tables: int = 10_000
+    #: The most tables in play created by one client address (an IPv6 address by its /64).
     tables_per_client: int = 20
+    #: Seconds after its creation that a table on which no person has played expires.
     unplayed_seconds: float = 3600.0
+    #: Seconds after its last action that any table expires.
     idle_seconds: float = 86_400.0
+    #: Spectators per table, beside its four seats.
     spectators: int = 60
+    #: Connections open at once from one client address.
     connections_per_client: int = 256
 
 

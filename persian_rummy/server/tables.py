@@ -74,14 +74,8 @@ class Table:
     """One game at one table. Build it with :meth:`new` (a fresh game) or :meth:`resume`
     (replaying the accepted actions of a stored game).
 
-    ``seats`` holds ``"human"`` or a bot's name per seat; ``bots`` the bot playing each bot
-    seat (``None`` for people). ``seed`` shuffles every deal (:func:`~persian_rummy.arena.deal_seed`)
-    and never leaves the server. ``deals`` lists the actions of each deal so far; ``seq``
-    counts them all; ``ended`` is the last state of the latest finished deal (every hand is
-    public then, R23), shown with its score sheet. ``owner`` is the address of the client
-    that created the table (``""`` when not known), ``created`` and ``touched`` the times
-    (seconds since the epoch) it was created and last had an action played, and ``played``
-    whether a person has played on it: the server expires the tables nobody plays.
+    Its fields are the attributes below. The server expires the tables nobody plays
+    (:attr:`played`, :attr:`created`) and the idle ones (:attr:`touched`).
 
     >>> table = Table.new(seats=("greedy",) * 4, seed=1)
     >>> while table.state.phase is not Phase.GAME_OVER:
@@ -91,20 +85,37 @@ class Table:
     (True, True, 2)
     """
 
+    #: The table's id, in its links and the database.
     id: str
+    #: The :class:`~persian_rummy.Rules` of the game.
     rules: Rules
+    #: The seed that shuffles every deal (:func:`~persian_rummy.arena.deal_seed`); it never
+    #: leaves the server.
     seed: int
+    #: The first deal's dealer (R4).
     dealer: int
+    #: ``"human"`` or a bot's name, per seat.
     seats: tuple[str, ...]
+    #: The name shown for each seat.
     names: tuple[str, ...]
+    #: The bot playing each bot seat (``None`` for people).
     bots: tuple[Bot | None, ...]
+    #: The game as it stands.
     state: GameState
+    #: The actions of each deal so far.
     deals: list[list[Action]]
+    #: The number of actions accepted so far, every deal's.
     seq: int = 0
+    #: The last state of the latest finished deal (every hand is public then, R23), shown with
+    #: its score sheet.
     ended: GameState | None = None
+    #: The address of the client that created the table (``""`` when not known).
     owner: str = ""
+    #: When the table was created, in seconds since the epoch.
     created: float = attrs.field(factory=time.time)
+    #: When an action was last played at the table, in seconds since the epoch.
     touched: float = attrs.field(factory=time.time)
+    #: Whether a person (not a bot) has played at the table.
     played: bool = False
 
     @classmethod
