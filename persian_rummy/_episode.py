@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Mapping
+from typing import SupportsFloat, cast
 
 from persian_rummy.actions import Action
 from persian_rummy.arena import deal_seed
@@ -97,7 +98,7 @@ def real_number(value: object, what: str, *, positive: bool = False) -> float:
     if isinstance(value, bool) or (not isinstance(value, int | float) and not hasattr(value, "__float__")):
         raise ArgumentTypeError(f"{what} is a real number, not {_shown(value)}")
     try:
-        number = float(value)
+        number = float(cast(SupportsFloat, value))  # anything with __float__, as checked above
     except (TypeError, ValueError):
         raise ArgumentTypeError(f"{what} is a real number, not {_shown(value)}") from None
     except OverflowError:

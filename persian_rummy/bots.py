@@ -416,7 +416,7 @@ def _place_usable(unseen: list[Card], pinned: Card | None, view: PlayerView, kno
         choices = [(card,) for meld in view.melds for card in extensions(meld, view.rules.ace_low)]
     for group in choices:
         held = list(known[mover])
-        if pinned in held:
+        if pinned is not None and pinned in held:
             held.remove(pinned)  # the card to meld is not its own partner
         needed = []
         for card in group:
