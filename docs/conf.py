@@ -27,10 +27,20 @@ html_static_path = ["_static"]
 
 # The adapters' and the table server's packages, where they are not installed, are mocked for
 # autodoc: the docs build with only the [docs] extra (Sphinx, furo and Hypothesis for the
-# strategies), without the [rl] and [server] packages (open-spiel, numpy, ... hundreds of
+# strategies), without the [rl], [jax] and [server] packages (open-spiel, numpy, jax, ... hundreds of
 # megabytes). Where they are installed (CI installs every extra) the real ones are used, and
 # the pages' examples run under pytest with them.
-_EXTRA_PACKAGES = ("numpy", "pettingzoo", "gymnasium", "pyspiel", "open_spiel", "starlette", "uvicorn", "websockets")
+_EXTRA_PACKAGES = (
+    "numpy",
+    "pettingzoo",
+    "gymnasium",
+    "pyspiel",
+    "open_spiel",
+    "jax",
+    "starlette",
+    "uvicorn",
+    "websockets",
+)
 autodoc_mock_imports = [name for name in _EXTRA_PACKAGES if importlib.util.find_spec(name) is None]
 
 
@@ -48,6 +58,9 @@ def _numpy_stand_in() -> None:
         setattr(_MockObject, name, same)
     _MockObject.__setitem__ = lambda self, key, value: None  # type: ignore[method-assign]
     _MockObject.tobytes = lambda self: b""  # type: ignore[attr-defined]
+    # The vector engine's tables (with jax mocked too) read numbers out of numpy's arrays.
+    _MockObject.__int__ = lambda self: 0  # type: ignore[attr-defined]
+    _MockObject.__index__ = lambda self: 0  # type: ignore[attr-defined]
 
 
 autodoc_member_order = "bysource"

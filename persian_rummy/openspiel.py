@@ -341,8 +341,9 @@ class PersianRummyState(pyspiel.State):
     """
 
     # Only the node is an attribute that OpenSpiel copies (clone) and writes (its serialize);
-    # the rules and the utility are the game's.
-    __slots__ = ("__dict__", "_rules", "_utility")
+    # the rules and the utility are the game's. (A base that has a __dict__ already, as the
+    # documentation's stand-in for pyspiel does, gets none again.)
+    __slots__ = ("__dict__", "_rules", "_utility") if pyspiel.State.__dictoffset__ == 0 else ("_rules", "_utility")
     _node: _Node
 
     def __init__(self, game: PersianRummyGame) -> None:
