@@ -14,6 +14,16 @@ from hypothesis import strategies as st
 from persian_rummy import GameState, Phase, Rules, legal_actions, new_game, next_deal, play
 from persian_rummy.actions import Action
 
+#: Every value of each knob that takes a choice (R10, R14, R19, R20, R24).
+KNOB_VALUES: dict[str, tuple[object, ...]] = {
+    "ace_in_runs": ("high", "high_or_low"),
+    "top_card_must_meld": (True, False),
+    "pickup_use": ("meld_or_lay_off", "new_meld_only"),
+    "last_card_discard": ("stays_in", "goes_out", "forbidden"),
+    "stock_out_end": ("all_pass", "first_pass"),
+    "double_four_jokers": (True, False),
+}
+
 #: Rule sets covering every knob value at least once.
 RULE_SETS = (
     Rules(),

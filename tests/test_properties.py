@@ -23,6 +23,7 @@ from typing import Any
 import attrs
 from hypothesis import given
 from hypothesis import strategies as st
+from playouts import KNOB_VALUES
 
 from persian_rummy import (
     DECK,
@@ -61,15 +62,6 @@ from persian_rummy.cards import CARDS
 #: and 8 after the last: 8 * 83 + 8 turns of at most a draw and a discard, plus 56 melds and
 #: lay-offs.
 MAX_ACTIONS_PER_ROUND = 2 * (8 * 83 + 8) + 56
-
-KNOB_VALUES = {
-    "ace_in_runs": ("high", "high_or_low"),
-    "top_card_must_meld": (True, False),
-    "pickup_use": ("meld_or_lay_off", "new_meld_only"),
-    "last_card_discard": ("stays_in", "goes_out", "forbidden"),
-    "stock_out_end": ("all_pass", "first_pass"),
-    "double_four_jokers": (True, False),
-}
 
 RULES = st.builds(
     Rules,

@@ -11,6 +11,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+from playouts import KNOB_VALUES
 
 from persian_rummy import GameState, Phase, Rules, play
 from persian_rummy.cards import CARDS
@@ -19,16 +20,7 @@ from persian_rummy.observation import observation_tensor
 from persian_rummy.state import team_of
 from persian_rummy.vector import Env, State
 
-KNOBS: dict[str, tuple[Any, ...]] = {
-    "deals": (1, 2, 3),
-    "ace_in_runs": ("high", "high_or_low"),
-    "top_card_must_meld": (True, False),
-    "pickup_use": ("meld_or_lay_off", "new_meld_only"),
-    "last_card_discard": ("stays_in", "goes_out", "forbidden"),
-    "stock_out_end": ("all_pass", "first_pass"),
-    "double_four_jokers": (True, False),
-    "going_out_bonus": (0, 25, 50),
-}
+KNOBS: dict[str, tuple[Any, ...]] = {"deals": (1, 2, 3), **KNOB_VALUES, "going_out_bonus": (0, 25, 50)}
 
 
 def random_rules(rng: random.Random) -> Rules:
