@@ -205,8 +205,6 @@ def test_observe_is_the_scalar_tensor_of_every_seat() -> None:
 
 
 @pytest.mark.thorough
-# Run without coverage (the quick version covers the same lines), which doubles its time.
-@pytest.mark.no_cover
 def test_differential_thorough_a_million_rows_random_knobs() -> None:
     """At least 10^6 batched row-steps of random legal play under random combinations of every
     knob (each compiled once), every row compared with the scalar engine at every step, the
