@@ -341,13 +341,6 @@ def test_r5_the_seed_may_be_text_as_in_the_library(
     assert "at most 200" in capsys.readouterr().err
 
 
-def test_the_lobby_offers_each_bot_once() -> None:
-    pages = pytest.importorskip("persian_rummy.server.pages")
-    options = re.findall(r'<select name="seat0">(.*?)</select>', pages.lobby())[0]
-    labels = re.findall(r">([^<]+)</option>", options)
-    assert labels == ["a person", "random bot", "greedy bot", "montecarlo bot"]
-
-
 # --- Ctrl-C during play --save -----------------------------------------------------------------
 
 
