@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 
 import pytest
+from playouts import RULE_SETS, playout
+from test_cli import _run, _scripted
 
 from persian_rummy import (
     Action,
@@ -40,7 +42,6 @@ from persian_rummy import (
 from persian_rummy.arena import play_game
 from persian_rummy.bots import GreedyBot
 from persian_rummy.cli import Style, _action_text, _ask, main
-from tests.playouts import RULE_SETS, playout
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -218,16 +219,6 @@ def test_the_action_words_of_every_option_parse_with_the_library() -> None:
         for action, text in _options(state):
             words = re.sub(r" \(.*\)$", "", text)
             assert Action.parse(words) == action, text
-
-
-def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def _scripted(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
-    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
 
 
 def test_play_says_you_take_and_east_draws(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
