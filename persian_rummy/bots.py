@@ -113,21 +113,20 @@ def _meld_value(mask: int, jokers: int, is_set: bool, double_jokers: bool = True
     return value
 
 
-#: The key of four jokers melded at once, whose value depends on ``double_four_jokers`` (R24).
-_FOUR_JOKERS: Final = 4 << JOKER_INDEX
-
-
-#: The value of every meld of the deck (see _meld_value), by ``mask | jokers << JOKER_INDEX``:
-#: worked out once at import instead of for each candidate of each plan. Four jokers are
-#: valued doubled here; :func:`_plan` halves them under ``double_four_jokers=False``.
-_MELD_VALUES: Final = {
-    mask | jokers << JOKER_INDEX: _meld_value(mask, jokers, shape.kind is MeldKind.SET)
-    for mask, jokers, shape in candidate_melds((1 << JOKER_INDEX) - 1, 4, True)
-}
+#: The value of every meld of the deck (see _meld_value), by ``mask | jokers << JOKER_INDEX``,
+#: under ``double_four_jokers`` False and True (index 0 and 1, R24): worked out once at import
+#: instead of for each candidate of each plan.
+_MELD_VALUES: Final = tuple(
+    {
+        mask | jokers << JOKER_INDEX: _meld_value(mask, jokers, shape.kind is MeldKind.SET, double_jokers)
+        for mask, jokers, shape in candidate_melds((1 << JOKER_INDEX) - 1, 4, True)
+    }
+    for double_jokers in (False, True)
+)
 #: The engine's shared meld actions by identity (they live as long as the module), with their
-#: mask, jokers and value; any other MeldCards is read from its cards.
+#: mask and jokers; any other MeldCards is read from its cards.
 _MELD_ACTIONS: Final = {
-    id(action): (action, mask, jokers, _MELD_VALUES[mask | jokers << JOKER_INDEX])
+    id(action): (action, mask, jokers)
     for action, mask, jokers in (
         (meld_action(mask, jokers), mask, jokers)
         for mask, jokers, _ in candidate_melds((1 << JOKER_INDEX) - 1, 4, True)
@@ -142,12 +141,12 @@ def _plan(mask: int, jokers: int, table: Sequence[int], ace_low: bool, double_jo
     takes depends on its cards only, so the plan builds no meld."""
     laid = 0
     keys = list(table)
+    values = _MELD_VALUES[double_jokers]
     while True:
         best = None
         best_value = 0
         for meld_mask, meld_jokers, _ in candidate_melds(mask, jokers, ace_low):
-            key = meld_mask | meld_jokers << JOKER_INDEX
-            value = _MELD_VALUES[key] if double_jokers or key != _FOUR_JOKERS else _MELD_VALUES[key] // 2
+            value = values[meld_mask | meld_jokers << JOKER_INDEX]
             if value > best_value:
                 best, best_value = (meld_mask, meld_jokers), value
         if best is None:
@@ -272,9 +271,8 @@ def _table_action_value(view: _Position, action: Action) -> float:
     if isinstance(action, MeldCards):
         known = _MELD_ACTIONS.get(id(action))
         if known is not None and known[0] is action:
-            _, meld_mask, meld_jokers, gained = known
-            if meld_mask == 0 and meld_jokers == 4 and not view.rules.double_four_jokers:
-                gained //= 2
+            _, meld_mask, meld_jokers = known
+            gained = _MELD_VALUES[view.rules.double_four_jokers][meld_mask | meld_jokers << JOKER_INDEX]
         else:
             meld_mask, meld_jokers = cards_bits(action.cards)
             is_set = meld_jokers > 0 or len({card.rank for card in action.cards}) == 1
