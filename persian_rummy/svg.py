@@ -27,7 +27,7 @@ import functools
 from collections import Counter
 from collections.abc import Sequence
 from html import escape
-from typing import Final
+from typing import Final, NamedTuple
 
 from persian_rummy.actions import Discard, DrawDiscard, DrawStock, LayOff, MeldCards
 from persian_rummy.cards import Card, Suit
@@ -38,7 +38,7 @@ from persian_rummy.scoring import score_round, winner
 from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, GameState, Phase, team_of
 from persian_rummy.view import Observation, PlayerView
 
-__all__ = ["SEAT_NAMES", "TEAM_NAMES", "card", "cards_in", "table"]
+__all__ = ["SEAT_NAMES", "TEAM_NAMES", "card", "cards_in", "table", "table_parts"]
 
 
 _WIDTH: Final = 1000
@@ -205,30 +205,6 @@ def _spacing(count: int, room: float, card_size: float, preferred: float) -> flo
     return max(6.0, min(preferred, (room - card_size) / (count - 1)))
 
 
-def _hand_cards(hand: Hand | None, size: int) -> list[Card | None]:
-    """The cards to draw for a hand: its cards when visible, else ``size`` backs."""
-    return list(hand) if hand is not None else [None] * size
-
-
-def _face_or_back(value: Card | None, x: float, y: float, must: Card | None, marks: Counter[Card], state: list[bool]) -> str:  # fmt: skip
-    """One card of a hand; ``state`` remembers whether the card to meld is outlined yet."""
-    if value is None:
-        return _back(x, y)
-    mark = not state[0] and must is not None and value == must
-    state[0] = state[0] or mark
-    last = marks[value] > 0
-    if last:
-        marks[value] -= 1
-    return card(value, x, y, highlight=mark, marked=last)
-
-
-def _row(cards: Sequence[Card | None], x: float, y: float, step: float, must: Card | None, marks: Counter[Card]) -> str:  # fmt: skip
-    outlined = [False]
-    return "".join(
-        _face_or_back(value, x + position * step, y, must, marks, outlined) for position, value in enumerate(cards)
-    )
-
-
 # East's and West's hands: columns of at most _SIDE_ROWS cards, each card showing its rank and
 # suit above the next (_SIDE_STEP_Y) and beside the next column (_SIDE_STEP_X), so a long hand
 # grows sideways into a grid instead of squeezing its cards together or down into South's.
@@ -253,17 +229,6 @@ def _side_width(count: int) -> float:
 def _side_height(count: int) -> float:
     _, rows = _side_shape(count)
     return 0 if rows == 0 else _CARD_H + (rows - 1) * _SIDE_STEP_Y
-
-
-def _grid(cards: Sequence[Card | None], x: float, y: float, must: Card | None, marks: Counter[Card]) -> str:
-    _, rows = _side_shape(len(cards))
-    outlined = [False]
-    return "".join(
-        _face_or_back(
-            value, x + position // rows * _SIDE_STEP_X, y + position % rows * _SIDE_STEP_Y, must, marks, outlined
-        )
-        for position, value in enumerate(cards)
-    )
 
 
 @functools.lru_cache(maxsize=_PIECES)
@@ -432,9 +397,60 @@ def table(
     >>> cards_in(table(state.view(0), spectator=True))  # the discard pile only
     ['4c', '7s', '9c', '2h']
     """
-    is_view = isinstance(position, PlayerView)
-    if is_view:
-        assert isinstance(position, PlayerView)
+    return "".join(table_parts(position, title=title, last=last, spectator=spectator))
+
+
+class _Layout(NamedTuple):
+    """Where the parts of a picture go, worked out from the hands' sizes (North's row at the
+    top, the side hands' grids at the edges, the centre between them)."""
+
+    header_height: int
+    north_label_y: float
+    north_y: float
+    side_label_y: float
+    side_y: float
+    centre_left: float
+    centre_right: float
+
+
+@functools.lru_cache(maxsize=256)
+def _layout(has_last: bool, north: int, west: int, east: int) -> _Layout:
+    # Vertically: the header, North's label and hand (no band for an empty hand), the side
+    # labels level with North's cards' bottom, then the centre and the side hands, then South.
+    header_height = 58 if has_last else 40
+    north_label_y = header_height + 24
+    north_y = north_label_y + 12
+    below_north = north_y + (_CARD_H if north else 0)
+    side_label_y = below_north - 6 if north else below_north + 22
+    # Horizontally: West's and East's hands at the edges, the centre between them.
+    centre_left = max(100.0, 22 + _side_width(west) + 32)
+    centre_right = min(_WIDTH - 100.0, _WIDTH - 22 - _side_width(east) - 32)
+    return _Layout(header_height, north_label_y, north_y, side_label_y, side_label_y + 14, centre_left, centre_right)
+
+
+def table_parts(
+    position: GameState | PlayerView,
+    *,
+    title: str | None = None,
+    last: Observation | None = None,
+    spectator: bool = False,
+) -> tuple[str, ...]:
+    """:func:`table`'s picture as the pieces it is joined from, in order: the header's, each
+    hand's cards, the seats' labels, the centre (stock, discard pile and melds) and the score
+    sheet. Pictures of one position share most of their pieces as the very same strings (the
+    centre, every face-down hand, the labels, each face-up card), so a program that sends
+    each seat its own picture can encode each distinct piece once, as the table server does.
+
+    >>> from persian_rummy import new_game
+    >>> state = new_game(1)
+    >>> north, south = table_parts(state.view(0)), table_parts(state.view(2))
+    >>> "".join(north) == table(state.view(0))
+    True
+    >>> shared = {id(piece) for piece in north} & {id(piece) for piece in south}
+    >>> sum(len(piece) for piece in north if id(piece) in shared) > len("".join(north)) // 2
+    True
+    """
+    if isinstance(position, PlayerView):
         view = position
         revealed = view.revealed_hands
         hands: list[Hand | None] = [
@@ -443,71 +459,218 @@ def table(
         ]
         sizes = list(view.hand_sizes)
         stock_size = view.stock_size
+        if title is None:
+            title = _title(position, " · public table" if spectator else f" · seen by {SEAT_NAMES[view.seat]}")
     elif isinstance(position, GameState):
         hands = list(position.hands)
         sizes = [len(hand) for hand in position.hands]
         stock_size = len(position.stock)
+        if title is None:
+            title = _title(position, "")
     else:
         raise ArgumentTypeError(f"table() draws a GameState or a PlayerView, not {type(position).__name__}")
     if last is not None and not isinstance(last, Observation):
         raise ArgumentTypeError(f"table(last=...) takes an Observation, not {type(last).__name__}")
-    state = position
-    phase = state.phase
-    current = state.current_player
-    must = state.must_meld
-    live = phase.is_live
-    hand_cards = [_hand_cards(hands[seat], sizes[seat]) for seat in range(4)]
-    north_cards, east_cards, south_cards, west_cards = hand_cards
+    # A hand shown is drawn as it is, a hidden one as its size in backs.
+    counts = [size if hand is None else len(hand) for hand, size in zip(hands, sizes, strict=True)]
+    layout = _layout(last is not None, counts[0], counts[3], counts[1])
+    pile, melds = position.discard_pile, position.melds
+    discarded = last is not None and isinstance(last.action, Discard) and pile[-1:] == (last.action.card,)
+    meld_marks = None if last is None else tuple(_meld_mark(last, melds, number) for number in range(len(melds)))
+    centre, y = _centre(stock_size, pile, melds, discarded, meld_marks, position.rules.double_four_jokers, layout)
+    pieces = [centre]
+    if not position.phase.is_live:
+        sheet, y = _score_sheet(position, layout.centre_left, y)
+        pieces.append(sheet)
+        y += 20
+    # South below the centre and both side hands.
+    south_y = max(y, layout.side_y + _side_height(counts[3]) + 20, layout.side_y + _side_height(counts[1]) + 20)
+    south_label_y = south_y + (_CARD_H + 26 if counts[2] else 16)
+    height = south_label_y + 24
+    return (
+        *_opening(height),
+        *_header(position, title, last, layout.header_height),
+        *_hands(position, hands, counts, last, layout, south_y),
+        *_labels(position, sizes, layout, south_label_y),
+        *pieces,
+        "</svg>",
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _opening(height: float) -> tuple[str, str, str]:
+    """The picture's first pieces: the ``<svg>`` element's start, the symbols, the felt."""
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_WIDTH}" height="{height:g}" '
+        f'viewBox="0 0 {_WIDTH} {height:g}" font-family="{_FONT}" class="persian-rummy-table">',
+        _defs(),
+        f'<rect width="{_WIDTH}" height="{height:g}" rx="10" fill="{_FELT}"/>',
+    )
+
+
+def _title(position: GameState | PlayerView, whose: str) -> str:
+    return f"Persian Rummy · deal {position.deal_number} of {position.rules.deals} · {SEAT_NAMES[position.dealer]} dealt{whose}"
+
+
+def _turn(position: GameState | PlayerView) -> str:
+    """Whose turn it is and what to do, or how the deal ended."""
+    phase, current, must = position.phase, position.current_player, position.must_meld
+    if phase is Phase.DRAW:
+        return f"{SEAT_NAMES[current]} to draw"
+    if phase is Phase.MELD:
+        turn = f"{SEAT_NAMES[current]} to meld, lay off or discard"
+        if must is not None:
+            turn += f" · must meld {must.symbol if not must.is_joker else 'a joker'} first (R14)"
+        return turn
+    over = "Game" if phase is Phase.GAME_OVER else "Deal"
+    if position.went_out is not None:
+        return f"{over} over: {SEAT_NAMES[position.went_out]} went out"
+    return f"{over} over: nobody went out"
+
+
+def _header(position: GameState | PlayerView, title: str, last: Observation | None, height: int) -> list[str]:
+    """The header: deal, scores, whose turn, the card to meld, whose view, the last action."""
+    header = [
+        _header_band(height),
+        _text(14, 17, title, size=13, fill="#fff", weight="bold"),
+        _text(14, 34, _turn(position), size=12.5, fill="#fff59d", extra=' class="turn"'),
+    ]
+    if last is not None:
+        header.append(_text(14, 51, "Last: " + _last_text(last), size=12.5, fill="#fff", extra=' class="last-action"'))
+    header.extend(_scores(*position.scores))
+    return header
+
+
+@functools.lru_cache(maxsize=2)
+def _header_band(height: int) -> str:
+    return f'<rect width="{_WIDTH}" height="{height}" fill="#1b3d2a"/>'
+
+
+@functools.lru_cache(maxsize=256)
+def _scores(north_south: int, east_west: int) -> tuple[str, str]:
+    """The two teams' running scores at the header's right, East-West's rightmost."""
+    scores = (north_south, east_west)
+    parts = []
+    score_x: float = _WIDTH - 14
+    for team in (1, 0):
+        label = f"{TEAM_NAMES[team]} {scores[team]}"
+        width = 7.6 * len(label) + 16
+        parts.append(
+            f'<g class="score" data-team="{team}"><rect x="{score_x - width:g}" y="8" width="{width:g}" height="24" '
+            f'rx="12" fill="{_TEAM_COLOURS[team]}"/>'
+            + _text(score_x - width / 2, 25, label, size=13, fill="#fff", anchor="middle", weight="bold")
+            + "</g>"
+        )
+        score_x -= width + 8
+    return parts[0], parts[1]
+
+
+def _hands(
+    position: GameState | PlayerView,
+    hands: Sequence[Hand | None],
+    counts: Sequence[int],
+    last: Observation | None,
+    layout: _Layout,
+    south_y: float,
+) -> list[str]:
+    """The four hands, North's and South's in rows, West's and East's in grids; a hand not
+    shown is its count of card backs."""
     # The cards the last action put in its player's hand (a draw), outlined where face up.
     marks: list[Counter[Card]] = [Counter() for _ in range(4)]
     if last is not None and isinstance(last.action, (DrawStock, DrawDiscard)):
         marks[last.seat].update(last.cards)
+    must = position.must_meld
+    current = position.current_player
+    parts: list[str] = []
+    for seat in (0, 2, 3, 1):
+        count, hand = counts[seat], hands[seat]
+        top = layout.north_y if seat == 0 else south_y if seat == 2 else layout.side_y
+        if hand is None:
+            parts.append(_backs(seat, count, top))
+            continue
+        parts.append(f'<g class="hand" data-seat="{seat}">')
+        parts.extend(_faces(hand, _places(seat, count, top), must if seat == current else None, marks[seat]))
+        parts.append("</g>")
+    return parts
 
-    # --- Vertically: the header, North's label and hand (no band for an empty hand), the side
-    # labels level with North's cards' bottom, then the centre and the side hands, then South.
-    header_height = 58 if last is not None else 40
-    north_label_y = header_height + 24
-    north_y = north_label_y + 12
-    below_north = north_y + (_CARD_H if north_cards else 0)
-    side_label_y = below_north - 6 if north_cards else below_north + 22
-    side_y = side_label_y + 14
 
-    # --- Horizontally: West's and East's hands at the edges, the centre between them.
-    west_width, east_width = _side_width(len(west_cards)), _side_width(len(east_cards))
-    centre_left = max(100.0, 22 + west_width + 32)
-    centre_right = min(_WIDTH - 100.0, _WIDTH - 22 - east_width - 32)
-
-    body: list[str] = []
-    # --- The centre: stock and discard pile, then the melds, laid out first to know the height.
-    y: float = side_y + 20
-    centre: list[str] = []
-    centre.append(_text(centre_left, y, "Stock", size=12, fill="#e8f5e9", weight="bold"))
-    if stock_size:
-        centre.append(
-            f'<g class="stock" data-count="{stock_size}">'
-            + _back(centre_left + 6, y + 18)
-            + _back(centre_left + 3, y + 15)
-            + _back(centre_left, y + 12)
-            + "</g>"
-        )
-    else:
-        centre.append(
-            f'<g class="stock" data-count="0"><rect x="{centre_left:g}" y="{y + 12:g}" width="{_CARD_W}" '
-            f'height="{_CARD_H}" rx="4" fill="none" stroke="#a5d6a7" stroke-dasharray="4 3"/></g>'
-        )
-    centre.append(
-        _text(
-            centre_left + _CARD_W / 2 + 3,
-            y + _CARD_H + 36,
-            f"{stock_size} card{'s' if stock_size != 1 else ''}",
-            size=12,
-            fill="#fff",
-            anchor="middle",
-        )
+@functools.lru_cache(maxsize=1024)
+def _places(seat: int, count: int, top: float) -> tuple[tuple[float, float], ...]:
+    """Where the cards of a hand of ``count`` cards go: North's and South's in a row, centred
+    and squeezed to fit; West's and East's in columns at the edges."""
+    if seat in (0, 2):
+        step = _spacing(count, _WIDTH - 2 * 120, _CARD_W, 24)
+        x = _WIDTH / 2 - ((count - 1) * step + _CARD_W) / 2
+        return tuple((x + position * step, top) for position in range(count))
+    x = 22 if seat == 3 else _WIDTH - 22 - _side_width(count)
+    _, rows = _side_shape(count)
+    return tuple(
+        (x + position // rows * _SIDE_STEP_X, top + position % rows * _SIDE_STEP_Y) for position in range(count)
     )
-    pile = state.discard_pile
-    pile_left = centre_left + 90
-    centre.append(
+
+
+@functools.lru_cache(maxsize=1024)
+def _backs(seat: int, count: int, top: float) -> str:
+    """A hand drawn face down, as one piece."""
+    return f'<g class="hand" data-seat="{seat}">' + "".join(_back(x, y) for x, y in _places(seat, count, top)) + "</g>"
+
+
+def _faces(hand: Hand, places: Sequence[tuple[float, float]], must: Card | None, marks: Counter[Card]) -> list[str]:
+    """A hand's cards face up, one piece each; the first card that must be melded (R14) is
+    outlined in gold, the cards the last action drew in cyan."""
+    parts = []
+    outlined = False
+    for value, (x, y) in zip(hand, places, strict=True):
+        mark = not outlined and must is not None and value == must
+        outlined = outlined or mark
+        drawn = marks[value] > 0
+        if drawn:
+            marks[value] -= 1
+        parts.append(_card(value, x, y, False, None, False, mark, drawn))
+    return parts
+
+
+def _labels(position: GameState | PlayerView, sizes: Sequence[int], layout: _Layout, south_label_y: float) -> list[str]:
+    """Each seat's name, card count and status, beside its hand."""
+    phase, current, live = position.phase, position.current_player, position.phase.is_live
+    places = (
+        (0, _WIDTH / 2, layout.north_label_y, "middle"),
+        (1, _WIDTH - 14, layout.side_label_y, "end"),
+        (2, _WIDTH / 2, south_label_y, "middle"),
+        (3, 14, layout.side_label_y, "start"),
+    )
+    return [
+        _seat_label(
+            seat,
+            x,
+            label_y,
+            sizes[seat],
+            to_move=live and current == seat,
+            status=_status(phase, seat, position.went_out, current),
+            anchor=anchor,
+        )
+        for seat, x, label_y, anchor in places
+    ]
+
+
+@functools.lru_cache(maxsize=256)
+def _centre(
+    stock_size: int,
+    pile: tuple[Card, ...],
+    melds: tuple[Meld, ...],
+    discarded: bool,
+    meld_marks: tuple[int | None, ...] | None,
+    double_four_jokers: bool,
+    layout: _Layout,
+) -> tuple[str, float]:
+    """The centre of the table as one piece: the stock, the discard pile with each card's
+    index (R13), then the melds with their credits (R16); and the y below it. The same for
+    every seat's picture of a position, so it is drawn once for them all."""
+    left, right = layout.centre_left, layout.centre_right
+    y: float = layout.side_y + 20
+    parts = [_stock(stock_size, left, y)]
+    pile_left = left + 90
+    parts.append(
         _text(
             pile_left,
             y,
@@ -518,127 +681,70 @@ def table(
         )
     )
     pile_step = 30.0
-    per_row = max(1, int((centre_right - pile_left - _CARD_W) // pile_step) + 1)
-    discarded = last is not None and isinstance(last.action, Discard) and pile[-1:] == (last.action.card,)
-    centre.append('<g class="discard-pile">')
+    per_row = max(1, int((right - pile_left - _CARD_W) // pile_step) + 1)
+    parts.append('<g class="discard-pile">')
     for index, value in enumerate(pile):
         row, column = divmod(index, per_row)
-        left = pile_left + column * pile_step
+        x = pile_left + column * pile_step
         top = y + 26 + row * (_CARD_H + 24)
-        centre.append(_text(left + 4, top - 4, str(index), size=10.5, fill="#fff59d", extra=' class="pile-index"'))
-        centre.append(card(value, left, top, marked=discarded and index == len(pile) - 1))
-    centre.append("</g>")
+        parts.append(_text(x + 4, top - 4, str(index), size=10.5, fill="#fff59d", extra=' class="pile-index"'))
+        parts.append(card(value, x, top, marked=discarded and index == len(pile) - 1))
+    parts.append("</g>")
     pile_rows = max(1, -(-len(pile) // per_row))
     y = y + 26 + pile_rows * (_CARD_H + 24) + 14
+    parts.append(_meld_legend(len(melds), left, y))
+    y += 12
+    x = left
+    meld_step = 22.0
+    for number, meld in enumerate(melds):
+        width = 22 + (len(meld) - 1) * meld_step + _SMALL_W + (20 if meld.four_at_once else 0)
+        if x + width > right and x > left:
+            x = left
+            y += _SMALL_H + 12
+        mark = None if meld_marks is None else meld_marks[number]
+        svg, meld_right = _meld(meld, number, x, y, meld_step, meld.scores_double(double_four_jokers), mark)
+        parts.append(svg)
+        x = meld_right + 18
+    y += (_SMALL_H if melds else 0) + 20
+    return "".join(parts), y
 
-    melds = state.melds
-    centre.append(_text(centre_left, y, f"Melds ({len(melds)})", size=12, fill="#e8f5e9", weight="bold"))
-    legend_x = centre_left + 80
+
+def _stock(size: int, x: float, y: float) -> str:
+    """The stock: three card backs (a dashed place when it is empty) and its count."""
+    if size:
+        pile = (
+            f'<g class="stock" data-count="{size}">'
+            + _back(x + 6, y + 18)
+            + _back(x + 3, y + 15)
+            + _back(x, y + 12)
+            + "</g>"
+        )
+    else:
+        pile = (
+            f'<g class="stock" data-count="0"><rect x="{x:g}" y="{y + 12:g}" width="{_CARD_W}" '
+            f'height="{_CARD_H}" rx="4" fill="none" stroke="#a5d6a7" stroke-dasharray="4 3"/></g>'
+        )
+    count = f"{size} card{'s' if size != 1 else ''}"
+    return (
+        _text(x, y, "Stock", size=12, fill="#e8f5e9", weight="bold")
+        + pile
+        + _text(x + _CARD_W / 2 + 3, y + _CARD_H + 36, count, size=12, fill="#fff", anchor="middle")
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _meld_legend(count: int, x: float, y: float) -> str:
+    """The melds' heading and the legend of the credit colours (R16) and of a laid-off card."""
+    parts = [_text(x, y, f"Melds ({count})", size=12, fill="#e8f5e9", weight="bold")]
+    legend_x = x + 80
     for team in (0, 1):
-        centre.append(
+        parts.append(
             f'<circle cx="{legend_x + 6:g}" cy="{y - 4:g}" r="6" fill="{_TEAM_COLOURS[team]}"/>'
             + _text(legend_x + 16, y, f"credited to {TEAM_NAMES[team]}", size=11, fill="#e8f5e9")
         )
         legend_x += 170
-    centre.append(_text(legend_x, y, "dashed border: laid off", size=11, fill="#e8f5e9"))
-    y += 12
-    left = centre_left
-    meld_step = 22.0
-    for number, meld in enumerate(melds):
-        width = 22 + (len(meld) - 1) * meld_step + _SMALL_W + (20 if meld.four_at_once else 0)
-        if left + width > centre_right and left > centre_left:
-            left = centre_left
-            y += _SMALL_H + 12
-        doubled = meld.scores_double(state.rules.double_four_jokers)
-        svg, right = _meld(meld, number, left, y, meld_step, doubled, _meld_mark(last, melds, number))
-        centre.append(svg)
-        left = right + 18
-    y += (_SMALL_H if melds else 0) + 20
-    if not live:
-        sheet, y = _score_sheet(state, centre_left, y)
-        centre.append(sheet)
-        y += 20
-
-    # --- South below the centre and both side hands.
-    south_y = max(y, side_y + _side_height(len(west_cards)) + 20, side_y + _side_height(len(east_cards)) + 20)
-    south_label_y = south_y + (_CARD_H + 26 if south_cards else 16)
-    height = south_label_y + 24
-
-    must_of = [must if seat == current else None for seat in range(4)]
-    row_room = _WIDTH - 2 * 120
-    north_step = _spacing(len(north_cards), row_room, _CARD_W, 24)
-    north_x = _WIDTH / 2 - ((len(north_cards) - 1) * north_step + _CARD_W) / 2
-    south_step = _spacing(len(south_cards), row_room, _CARD_W, 24)
-    south_x = _WIDTH / 2 - ((len(south_cards) - 1) * south_step + _CARD_W) / 2
-    seats_svg = [
-        f'<g class="hand" data-seat="0">{_row(north_cards, north_x, north_y, north_step, must_of[0], marks[0])}</g>',
-        f'<g class="hand" data-seat="2">{_row(south_cards, south_x, south_y, south_step, must_of[2], marks[2])}</g>',
-        f'<g class="hand" data-seat="3">{_grid(west_cards, 22, side_y, must_of[3], marks[3])}</g>',
-        f'<g class="hand" data-seat="1">{_grid(east_cards, _WIDTH - 22 - east_width, side_y, must_of[1], marks[1])}</g>',
-    ]
-    label_places = ((0, _WIDTH / 2, north_label_y, "middle"), (1, _WIDTH - 14, side_label_y, "end"), (2, _WIDTH / 2, south_label_y, "middle"), (3, 14, side_label_y, "start"))  # fmt: skip
-    labels = [
-        _seat_label(
-            seat,
-            x,
-            label_y,
-            sizes[seat],
-            to_move=live and current == seat,
-            status=_status(phase, seat, state.went_out, current),
-            anchor=anchor,
-        )
-        for seat, x, label_y, anchor in label_places
-    ]
-    body.extend(seats_svg)
-    body.extend(labels)
-    body.extend(centre)
-
-    # --- The header: deal, scores, whose turn, the card to meld, whose view, the last action.
-    if title is None:
-        title = f"Persian Rummy · deal {state.deal_number} of {state.rules.deals} · {SEAT_NAMES[state.dealer]} dealt"
-        if is_view:
-            assert isinstance(position, PlayerView)
-            title += " · public table" if spectator else f" · seen by {SEAT_NAMES[position.seat]}"
-    if phase is Phase.DRAW:
-        turn = f"{SEAT_NAMES[current]} to draw"
-    elif phase is Phase.MELD:
-        turn = f"{SEAT_NAMES[current]} to meld, lay off or discard"
-        if must is not None:
-            turn += f" · must meld {must.symbol if not must.is_joker else 'a joker'} first (R14)"
-    elif state.went_out is not None:
-        turn = f"{'Game' if phase is Phase.GAME_OVER else 'Deal'} over: {SEAT_NAMES[state.went_out]} went out"
-    else:
-        turn = f"{'Game' if phase is Phase.GAME_OVER else 'Deal'} over: nobody went out"
-    header = [
-        f'<rect width="{_WIDTH}" height="{header_height}" fill="#1b3d2a"/>',
-        _text(14, 17, title, size=13, fill="#fff", weight="bold"),
-        _text(14, 34, turn, size=12.5, fill="#fff59d", extra=' class="turn"'),
-    ]
-    if last is not None:
-        header.append(_text(14, 51, "Last: " + _last_text(last), size=12.5, fill="#fff", extra=' class="last-action"'))
-    score_x: float = _WIDTH - 14
-    for team in (1, 0):
-        label = f"{TEAM_NAMES[team]} {state.scores[team]}"
-        width = 7.6 * len(label) + 16
-        header.append(
-            f'<g class="score" data-team="{team}"><rect x="{score_x - width:g}" y="8" width="{width:g}" height="24" '
-            f'rx="12" fill="{_TEAM_COLOURS[team]}"/>'
-            + _text(score_x - width / 2, 25, label, size=13, fill="#fff", anchor="middle", weight="bold")
-            + "</g>"
-        )
-        score_x -= width + 8
-
-    return "".join(
-        [
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{_WIDTH}" height="{height:g}" '
-            f'viewBox="0 0 {_WIDTH} {height:g}" font-family="{_FONT}" class="persian-rummy-table">',
-            _defs(),
-            f'<rect width="{_WIDTH}" height="{height:g}" rx="10" fill="{_FELT}"/>',
-            *header,
-            *body,
-            "</svg>",
-        ]
-    )
+    parts.append(_text(legend_x, y, "dashed border: laid off", size=11, fill="#e8f5e9"))
+    return "".join(parts)
 
 
 def cards_in(picture: str) -> list[str]:
