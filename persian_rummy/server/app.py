@@ -372,16 +372,20 @@ class Server:
         self._start_bots(table)
 
     async def _broadcast(self, table: Table, last: dict[str, Any], state: Any = None) -> None:
-        """Send each connection of a table its frame: each seat's is written once, and the
-        spectators' once for them all."""
-        for seat in range(PLAYERS):
-            connection = self.players.get((table.id, seat))
-            if connection is not None:
-                await connection.send_text(table.frame_text(seat, state, last))
-        watchers = self.spectators.get(table.id, set())
+        """Send each connection of a table its frame: the frames are written together
+        (:meth:`~persian_rummy.server.tables.Table.frame_texts`), and the spectators' once for
+        them all."""
+        found = [(seat, self.players.get((table.id, seat))) for seat in range(PLAYERS)]
+        seated = [(seat, connection) for seat, connection in found if connection is not None]
+        watchers = list(self.spectators.get(table.id, ()))
+        if not seated and not watchers:
+            return
+        seats: list[int | None] = [seat for seat, _ in seated]
+        texts = table.frame_texts([*seats, None] if watchers else seats, state, last)
+        for (_, connection), text in zip(seated, texts, strict=False):
+            await connection.send_text(text)
         if watchers:
-            text = table.frame_text(None, state, last)
-            await asyncio.gather(*(connection.send_text(text) for connection in list(watchers)))
+            await asyncio.gather(*(connection.send_text(texts[-1]) for connection in watchers))
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.get_running_loop().create_task(work)

@@ -18,11 +18,13 @@ True
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import secrets
 import time
 from collections.abc import Sequence
+from json.encoder import encode_basestring_ascii
 from typing import Any, Final
 
 import attrs
@@ -37,7 +39,7 @@ from persian_rummy.record import GameRecord, dumps
 from persian_rummy.rules import Rules
 from persian_rummy.scoring import score_round
 from persian_rummy.state import PLAYERS, SEAT_NAMES, TEAM_NAMES, GameState, Phase
-from persian_rummy.svg import table as picture
+from persian_rummy.svg import table_parts as picture_parts
 
 __all__ = ["HUMAN", "Table", "new_token"]
 
@@ -278,28 +280,34 @@ class Table:
         >>> frame["turn"], frame["legal"][:2], frame["sheet"]
         (1, ['draw'], None)
         """
-        fields, view = self._frame(seat, state, last)
-        return {**fields, "view": None if view is None else json.loads(view)}
+        frame: dict[str, Any] = json.loads(self.frame_text(seat, state, last))
+        return frame
 
     def frame_text(self, seat: int | None, state: GameState | None = None, last: dict[str, Any] | None = None) -> str:
-        """:meth:`frame` as the JSON text the server sends, built without parsing the view's
-        JSON and writing it again (the view goes in as :meth:`~persian_rummy.PlayerView.to_json`
-        writes it).
+        """:meth:`frame` as the JSON text the server sends.
 
         >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
-        >>> json.loads(table.frame_text(1)) == table.frame(1), json.loads(table.frame_text(None)) == table.frame(None)
+        >>> json.loads(table.frame_text(1)) == table.frame(1), table.frame_text(None).startswith('{"type":"state"')
         (True, True)
         """
-        fields, view = self._frame(seat, state, last)
-        return json.dumps(fields, separators=(",", ":"))[:-1] + ',"view":' + ("null" if view is None else view) + "}"
+        return self.frame_texts((seat,), state, last)[0]
 
-    def _frame(
-        self, seat: int | None, state: GameState | None, last: dict[str, Any] | None
-    ) -> tuple[dict[str, Any], str | None]:
-        """A frame's fields but its view, and the view's JSON text (``None`` for a spectator)."""
+    def frame_texts(
+        self, seats: Sequence[int | None], state: GameState | None = None, last: dict[str, Any] | None = None
+    ) -> list[str]:
+        """:meth:`frame_text` for each of ``seats`` on one position, written together: what the
+        frames share (the picture's centre, its face-down hands and labels, the score sheet)
+        is encoded once for them all (:func:`~persian_rummy.svg.table_parts`), and the view goes
+        in as :meth:`~persian_rummy.PlayerView.to_json` writes it.
+
+        >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
+        >>> texts = table.frame_texts([0, 1, 2, 3, None])
+        >>> [json.loads(text)["seat"] for text in texts]
+        [0, 1, 2, 3, None]
+        >>> texts == [table.frame_text(seat) for seat in [0, 1, 2, 3, None]]
+        True
+        """
         state = self.state if state is None else state
-        view = state.view(0 if seat is None else seat)
-        to_move = seat is not None and view.is_to_move
         sheet = None
         if not state.phase.is_live:
             sheet = [
@@ -308,10 +316,7 @@ class Table:
                  "going_out": score.going_out, "total": score.total}
                 for score in score_round(state)
             ]  # fmt: skip
-        fields = {
-            "type": "state",
-            "seq": self.seq,
-            "seat": seat,
+        public = {
             "deal": state.deal_number,
             "deals": state.rules.deals,
             "phase": state.phase.value,
@@ -320,11 +325,52 @@ class Table:
             "names": list(self.names),
             "seats": list(self.seats),
             "last": last,
-            "svg": picture(view, spectator=seat is None),
-            "legal": [str(action) for action in legal_actions(view)] if to_move else [],
-            "sheet": sheet,
         }
-        return fields, None if seat is None else view.to_json()
+        # The frames' fields in order: type, seq, seat, the public fields, svg, legal, sheet, view.
+        middle = _dumps(public)[1:-1]
+        sheet_text = _dumps(sheet)
+        encoded: dict[int, str] = {}  # a piece's JSON, by the piece (alive until the frames are written)
+        pictures = []
+        texts = []
+        for seat in seats:
+            view = state.view(0 if seat is None else seat)
+            parts = picture_parts(view, spectator=seat is None)
+            pictures.append(parts)
+            legal = [str(action) for action in legal_actions(view)] if seat is not None and view.is_to_move else []
+            texts.append(
+                f'{{"type":"state","seq":{self.seq},"seat":{_dumps(seat)},{middle},"svg":"'
+                + "".join([_encoded(part, encoded) for part in parts])
+                + f'","legal":{_dumps(legal)},"sheet":{sheet_text},"view":'
+                + ("null" if seat is None else view.to_json())
+                + "}"
+            )
+        return texts
+
+
+def _dumps(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+# A picture's small pieces (a card at a place, a label) come back action after action: their
+# JSON is kept, within a bound on the memory it takes; the large ones are new with each action.
+_SMALL_PIECE: Final = 1024
+_SMALL_PIECES: Final = 8192
+
+
+@functools.lru_cache(maxsize=_SMALL_PIECES)
+def _encoded_small(part: str) -> str:
+    return encode_basestring_ascii(part)[1:-1]
+
+
+def _encoded(part: str, encoded: dict[int, str]) -> str:
+    """A piece of a picture as it stands inside a JSON string (as ``json.dumps`` writes it),
+    each piece encoded once for all the frames ``encoded`` serves."""
+    if len(part) <= _SMALL_PIECE:
+        return _encoded_small(part)
+    text = encoded.get(id(part))
+    if text is None:
+        text = encoded[id(part)] = encode_basestring_ascii(part)[1:-1]
+    return text
 
 
 def _make_bots(seats: Sequence[str], seed: int) -> tuple[Bot | None, ...]:
