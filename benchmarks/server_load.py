@@ -15,7 +15,8 @@ every table and connection of the run. The run is bounded: at most ``--seconds``
 tables. Prints one line: the Python version and cores; the connections (open at once,
 dropped); the accepted actions and their rate; the latency from sending an action to
 receiving its acknowledgement (p50, p90, p99, max); and (on Linux) the processor time per
-accepted action of the server, measured over the play only, and of the clients, which tells
+accepted action of the server (in user and in system mode: the system's share is mostly the
+loopback network carrying the frames), measured over the play only, and of the clients, which tells
 how much of the wall time was the server's own work on a shared machine.
 """
 
@@ -67,7 +68,7 @@ class Watcher:
 
 async def run(
     port: int, tables: int, spectators: int, bot: str, seconds: float, server_pid: int
-) -> tuple[list[SeatClient], list[Watcher], float, float | None]:
+) -> tuple[list[SeatClient], list[Watcher], float, tuple[float, float] | None]:
     links = [create_table(f"http://127.0.0.1:{port}", ["human"] * 4) for _ in range(tables)]
     clients = [
         SeatClient(f"ws://127.0.0.1:{port}/ws/{seat['token']}", bot, seed=number * 4 + seat["seat"])
@@ -87,16 +88,18 @@ async def run(
     for task in pending:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return clients, watchers, elapsed, None if cpu is None or end is None else end - cpu
+    used = None if cpu is None or end is None else (end[0] - cpu[0], end[1] - cpu[1])
+    return clients, watchers, elapsed, used
 
 
-def cpu_seconds(pid: int) -> float | None:
-    """The processor time (user and system) a process has used, where ``/proc`` tells it."""
+def cpu_seconds(pid: int) -> tuple[float, float] | None:
+    """The processor time a process has used in user and in system mode, where ``/proc`` tells it."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -149,7 +152,12 @@ def main(argv: list[str] | None = None) -> int:
         f"dropped), {finished} games finished, {actions} actions in {elapsed:.1f}s: {actions / elapsed:,.0f} "
         f"actions/s; latency to acknowledgement p50 {percentile(latencies, 0.5):.1f} ms, "
         f"p90 {percentile(latencies, 0.9):.1f} ms, p99 {percentile(latencies, 0.99):.1f} ms, max {latencies[-1]:.1f} ms"
-        + ("" if cpu is None else f"; processor time per action: server {cpu * 1000 / actions:.2f} ms")
+        + (
+            ""
+            if cpu is None
+            else f"; processor time per action: server {sum(cpu) * 1000 / actions:.2f} ms "
+            f"({cpu[0] * 1000 / actions:.2f} user, {cpu[1] * 1000 / actions:.2f} system)"
+        )
         + f", clients {client_cpu * 1000 / actions:.2f} ms"
     )
     return 0
