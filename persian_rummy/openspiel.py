@@ -62,7 +62,7 @@ The model:
   text from outside.
 - :meth:`PersianRummyState.resample_from_infostate` deals the cards the player has not seen
   at random, keeping in each other hand the cards it is known to hold because it took them
-  from the discard pile (:func:`persian_rummy.bots.determinize` on the player's
+  from the discard pile (:func:`persian_rummy.worlds.determinize` on the player's
   :class:`~persian_rummy.InfoState`); OpenSpiel's IS-MCTS samples its worlds with it. The
   sampled state is made from the player's information alone: nothing in it depends on a card
   the player has not seen (R27).
@@ -583,7 +583,7 @@ class PersianRummyState(pyspiel.State):
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> PersianRummyState:
         """A state ``player_id`` cannot tell from this one, made from what it has seen alone
-        (R27): the cards it has not seen dealt at random (:func:`persian_rummy.bots.determinize`
+        (R27): the cards it has not seen dealt at random (:func:`persian_rummy.worlds.determinize`
         on its :class:`~persian_rummy.InfoState`; while a deal is dealt, the cards dealt to
         the others so far), its own views of the earlier deals and of the start of this one,
         and the public events with the cards of its own stock draws only.
@@ -1096,7 +1096,7 @@ _STATE_PART: Final[list[str]] = []
 
 def state_from_info(game: PersianRummyGame, info: InfoState, rng: random.Random) -> PersianRummyState:
     """An OpenSpiel state of ``game`` behind a seat's :class:`~persian_rummy.InfoState`: the
-    hidden cards dealt at random (:func:`~persian_rummy.bots.determinize`), the deal's history
+    hidden cards dealt at random (:func:`~persian_rummy.worlds.determinize`), the deal's history
     the seat's. What a search bot needs to choose the seat's next action (the earlier deals and
     the start of this one are not in it).
 
