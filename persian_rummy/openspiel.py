@@ -90,7 +90,7 @@ with needs_extra("rl", __name__):
     import pyspiel
 
 from persian_rummy.actions import DRAW_STOCK, Action, DrawDiscard, DrawStock
-from persian_rummy.bots import GreedyBot, determinize
+from persian_rummy.bots import GreedyBot
 from persian_rummy.cards import CARDS, DECK, DECK_COUNTS, JOKER_INDEX, Card
 from persian_rummy.encoding import NUM_ACTIONS, int_to_action, legal_indices
 from persian_rummy.engine import legal_actions, play
@@ -108,6 +108,7 @@ from persian_rummy.rules import Rules
 from persian_rummy.scoring import winner
 from persian_rummy.state import HAND_SIZE, PLAYERS, GameState, Phase, team_of
 from persian_rummy.view import InfoState, Observation, PlayerView
+from persian_rummy.worlds import determinize, fill_hidden, unseen_cards
 
 __all__ = [
     "GAME_TYPE",
@@ -651,12 +652,10 @@ def _dealing_text(node: _Node, viewer: int | None) -> str:
 def _redealt(node: _Node, player: int, rng: random.Random) -> tuple[Card, ...]:
     """The cards dealt so far with those dealt to ``player`` kept and the others' drawn at
     random from the cards ``player`` has not seen (R5, R27)."""
-    own = _dealt_to(node, player)
-    unseen = _undealt(own)
+    unseen = unseen_cards(_dealt_to(node, player))
     rng.shuffle(unseen)
     mine = (player - node.dealer - 1) % PLAYERS
-    others = iter(unseen)
-    return tuple(card if index % PLAYERS == mine else next(others) for index, card in enumerate(node.dealt))
+    return fill_hidden([card if index % PLAYERS == mine else None for index, card in enumerate(node.dealt)], unseen)
 
 
 def _dealt_to(node: _Node, player: int) -> tuple[Card, ...]:
