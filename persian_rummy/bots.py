@@ -32,17 +32,17 @@ from collections.abc import Callable, Sequence
 from typing import Final, Protocol, runtime_checkable
 
 from persian_rummy._bits import RANK_MASKS, SUIT_BITS, cards_bits, mask_points
-from persian_rummy._moves import meld_partners, meld_phase_actions
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass, meld_action
-from persian_rummy.cards import DECK, JOKER_INDEX, POINTS, Card
+from persian_rummy.cards import JOKER_INDEX, POINTS
 from persian_rummy.engine import legal_actions, play
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, NotationError, excerpt
-from persian_rummy.hand import Hand
-from persian_rummy.melds import LAY_OFFS, MeldKind, candidate_melds, extensions, meld_key
+from persian_rummy.melds import LAY_OFFS, MeldKind, candidate_melds, meld_key
 from persian_rummy.scoring import tally
-from persian_rummy.state import SHOWN_FIELDS, GameState, Phase, team_of
+from persian_rummy.state import GameState, Phase, team_of
 from persian_rummy.view import InfoState, PlayerView
+from persian_rummy.worlds import determinize
 
+# determinize lives in persian_rummy.worlds; it is importable from here too, as it was.
 __all__ = ["BOTS", "BUDGET_LIMIT", "Bot", "GreedyBot", "MonteCarloBot", "RandomBot", "determinize", "make_bot"]
 
 #: What the greedy rules read: the view of the seat to move, or (in rollouts) the full state,
@@ -381,156 +381,6 @@ def _greedy_turn(view: _Position, actions: Sequence[Action]) -> Action:
 # --- Monte-Carlo ---------------------------------------------------------------------------
 
 
-#: Deals tried before the cards that meld a taken card are placed by hand (R14).
-_DEAL_ATTEMPTS: Final = 32
-
-
-def _deal_unseen(view: PlayerView, unseen: list[Card], known: list[list[Card]]) -> tuple[Hand, ...]:
-    """The other seats' hands dealt in order from ``unseen``, each also holding the cards
-    ``known`` to be in it."""
-    hands = []
-    start = 0
-    for seat, size in enumerate(view.hand_sizes):
-        if seat == view.seat:
-            hands.append(view.hand)
-            continue
-        size -= len(known[seat])
-        hands.append(Hand([*unseen[start : start + size], *known[seat]]))
-        start += size
-    return tuple(hands)
-
-
-def _place_usable(unseen: list[Card], pinned: Card | None, view: PlayerView, known: list[list[Card]]) -> None:
-    """Move unseen cards the mover can use at once to where its hand is dealt from: those that
-    meld with ``pinned`` (R14), or else one that extends a meld on the table (R19). Cards the
-    mover is known to hold (``known``) count towards the meld, and no more cards are placed
-    than the mover's hidden part of its hand holds."""
-    mover = view.current_player
-    start = sum(size - len(known[seat]) for seat, size in enumerate(view.hand_sizes[:mover]) if seat != view.seat)
-    room = view.hand_sizes[mover] - len(known[mover])
-    if pinned is not None:
-        choices: list[tuple[Card, ...]] = list(meld_partners(pinned))
-    else:
-        choices = [(card,) for meld in view.melds for card in extensions(meld, view.rules.ace_low)]
-    for group in choices:
-        held = list(known[mover])
-        if pinned is not None and pinned in held:
-            held.remove(pinned)  # the card to meld is not its own partner
-        needed = []
-        for card in group:
-            if card in held:
-                held.remove(card)
-            else:
-                needed.append(card)
-        if len(needed) > room:
-            continue
-        rest = list(unseen)
-        try:
-            for card in needed:
-                rest.remove(card)
-        except ValueError:
-            continue
-        unseen[:] = rest[:start] + needed + rest[start:]
-        return
-
-
-def determinize(view: PlayerView | InfoState, rng: random.Random) -> GameState:
-    """A full :class:`~persian_rummy.GameState` consistent with ``view``: the viewer's hand and
-    everything public as they are, the unseen cards (the deck minus the viewer's hand, the
-    table and the discard pile) dealt at random to the other hands, in their known sizes, and
-    to the stock (R27).
-
-    Given an :class:`~persian_rummy.InfoState`, the public history is used too: the cards a
-    seat took from the discard pile and has not played since stay in that seat's hand (R13,
-    R27), only the rest is dealt at random.
-
-    >>> from persian_rummy import new_game
-    >>> state = new_game(5)
-    >>> guess = determinize(state.view(1), random.Random(0))
-    >>> guess.hands[1] == state.hands[1], [len(hand) for hand in guess.hands], len(guess.stock)
-    (True, [7, 7, 7, 7], 27)
-    >>> guess.validate()
-    >>> state = GameState.from_position(["4s 9d 2h", "5s 6s Kd", "Qh Qd 3c", "2c 2d 7h"], "Qs 4c 7s")
-    >>> moves = ["take 2", "meld 5s 6s 7s", "discard Kd", "take 0", "meld Qs Qh Qd"]
-    >>> from persian_rummy import info_after
-    >>> info = info_after(state, moves, seat=0)
-    >>> str(info.history[3]), all(card in determinize(info, random.Random(seed)).hands[2] for card in ("4c", "Kd") for seed in range(20))
-    ('S take 0 = Qs 4c Kd', True)
-    """
-    known = _known_cards(view) if isinstance(view, InfoState) else None
-    if isinstance(view, InfoState):
-        view = view.view
-    seen = list(view.hand) + list(view.discard_pile)
-    for meld in view.melds:
-        seen.extend(meld.cards)
-    counts = [0] * (JOKER_INDEX + 1)
-    for card in seen:
-        counts[card.index] += 1
-    unseen = []
-    for card in DECK:
-        if counts[card.index]:
-            counts[card.index] -= 1
-        else:
-            unseen.append(card)
-    others = sum(size for seat, size in enumerate(view.hand_sizes) if seat != view.seat)
-    if len(unseen) != others + view.stock_size:
-        raise InvalidStateError(
-            f"R1: the view of seat {view.seat} leaves {len(unseen)} unseen cards for "
-            f"{others} cards in other hands and {view.stock_size} in the stock"
-        )
-    # Cards known to be in another seat's hand stay there: the card it just took from the pile
-    # (R14, public) and, with the history, every card it took and has not played (R13).
-    pinned = view.must_meld if view.must_meld is not None and view.current_player != view.seat else None
-    if known is None:
-        known = [[] for _ in view.hand_sizes]
-        if pinned is not None:
-            known[view.current_player].append(pinned)
-    for cards in known:
-        for card in cards:
-            unseen.remove(card)
-    # After another seat's draw its hand must have a legal action (R14, R19), as in play:
-    # deals that miss are dealt again.
-    check = view.phase is Phase.MELD and view.current_player != view.seat
-    hands: tuple[Hand, ...] = ()
-    for attempt in range(_DEAL_ATTEMPTS + 1):
-        if attempt < _DEAL_ATTEMPTS:
-            rng.shuffle(unseen)
-        else:
-            _place_usable(unseen, pinned, view, known)
-        hands = _deal_unseen(view, unseen, known)
-        mover = hands[view.current_player]
-        if not check or meld_phase_actions(
-            mover.mask, mover.jokers, view.melds, pinned, view.rules, view.current_player, first_only=True
-        ):
-            break
-    dealt = sum(view.hand_sizes) - len(view.hand) - sum(len(cards) for cards in known)
-    return GameState(
-        hands=hands,
-        stock=tuple(unseen[dealt:]),
-        **{name: getattr(view, name) for name in SHOWN_FIELDS},
-    )
-
-
-def _known_cards(info: InfoState) -> list[list[Card]]:
-    """Per seat, the cards the history shows in its hand: taken from the pile (R13) and not
-    melded, laid off or discarded since (the viewer's own hand is known anyway)."""
-    known: list[list[Card]] = [[] for _ in range(len(info.view.hand_sizes))]
-    for event in info.history:
-        held = known[event.seat]
-        if event.seat == info.seat:
-            continue
-        action = event.action
-        if isinstance(action, DrawDiscard):
-            held.extend(event.cards)
-        elif isinstance(action, MeldCards):
-            for card in action.cards:
-                if card in held:
-                    held.remove(card)
-        elif isinstance(action, LayOff | Discard) and action.card in held:
-            held.remove(action.card)
-    return known
-
-
 def _evaluate(state: GameState, team: int) -> float:
     """The score margin of ``team`` if the round ended now (R23), or at its end (R25)."""
     first, second = state.scores
@@ -564,7 +414,7 @@ class MonteCarloBot:
 
     At each such choice the bot keeps the ``candidates`` best options by the greedy measure
     (every legal draw is a candidate), deals ``samples`` random completions of the hidden cards
-    consistent with its view (:func:`determinize`), plays each candidate in each of them, lets
+    consistent with its view (:func:`~persian_rummy.worlds.determinize`), plays each candidate in each of them, lets
     greedy play continue for every seat for ``horizon`` turns (or to the end of the round) and
     picks the candidate with the best mean score margin for its team (R23-R25). The same
     completions serve every candidate, so they are compared on equal cards. Melds and lay-offs
@@ -581,7 +431,7 @@ class MonteCarloBot:
     With ``history=1`` (``make_bot("mc:history=1")``) the bot reads the public history too: it
     sets ``takes_info_state``, so :func:`~persian_rummy.arena.play_game` hands it the seat's
     :class:`~persian_rummy.InfoState`, and its sampled worlds keep in each hand the cards that
-    seat took from the discard pile and still holds (:func:`determinize`, R13, R27).
+    seat took from the discard pile and still holds (:func:`~persian_rummy.worlds.determinize`, R13, R27).
 
     >>> from persian_rummy import new_game
     >>> bot = MonteCarloBot(3, samples=8, horizon=6)

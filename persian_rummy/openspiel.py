@@ -62,7 +62,7 @@ The model:
   text from outside.
 - :meth:`PersianRummyState.resample_from_infostate` deals the cards the player has not seen
   at random, keeping in each other hand the cards it is known to hold because it took them
-  from the discard pile (:func:`persian_rummy.bots.determinize` on the player's
+  from the discard pile (:func:`persian_rummy.worlds.determinize` on the player's
   :class:`~persian_rummy.InfoState`); OpenSpiel's IS-MCTS samples its worlds with it. The
   sampled state is made from the player's information alone: nothing in it depends on a card
   the player has not seen (R27).
@@ -90,7 +90,7 @@ with needs_extra("rl", __name__):
     import pyspiel
 
 from persian_rummy.actions import DRAW_STOCK, Action, DrawDiscard, DrawStock
-from persian_rummy.bots import GreedyBot, determinize
+from persian_rummy.bots import GreedyBot
 from persian_rummy.cards import CARDS, DECK, DECK_COUNTS, JOKER_INDEX, Card
 from persian_rummy.encoding import NUM_ACTIONS, int_to_action, legal_indices
 from persian_rummy.engine import legal_actions, play
@@ -108,6 +108,7 @@ from persian_rummy.rules import Rules
 from persian_rummy.scoring import winner
 from persian_rummy.state import HAND_SIZE, PLAYERS, GameState, Phase, team_of
 from persian_rummy.view import InfoState, Observation, PlayerView
+from persian_rummy.worlds import determinize, fill_hidden, unseen_cards
 
 __all__ = [
     "GAME_TYPE",
@@ -583,7 +584,7 @@ class PersianRummyState(pyspiel.State):
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> PersianRummyState:
         """A state ``player_id`` cannot tell from this one, made from what it has seen alone
-        (R27): the cards it has not seen dealt at random (:func:`persian_rummy.bots.determinize`
+        (R27): the cards it has not seen dealt at random (:func:`persian_rummy.worlds.determinize`
         on its :class:`~persian_rummy.InfoState`; while a deal is dealt, the cards dealt to
         the others so far), its own views of the earlier deals and of the start of this one,
         and the public events with the cards of its own stock draws only.
@@ -651,12 +652,10 @@ def _dealing_text(node: _Node, viewer: int | None) -> str:
 def _redealt(node: _Node, player: int, rng: random.Random) -> tuple[Card, ...]:
     """The cards dealt so far with those dealt to ``player`` kept and the others' drawn at
     random from the cards ``player`` has not seen (R5, R27)."""
-    own = _dealt_to(node, player)
-    unseen = _undealt(own)
+    unseen = unseen_cards(_dealt_to(node, player))
     rng.shuffle(unseen)
     mine = (player - node.dealer - 1) % PLAYERS
-    others = iter(unseen)
-    return tuple(card if index % PLAYERS == mine else next(others) for index, card in enumerate(node.dealt))
+    return fill_hidden([card if index % PLAYERS == mine else None for index, card in enumerate(node.dealt)], unseen)
 
 
 def _dealt_to(node: _Node, player: int) -> tuple[Card, ...]:
@@ -1096,7 +1095,7 @@ _STATE_PART: Final[list[str]] = []
 
 def state_from_info(game: PersianRummyGame, info: InfoState, rng: random.Random) -> PersianRummyState:
     """An OpenSpiel state of ``game`` behind a seat's :class:`~persian_rummy.InfoState`: the
-    hidden cards dealt at random (:func:`~persian_rummy.bots.determinize`), the deal's history
+    hidden cards dealt at random (:func:`~persian_rummy.worlds.determinize`), the deal's history
     the seat's. What a search bot needs to choose the seat's next action (the earlier deals and
     the start of this one are not in it).
 

@@ -18,7 +18,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # actions (_moves) and the checks a state and a view share (_positions)
     ("melds", "actions", "serialization", "rules", "_phase", "_notation", "_table", "scoring", "_moves", "_positions"),
     ("view", "state"),  # a view is made from a state's fields, and the state re-exports it
-    ("engine", "dealing", "partnerships"),
+    # the rules in motion, and the worlds a seat cannot tell from the real one
+    ("engine", "dealing", "partnerships", "worlds"),
     (
         "position",
         "svg",

@@ -15,6 +15,7 @@ from persian_rummy.cards import DECK_COUNTS, Card
 from persian_rummy.errors import ReplayError
 from persian_rummy.record._deal import DEALT, DealRecord
 from persian_rummy.state import PLAYERS, GameState
+from persian_rummy.worlds import cards_to_complete, fill_hidden, unseen_cards
 
 
 def check_final_hands(deals: Sequence[DealRecord], states: Sequence[GameState]) -> None:
@@ -91,32 +92,29 @@ def fill_deck(deal: DealRecord, viewer: int, oldest_first: bool = True) -> tuple
         for seat, hand in enumerate(deal.final_hands):
             for card in hand:
                 place(seat, card, None)
-    known: Counter[Card] = Counter(card for card in deck if card is not None)
-    unseen = DECK_COUNTS - known
-    if known - DECK_COUNTS:
+    known = [card for card in deck if card is not None]
+    if Counter(known) - DECK_COUNTS:
         raise ReplayError("the record names more cards than the deck holds", deal=deal.number)
+    unseen = unseen_cards(known)
     last = deal.actions[-1] if deal.actions else None
     if last is not None and type(last.action) is DrawDiscard and last.seat != viewer and deal.final_hands is None:
         # The record stops right after another seat took from the pile: that take was legal
         # (R14), so the seat held cards that meld the target; place some unseen ones that do.
         slots = open_slots[last.seat]
-        taken_cards = Counter(from_pile[last.seat])
-        taken_cards[taken[0]] -= 1  # the target itself is not its own partner
-        for pair in meld_partners(taken[0]):
-            need = list((Counter(pair) - taken_cards).elements())
-            if len(need) <= len(slots) and not Counter(need) - unseen:
-                for card in need:
-                    deck[slots.pop(0)] = card
-                unseen -= Counter(need)
-                break
-    rest = iter(sorted(unseen.elements()))
-    if deck.count(None) != unseen.total():
+        held = list(from_pile[last.seat].elements())
+        held.remove(taken[0])  # the target itself is not its own partner
+        need = cards_to_complete(meld_partners(taken[0]), held, unseen, len(slots))
+        for card in need or ():
+            deck[slots.pop(0)] = card
+            unseen.remove(card)
+    if deck.count(None) != len(unseen):
         # A crafted record can place a card where it was already known: then the hidden
         # positions and the unseen cards no longer match.
         raise ReplayError(
             "the record's hidden cards and the cards nobody saw do not add up to the deck", deal=deal.number
         )
-    return tuple(card if card is not None else next(rest) for card in deck)
+    # The cards nobody saw, in card order.
+    return fill_hidden(deck, unseen)
 
 
 def redacted_deals(deals_in: Sequence[DealRecord], states: Sequence[GameState], seat: int) -> tuple[DealRecord, ...]:
