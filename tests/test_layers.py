@@ -21,6 +21,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine", "dealing", "partnerships"),
     (
         "position",
+        "presentation",  # the game in words, which the pictures and the programs above say
         "svg",
         "record._deal",
         "record._redaction",
