@@ -1,5 +1,5 @@
 """The table as plain text (internal): what ``print(state)`` and ``print(view)`` show, and
-the command line's table, with its colours and suit symbols.
+the styled table of :mod:`persian_rummy.presentation`, with its colours and suit symbols.
 
 It reads only fields that a :class:`~persian_rummy.GameState` and a
 :class:`~persian_rummy.PlayerView` share, and is handed the hands to show, so it imports
@@ -40,7 +40,7 @@ def meld_text(meld: Meld, seat_names: Sequence[str], card: Callable[[Card], str]
     return text
 
 
-def table_text(
+def format_table(
     position: Shown,
     *,
     hands: Sequence[Hand | None],
@@ -52,8 +52,9 @@ def table_text(
     card: Callable[[Card], str] = str,
     bold: Callable[[str], str] = _plain,
 ) -> str:
-    """The table, one line per seat: ``hands[seat]`` is shown, or only its size when
-    ``None`` (a hidden hand, R27); ``viewer`` is the seat whose view this is, if any."""
+    """The table written from the fields a state and a view share and the hands to show, one
+    line per seat: ``hands[seat]`` is shown, or only its size when ``None`` (a hidden hand,
+    R27); ``viewer`` is the seat whose view this is, if any."""
     lines = [
         bold(
             f"Deal {position.deal_number} of {position.rules.deals} · {seat_names[position.dealer]} dealt · "

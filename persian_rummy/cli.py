@@ -41,7 +41,7 @@ import sys
 import textwrap
 import time
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from statistics import fmean, pstdev
 from typing import Final, TextIO
 
@@ -49,7 +49,6 @@ from persian_rummy._version import __version__
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
 from persian_rummy.arena import PlayedGame, derived_seed, play_game, wilson_interval
 from persian_rummy.bots import BOTS, Bot, make_bot
-from persian_rummy.cards import Card, Suit
 from persian_rummy.dealing import Seed, deal_seed, new_game, next_deal, shuffled_deck
 from persian_rummy.engine import legal_actions, play
 from persian_rummy.errors import (
@@ -60,249 +59,13 @@ from persian_rummy.errors import (
     PersianRummyError,
     excerpt,
 )
-from persian_rummy.melds import MeldKind
+from persian_rummy.presentation import Style, describe, result_text, round_end_text, score_sheet, styled_table
 from persian_rummy.rules import PRESETS, Rules
-from persian_rummy.scoring import RoundScore, score_round, winner
-from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, GameState, Phase, RoundEnd, team_of
+from persian_rummy.scoring import score_round, winner
+from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, GameState, Phase, team_of
 from persian_rummy.view import PlayerView
 
-#: A card as the library's messages write it (6s, Th, Jk), as a word of its own.
-_CARD_IN_TEXT: Final = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][shdc]|Jk)(?![A-Za-z0-9])")
-
-__all__ = ["Style", "describe", "main", "score_sheet", "table_text", "visible"]
-
-
-class Style:
-    """How the command line writes cards: suit symbols or letters, with or without colour.
-
-    >>> Style(colour=False).cards(Card.parse(text) for text in ("Th", "Jk"))
-    'T♥ Jk'
-    >>> Style(colour=True).card(Card.parse("Qd"))
-    '\\x1b[31mQ♦\\x1b[0m'
-    >>> Style(colour=False, symbols=False).card(Card.parse("Qd"))
-    'Qd'
-    """
-
-    def __init__(self, *, colour: bool = False, symbols: bool = True) -> None:
-        self.colour = colour
-        self.symbols = symbols
-
-    @classmethod
-    def for_stream(cls, stream: TextIO, choice: str = "auto") -> Style:
-        """The style for ``stream``: colour if ``choice`` is ``"always"``, or ``"auto"`` on a
-        terminal with ``NO_COLOR`` unset; symbols if the stream's encoding has them.
-
-        >>> import io
-        >>> Style.for_stream(io.StringIO()).colour
-        False
-        """
-        encoding = getattr(stream, "encoding", None) or "utf-8"
-        try:
-            "♠♥♦♣".encode(encoding)
-            symbols = True
-        except (UnicodeEncodeError, LookupError):
-            symbols = False
-        if choice == "always":
-            colour = True
-        elif choice == "never":
-            colour = False
-        else:
-            colour = bool(getattr(stream, "isatty", lambda: False)()) and not os.environ.get("NO_COLOR")
-        return cls(colour=colour, symbols=symbols)
-
-    def card(self, card: Card) -> str:
-        """One card as text.
-
-        >>> Style().card(Card.parse("4c"))
-        '4♣'
-        """
-        text = card.symbol if self.symbols and not card.is_joker else str(card)
-        if not self.colour:
-            return text
-        if card.is_joker:
-            return f"\x1b[35m{text}\x1b[0m"
-        if card.natural_suit in (Suit.HEARTS, Suit.DIAMONDS):
-            return f"\x1b[31m{text}\x1b[0m"
-        return text
-
-    def cards(self, cards: Iterable[Card]) -> str:
-        """Cards separated by spaces; ``-`` for none.
-
-        >>> Style().cards([])
-        '-'
-        """
-        items = list(cards)
-        return " ".join(self.card(card) for card in items) if items else "-"
-
-    def in_text(self, text: str) -> str:
-        """``text`` (a message of the library's, which writes cards as ``6s``) with its cards
-        written as this style writes them, as the screen shows them.
-
-        >>> Style().in_text("R17: seat 2 does not hold 6s or Jk")
-        'R17: seat 2 does not hold 6♠ or Jk'
-        >>> Style(symbols=False).in_text("R17: 6s")
-        'R17: 6s'
-        """
-        if not self.symbols and not self.colour:
-            return text
-        return _CARD_IN_TEXT.sub(lambda match: self.card(Card.parse(match[0])), text)
-
-    def bold(self, text: str) -> str:
-        """Bold text, when colour is on.
-
-        >>> Style().bold("x")
-        'x'
-        """
-        return f"\x1b[1m{text}\x1b[0m" if self.colour else text
-
-
-def describe(
-    before: GameState,
-    action: Action,
-    after: GameState,
-    style: Style,
-    *,
-    reveal: bool = True,
-    used_by: Action | None = None,
-    you: bool = False,
-) -> str:
-    """One action in words. ``reveal`` says whether to name a card drawn from the stock
-    (hidden from the other players, R27). For a discard-pile draw, ``used_by`` is the next
-    action, which melds or lays off the card taken (R14), when it is known. The verb is for a
-    seat's name (``takes``), or with ``you`` for the player at the terminal (``take``).
-
-    >>> from persian_rummy import GameState
-    >>> state = GameState.from_position(["4s 9d", "5s 6s Kd", "Qh Qd", "2c 2d"], "4c 7s 9c 2h")
-    >>> after = play(state, "take 1")
-    >>> describe(state, DrawDiscard(1), after, Style())
-    'takes 7♠ 9♣ 2♥ from the discard pile (the 7♠ must be melded or laid off now, R14)'
-    >>> describe(state, DrawDiscard(1), after, Style(), used_by=Action.parse("meld 5s 6s 7s"))
-    'takes 7♠ 9♣ 2♥ from the discard pile (the 7♠ to be melded at once, R14)'
-    >>> describe(state, DrawDiscard(1), after, Style(), you=True)
-    'take 7♠ 9♣ 2♥ from the discard pile (the 7♠ must be melded or laid off now, R14)'
-    """
-    text = _describe(before, action, after, style, reveal=reveal, used_by=used_by)
-    if you:
-        for third, second in _SECOND_PERSON:
-            if text.startswith(third):
-                return second + text[len(third) :]
-    return text
-
-
-#: The verbs of :func:`describe`, for a seat's name and for "you".
-_SECOND_PERSON: Final = (
-    ("draws ", "draw "),
-    ("takes ", "take "),
-    ("melds ", "meld "),
-    ("lays off ", "lay off "),
-    ("discards ", "discard "),
-    ("passes ", "pass "),
-)
-
-
-def _describe(
-    before: GameState, action: Action, after: GameState, style: Style, *, reveal: bool, used_by: Action | None
-) -> str:
-    seat = before.current_player
-    if isinstance(action, DrawStock):
-        if reveal:
-            (drawn,) = (after.hands[seat] - before.hands[seat]).__iter__()
-            return f"draws {style.card(drawn)} from the stock"
-        return "draws from the stock"
-    if isinstance(action, DrawDiscard):
-        taken = before.discard_pile[action.index :]
-        text = f"takes {style.cards(taken)} from the discard pile"
-        if after.must_meld is not None:
-            card = style.card(after.must_meld)
-            if isinstance(used_by, LayOff):
-                text += f" (the {card} to be laid off at once, R14)"
-            elif isinstance(used_by, MeldCards):
-                text += f" (the {card} to be melded at once, R14)"
-            elif before.rules.pickup_use == "new_meld_only":
-                text += f" (the {card} must be melded now, R14)"
-            else:
-                text += f" (the {card} must be melded or laid off now, R14)"
-        return text
-    if isinstance(action, MeldCards):
-        meld = after.melds[-1] if after.melds and len(after.melds) > len(before.melds) else None
-        points = sum(card.points for card in action.cards)
-        kind = "run" if meld is not None and meld.kind is MeldKind.RUN else "set"
-        extra = ""
-        if meld is not None and meld.scores_double(before.rules.double_four_jokers):
-            extra = f", four at once: doubled to {2 * points}, R24"
-        return f"melds {style.cards(action.cards)} ({kind}, {points} points{extra})"
-    if isinstance(action, LayOff):
-        target = before.melds[action.meld]
-        credit = TEAM_NAMES[team_of(seat)]
-        return (
-            f"lays off {style.card(action.card)} on {SEAT_NAMES[target.owner]}'s {style.cards(target.cards)} "
-            f"(meld #{action.meld}), credited to {credit}"
-        )
-    if isinstance(action, Discard):
-        return f"discards {style.card(action.card)}"
-    if isinstance(action, Pass):
-        return "passes (the stock is empty)"
-    return str(action)  # pragma: no cover
-
-
-def _ending(state: GameState | PlayerView) -> str:
-    end = state.round_end
-    if end is RoundEnd.WENT_OUT and state.went_out is not None:
-        return f"{SEAT_NAMES[state.went_out]} goes out (R18)."
-    if end is RoundEnd.PASSED:
-        return "The stock is empty and the players passed: the deal ends without anyone going out (R20)."
-    return "Eight turns went by with no progress: the deal ends without anyone going out (R21)."
-
-
-def score_sheet(state: GameState | PlayerView, style: Style) -> str:
-    """The itemised score sheet of a finished deal (R22-R25), with the running totals; for a
-    view, from the hands revealed at the end of the deal.
-
-    >>> from persian_rummy import GameState
-    >>> state = GameState.from_position(["9d", "5s 6s", "Qh", "2d"], "2c 7s", melds=["Js@0 Jh@0 Jd@0 Jc@0"])
-    >>> print(score_sheet(play(play(state, "take 1"), "meld 5s 6s 7s"), Style()))
-    Score sheet, deal 1      melded  laid off  doubles  in hand  going out    deal   total
-      North-South                40         0       40      -19          0      61      61
-      East-West                  18         0        0       -2         25      41      41
-    """
-    title = f"Score sheet, deal {state.deal_number}"
-    rows = [
-        style.bold(title)
-        + " " * (22 - len(title))
-        + f"{'melded':>9}{'laid off':>10}{'doubles':>9}{'in hand':>9}{'going out':>11}{'deal':>8}{'total':>8}"
-    ]
-    score: RoundScore
-    for score in score_round(state):
-        rows.append(
-            f"  {TEAM_NAMES[score.team]:<20}{score.melded:>9}{score.laid_off:>10}{score.doubles:>9}"
-            f"{-score.in_hand:>9}{score.going_out:>11}{score.total:>8}{state.scores[score.team]:>8}"
-        )
-    return "\n".join(rows)
-
-
-def _result(state: GameState | PlayerView) -> str:
-    team = winner(state)  # R26
-    if team is None:
-        return f"The game is a draw, {state.scores[0]} all (R26)."
-    loser = 1 - team
-    return f"{TEAM_NAMES[team]} win, {state.scores[team]} to {state.scores[loser]}."
-
-
-def table_text(view: PlayerView | GameState, style: Style) -> str:
-    """The table as text, as ``view``'s seat sees it (or everything, for a state).
-
-    >>> from persian_rummy import new_game
-    >>> print(table_text(new_game(1).view(2), Style()))  # doctest: +NORMALIZE_WHITESPACE
-    Deal 1 of 2 · North dealt · North-South 0, East-West 0 · stock 27
-      North  7 cards
-      East   7 cards   <- to draw
-      South  7 cards   (you)
-      West   7 cards
-      Discard pile (index: card, bottom to top): 0:2♠
-      Melds: none
-      Your hand: 9♠ K♠ J♥ 4♦ 9♦ 7♣ K♣
-    """
-    return view.text(card=style.card, bold=style.bold)
+__all__ = ["main", "visible"]
 
 
 #: The width ``simulate`` wraps its turns to when the output is not a terminal, and the least.
@@ -417,7 +180,7 @@ def _print_game(seed: Seed, specs: Sequence[str], rules: Rules, out: TextIO, sty
                 file=out,
             )
             return
-        print(f"  {_ending(state)}", file=out)
+        print(f"  {round_end_text(state)}", file=out)
         print(score_sheet(state, style), file=out)
 
     def on_action(before: GameState, action: Action, after: GameState) -> None:
@@ -434,7 +197,7 @@ def _print_game(seed: Seed, specs: Sequence[str], rules: Rules, out: TextIO, sty
     bots = _bots_for(specs, seed)
     game = play_game(bots, seed, rules=rules, on_deal=on_deal, on_action=on_action)
     print(file=out)
-    print(style.bold(_result(game.final)), file=out)
+    print(style.bold(f"{result_text(game.final)}."), file=out)
     return game
 
 
@@ -547,7 +310,7 @@ Other commands: table (show the table again), help, quit."""
 def _ask(state: GameState, seat: int, actions: Sequence[Action], out: TextIO, style: Style) -> Action | None:
     """Ask the human for an action until a legal one is given; ``None`` to quit."""
     print(file=out)
-    print(table_text(state.view(seat), style), file=out)
+    print(styled_table(state.view(seat), style), file=out)
     print("Your options:", file=out)
     for number, action in enumerate(actions, 1):
         print(f"  {number:>2}) {_action_text(state, action, style)}", file=out)
@@ -570,7 +333,7 @@ def _ask(state: GameState, seat: int, actions: Sequence[Action], out: TextIO, st
             print(_HELP, file=out)
             continue
         if lowered in ("t", "table"):
-            print(table_text(state.view(seat), style), file=out)
+            print(styled_table(state.view(seat), style), file=out)
             for number, action in enumerate(actions, 1):
                 print(f"  {number:>2}) {_action_text(state, action, style)}", file=out)
             continue
@@ -663,14 +426,14 @@ def _play_game(
                 print(f"  You {describe(before, action, state, style, you=True)}", file=out)
             else:
                 print(f"  {SEAT_NAMES[mover]} {describe(before, action, state, style, reveal=False)}", file=out)
-        print(f"  {_ending(state)}", file=out)
+        print(f"  {round_end_text(state)}", file=out)
         print(
             "  Hands left: " + "; ".join(f"{SEAT_NAMES[s]} {style.cards(h)}" for s, h in enumerate(state.hands)),
             file=out,
         )
         print(score_sheet(state, style), file=out)
         if state.is_game_over:
-            print(style.bold(_result(state)), file=out)
+            print(style.bold(f"{result_text(state)}."), file=out)
             if save is not None:
                 _save(save, seed, deals, rules, out)
             return 0
@@ -737,9 +500,9 @@ def _replay(path: str, out: TextIO, style: Style, *, step: bool) -> int:
             note = f"   ; {visible(item.comment)}" if item.comment else ""
             print(f"\n{number}. {players[item.seat]} {words}{note}", file=out)
         previous = state
-        print(table_text(state, style), file=out)
+        print(styled_table(state, style), file=out)
         if not state.phase.is_live:
-            print(f"  {_ending(state)}", file=out)
+            print(f"  {round_end_text(state)}", file=out)
             print(score_sheet(state, style), file=out)
         if step:
             try:
@@ -754,7 +517,7 @@ def _replay(path: str, out: TextIO, style: Style, *, step: bool) -> int:
     last = states[-1] if states else None
     if last is not None and last.phase is Phase.GAME_OVER:
         print(file=out)
-        print(style.bold(_result(last)), file=out)
+        print(style.bold(f"{result_text(last)}."), file=out)
     return 0
 
 

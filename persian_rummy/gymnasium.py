@@ -247,9 +247,9 @@ class PersianRummyEnv(gymnasium.Env[Observation, np.int64]):
         """The table as the learner sees it, as text (``render_mode="ansi"``)."""
         if self.render_mode is None:
             return None
-        from persian_rummy.cli import Style, table_text
+        from persian_rummy.presentation import Style, styled_table
 
-        return table_text(self.episode.state.view(self.seat), Style(symbols=False))
+        return styled_table(self.episode.state.view(self.seat), Style(symbols=False))
 
 
 gymnasium.register(id=ENV_ID, entry_point="persian_rummy.gymnasium:PersianRummyEnv")

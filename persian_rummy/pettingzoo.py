@@ -280,9 +280,9 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
             from persian_rummy.svg import table
 
             return table(state)
-        from persian_rummy.cli import Style, table_text
+        from persian_rummy.presentation import Style, styled_table
 
-        text = table_text(state, Style(symbols=False))
+        text = styled_table(state, Style(symbols=False))
         if self.render_mode == "human":
             print(text)
             return None

@@ -32,7 +32,7 @@ from persian_rummy._phase import PHASES, round_end
 from persian_rummy._phase import Phase as Phase
 from persian_rummy._phase import RoundEnd as RoundEnd
 from persian_rummy._positions import check_fields, check_finished_scores, check_mover, check_turn
-from persian_rummy._table import table_text
+from persian_rummy._table import format_table
 from persian_rummy.actions import Action
 from persian_rummy.cards import CARDS, DECK, DECK_COUNTS, Card, parse_cards
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, NotationError, excerpt
@@ -440,7 +440,7 @@ class GameState(_HashSlot):
           Melds:
             #0 7♠ 7♥ 7♦ (North) + laid off 7♣ by East
         """
-        return table_text(
+        return format_table(
             self,
             hands=self.hands,
             sizes=[len(hand) for hand in self.hands],

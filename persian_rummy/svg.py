@@ -34,7 +34,8 @@ from persian_rummy.cards import Card, Suit
 from persian_rummy.errors import ArgumentTypeError, InvalidStateError, excerpt
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
-from persian_rummy.scoring import score_round, winner
+from persian_rummy.presentation import narrate, result_text
+from persian_rummy.scoring import score_round
 from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, GameState, Phase, team_of
 from persian_rummy.view import Observation, PlayerView
 
@@ -288,25 +289,13 @@ def _status(phase: Phase, seat: int, went_out: int | None, current: int) -> str:
     return ""
 
 
-def _symbols(cards: Sequence[Card]) -> str:
-    return " ".join("joker" if value.is_joker else value.symbol for value in cards)
+def _symbol(value: Card) -> str:
+    return "joker" if value.is_joker else value.symbol
 
 
 def _last_text(last: Observation) -> str:
     """What the last action did, in words: ``West took T♣ 7♣ from the discard pile``."""
-    action, who = last.action, SEAT_NAMES[last.seat]
-    if isinstance(action, DrawStock):
-        return f"{who} drew {_symbols(last.cards)} from the stock" if last.cards else f"{who} drew from the stock"
-    if isinstance(action, DrawDiscard):
-        taken = _symbols(last.cards) if last.cards else f"the card at index {action.index} and all above it"
-        return f"{who} took {taken} from the discard pile"
-    if isinstance(action, MeldCards):
-        return f"{who} melded {_symbols(action.cards)}"
-    if isinstance(action, LayOff):
-        return f"{who} laid off {_symbols([action.card])} on meld #{action.meld}"
-    if isinstance(action, Discard):
-        return f"{who} discarded {_symbols([action.card])}"
-    return f"{who} passed"
+    return f"{SEAT_NAMES[last.seat]} {narrate(last.action, last.cards, card=_symbol, form='past')}"
 
 
 def _meld_mark(last: Observation | None, melds: Sequence[Meld], number: int) -> int | None:
@@ -352,12 +341,7 @@ def _score_sheet(state: GameState | PlayerView, x: float, y: float) -> tuple[str
             + "</g>"
         )
     if over:
-        team = winner(state)
-        result = (
-            f"The game is a draw, {state.scores[0]} all (R26)"
-            if team is None
-            else f"{TEAM_NAMES[team]} win, {state.scores[team]} to {state.scores[1 - team]} (R26)"
-        )
+        result = result_text(state, rule=True)
         parts.append(_text(x + 10, y + 96, result, size=12.5, weight="bold", extra=' class="result"'))
     parts.append("</g>")
     return "".join(parts), bottom

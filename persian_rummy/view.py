@@ -37,7 +37,7 @@ from persian_rummy._moves import turn_actions_of
 from persian_rummy._notation import format_fields, parse_view_fields
 from persian_rummy._phase import PHASES, Phase, RoundEnd, Shown, round_end
 from persian_rummy._positions import check_fields, check_finished_scores, check_mover, check_turn
-from persian_rummy._table import table_text
+from persian_rummy._table import format_table
 from persian_rummy.actions import Action, DrawDiscard, DrawStock
 from persian_rummy.cards import DECK, DECK_COUNTS, Card, parse_cards
 from persian_rummy.errors import ArgumentTypeError, InvalidStateError, NotationError, excerpt
@@ -223,7 +223,7 @@ class PlayerView:
           Your hand: J♠ 2♦ J♦ Q♦ T♣ 🃏 🃏
         """
         revealed = self.revealed_hands
-        return table_text(
+        return format_table(
             self,
             hands=[
                 self.hand if seat == self.seat else (revealed[seat] if revealed else None) for seat in range(PLAYERS)

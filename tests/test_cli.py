@@ -14,7 +14,8 @@ import pytest
 from persian_rummy import record
 from persian_rummy.arena import play_game
 from persian_rummy.bots import GreedyBot
-from persian_rummy.cli import Style, main
+from persian_rummy.cli import main
+from persian_rummy.presentation import Style
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -248,51 +249,6 @@ def test_r27_replay_of_a_redacted_record_shows_only_the_viewers_cards(
     assert len(sheet.findall(out)) == 2
     assert sheet.findall(out) == sheet.findall(full_out)
     assert out.rstrip().splitlines()[-1] == full_out.rstrip().splitlines()[-1]
-
-
-def test_style_falls_back_to_letters_and_colours_each_suit(monkeypatch: pytest.MonkeyPatch) -> None:
-    from persian_rummy import JOKER, Card
-
-    ascii_stream = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
-    assert not Style.for_stream(ascii_stream).symbols
-    assert Style(symbols=False).cards([Card.parse("Th"), JOKER]) == "Th Jk"
-
-    class Unknown(io.StringIO):
-        encoding = "no-such-encoding"  # type: ignore[assignment]
-
-    assert not Style.for_stream(Unknown()).symbols
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    assert not Style.for_stream(io.StringIO(), "never").colour
-    colour = Style(colour=True)
-    assert colour.card(JOKER) == "\x1b[35mJk\x1b[0m"
-    assert colour.card(Card.parse("As")) == "A♠"  # black suits keep the terminal's colour
-    assert colour.card(Card.parse("Ah")) == "\x1b[31mA♥\x1b[0m"
-
-
-def test_r14_describe_a_free_top_card() -> None:
-    from persian_rummy import DrawDiscard, GameState, Rules, play
-    from persian_rummy.cli import describe
-
-    state = GameState.from_position(["", "2s 9d", "", ""], "4c 7s", rules=Rules(top_card_must_meld=False))
-    after = play(state, "take 1")
-    assert describe(state, DrawDiscard(1), after, Style()) == "takes 7♠ from the discard pile"
-
-
-def test_r20_r21_r26_endings_and_a_drawn_game() -> None:
-    import attrs
-
-    from persian_rummy import GameState, Phase, RoundNotOverError
-    from persian_rummy.cli import _ending, _result, score_sheet
-
-    state = GameState.from_position(["9d", "5s", "Qh", "2d"], "2c")
-    idle = attrs.evolve(state, phase=Phase.ROUND_OVER, idle_turns=8)
-    assert "(R21)" in _ending(idle)
-    passed = attrs.evolve(state, phase=Phase.ROUND_OVER, consecutive_passes=4)
-    assert "(R20)" in _ending(passed)
-    drawn = attrs.evolve(passed, phase=Phase.GAME_OVER, deal_number=2, scores=(5, 5))
-    assert _result(drawn) == "The game is a draw, 5 all (R26)."
-    with pytest.raises(RoundNotOverError):
-        score_sheet(state.view(0), Style())
 
 
 def test_progress_bar_and_many_games_on_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:

@@ -41,7 +41,8 @@ from persian_rummy import (
 )
 from persian_rummy.arena import play_game
 from persian_rummy.bots import GreedyBot
-from persian_rummy.cli import Style, _action_text, _ask, main
+from persian_rummy.cli import _action_text, _ask, main
+from persian_rummy.presentation import Style
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -22,6 +22,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine", "dealing", "partnerships", "worlds"),
     (
         "position",
+        "presentation",  # the game in words, which the pictures and the programs above say
         "svg",
         "record._deal",
         "record._redaction",

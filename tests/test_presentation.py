@@ -1,0 +1,110 @@
+"""The game in words (persian_rummy.presentation): the style of cards, the narration of an
+action, the end of a deal and of a game, and the score sheet."""
+
+from __future__ import annotations
+
+import io
+
+import attrs
+import pytest
+from playouts import RULE_SETS, playout
+
+from persian_rummy import (
+    JOKER,
+    Action,
+    Card,
+    DrawDiscard,
+    DrawStock,
+    GameState,
+    LayOff,
+    Observation,
+    Phase,
+    RoundNotOverError,
+    Rules,
+    play,
+)
+from persian_rummy.presentation import (
+    Style,
+    describe,
+    narrate,
+    result_text,
+    round_end_text,
+    score_sheet,
+)
+from persian_rummy.state import SEAT_NAMES
+from persian_rummy.svg import table
+
+
+def test_style_falls_back_to_letters_and_colours_each_suit(monkeypatch: pytest.MonkeyPatch) -> None:
+    ascii_stream = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+    assert not Style.for_stream(ascii_stream).symbols
+    assert Style(symbols=False).cards([Card.parse("Th"), JOKER]) == "Th Jk"
+
+    class Unknown(io.StringIO):
+        encoding = "no-such-encoding"  # type: ignore[assignment]
+
+    assert not Style.for_stream(Unknown()).symbols
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert not Style.for_stream(io.StringIO(), "never").colour
+    colour = Style(colour=True)
+    assert colour.card(JOKER) == "\x1b[35mJk\x1b[0m"
+    assert colour.card(Card.parse("As")) == "A♠"  # black suits keep the terminal's colour
+    assert colour.card(Card.parse("Ah")) == "\x1b[31mA♥\x1b[0m"
+
+
+def test_r14_describe_a_free_top_card() -> None:
+    state = GameState.from_position(["", "2s 9d", "", ""], "4c 7s", rules=Rules(top_card_must_meld=False))
+    after = play(state, "take 1")
+    assert describe(state, DrawDiscard(1), after, Style()) == "takes 7♠ from the discard pile"
+
+
+def test_r20_r21_r26_endings_and_a_drawn_game() -> None:
+    state = GameState.from_position(["9d", "5s", "Qh", "2d"], "2c")
+    idle = attrs.evolve(state, phase=Phase.ROUND_OVER, idle_turns=8)
+    assert "(R21)" in round_end_text(idle)
+    passed = attrs.evolve(state, phase=Phase.ROUND_OVER, consecutive_passes=4)
+    assert "(R20)" in round_end_text(passed)
+    drawn = attrs.evolve(passed, phase=Phase.GAME_OVER, deal_number=2, scores=(5, 5))
+    assert result_text(drawn) == result_text(drawn, rule=True) == "The game is a draw, 5 all (R26)"
+    with pytest.raises(RoundNotOverError):
+        score_sheet(state.view(0), Style())
+
+
+def _moved(before: GameState, action: Action, after: GameState) -> tuple[Card, ...]:
+    """The cards ``action`` put in its player's hand (a draw's, in the pile's order), else none."""
+    if isinstance(action, DrawDiscard):
+        return before.discard_pile[action.index :]
+    if isinstance(action, DrawStock):
+        return tuple(after.hands[before.current_player] - before.hands[before.current_player])
+    return ()
+
+
+def test_r12_r17_the_terminal_and_the_picture_tell_an_action_in_the_same_words() -> None:
+    # Every action of whole games under every rule set: the command line's sentence opens with
+    # the narration (then what the rules make of it), and the picture says the same narration
+    # in the past tense after the seat's name.
+    def symbol(card: Card) -> str:
+        return "joker" if card.is_joker else card.symbol
+
+    style = Style()
+    kinds: set[type[Action]] = set()
+    for seed, rules in enumerate(RULE_SETS[:3]):
+        before = None
+        for state, action in playout(seed, rules):
+            if action is not None and before is not None:
+                kinds.add(type(action))
+                seat = before.current_player
+                moved = _moved(before, action, state)
+                target = before.melds[action.meld] if isinstance(action, LayOff) else None
+                said = describe(before, action, state, style)
+                assert said.startswith(narrate(action, moved, card=style.card, target=target)), said
+                if len(kinds) < 6 or isinstance(action, DrawDiscard):  # one picture per kind, and every take
+                    past = narrate(action, moved, card=symbol, form="past")
+                    assert f"Last: {SEAT_NAMES[seat]} {past}<" in table(state, last=Observation(seat, action, moved))
+            before = state
+    assert len(kinds) == 6
+
+
+def test_a_hidden_draw_and_an_unknown_take_are_told_without_their_cards() -> None:
+    assert narrate(DrawStock(), form="you") == "draw from the stock"
+    assert narrate(DrawDiscard(3)) == "takes the card at index 3 and all above it from the discard pile"
