@@ -24,13 +24,13 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import functools
 import ipaddress
 import json
 import sqlite3
+import sys
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Mapping
 from importlib import resources
 from typing import Any, Final
 from urllib.parse import parse_qs
@@ -50,7 +50,7 @@ from persian_rummy.actions import Action
 from persian_rummy.errors import NotationError, NotYourTurnError, PersianRummyError
 from persian_rummy.rules import Rules
 from persian_rummy.server.pages import created, lobby, problem, table_page
-from persian_rummy.server.store import Store
+from persian_rummy.server.store import ActionRow, Store
 from persian_rummy.server.tables import HUMAN, Table, new_token
 from persian_rummy.state import PLAYERS, SEAT_NAMES, Phase
 
@@ -175,13 +175,91 @@ class Connection:
         if self.closed or self.websocket.application_state is not WebSocketState.CONNECTED:
             return
         try:
-            await asyncio.wait_for(self.websocket.send_text(text), SEND_TIMEOUT)
+            await _within(self.websocket.send_text(text), SEND_TIMEOUT)
         except (WebSocketDisconnect, RuntimeError, OSError, asyncio.TimeoutError):
             self.closed = True
 
 
+async def _within(work: Awaitable[None], seconds: float) -> None:
+    """Await ``work``, raising ``TimeoutError`` after ``seconds``. A send to a client that
+    reads finishes at once, so this runs in the caller's task (``asyncio.timeout``): a task
+    of its own for every frame (``asyncio.wait_for`` before Python 3.12) cost more than the
+    frame's write."""
+    if sys.version_info >= (3, 11):
+        async with asyncio.timeout(seconds):
+            await work
+    else:  # pragma: no cover - Python 3.10
+        await asyncio.wait_for(work, seconds)
+
+
 def _error(code: str, reason: str, **extra: Any) -> dict[str, Any]:
     return {"type": "error", "code": code, "reason": reason, **extra}
+
+
+class _GroupCommit:
+    """The commits of accepted actions, on the store's own thread: the actions accepted while
+    a commit runs (other tables') are committed together in the next one, so a busy server
+    makes one ``fsync`` and one hand-over between threads for many actions. Each :meth:`add`
+    returns once its action is committed, or raises the ``sqlite3.Error`` that kept it out of
+    the database: a failed batch is retried one action at a time, so only the action that
+    cannot be stored fails."""
+
+    def __init__(self, store: Store, writer: concurrent.futures.Executor) -> None:
+        self._store = store
+        self._writer = writer
+        self._pending: list[tuple[ActionRow, asyncio.Future[None]]] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def add(self, row: ActionRow) -> None:
+        """Store ``row``, committed before this returns."""
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+        self._pending.append((row, done))
+        if self._task is None:
+            self._task = loop.create_task(self._commit_pending())
+        await done
+
+    async def _commit_pending(self) -> None:
+        loop = asyncio.get_running_loop()
+        batch: list[tuple[ActionRow, asyncio.Future[None]]] = []
+        try:
+            while self._pending:
+                batch, self._pending = self._pending, []
+                outcomes: list[BaseException | None]
+                try:
+                    outcomes = list(await loop.run_in_executor(self._writer, self._commit, [row for row, _ in batch]))
+                except Exception as error:  # the store's thread is gone (the server is closing)
+                    outcomes = [error] * len(batch)
+                for (_, done), outcome in zip(batch, outcomes, strict=True):
+                    if done.done():
+                        continue  # its sender went away meanwhile
+                    if outcome is None:
+                        done.set_result(None)
+                    else:
+                        done.set_exception(outcome)
+                batch = []
+        finally:
+            self._task = None
+            for _, done in batch:  # cancelled while committing them (the server is closing)
+                if not done.done():
+                    done.cancel()
+
+    def _commit(self, rows: list[ActionRow]) -> list[sqlite3.Error | None]:
+        """On the store's thread: commit ``rows`` together, or one by one if that fails."""
+        try:
+            self._store.add_actions(rows)
+            return [None] * len(rows)
+        except sqlite3.Error as error:
+            if len(rows) == 1:
+                return [error]
+        outcomes: list[sqlite3.Error | None] = []
+        for row in rows:
+            try:
+                self._store.add_actions([row])
+                outcomes.append(None)
+            except sqlite3.Error as error:
+                outcomes.append(error)
+        return outcomes
 
 
 class Server:
@@ -208,6 +286,7 @@ class Server:
         self.clients: Counter[str] = Counter()
         self._tasks: set[asyncio.Task[None]] = set()
         self._writer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="persian-rummy-store")
+        self._commits = _GroupCommit(store, self._writer)
         self._swept = 0.0
 
     # --- tables ----------------------------------------------------------------------------
@@ -357,10 +436,7 @@ class Server:
         action, after = table.check(seat, action)
         # The commit (an fsync) runs on the store's own thread: the event loop serves the other
         # tables meanwhile, and this table's lock keeps its actions in order.
-        store = functools.partial(self.store.add_action, finished=after.phase is Phase.GAME_OVER)
-        await asyncio.get_running_loop().run_in_executor(
-            self._writer, store, table.id, table.seq + 1, seat, str(action)
-        )
+        await self._commits.add(ActionRow(table.id, table.seq + 1, seat, str(action), after.phase is Phase.GAME_OVER))
         table.commit(action, after)
         if sender is not None:
             await sender.send({"type": "ack", "seq": table.seq, "action": str(action), "id": request_id})
@@ -585,7 +661,7 @@ async def _close(connection: Connection, code: int, notice: dict[str, Any]) -> N
     websocket = connection.websocket
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError, asyncio.TimeoutError):
         if websocket.application_state is WebSocketState.CONNECTED:
-            await asyncio.wait_for(websocket.send_text(json.dumps(notice)), SEND_TIMEOUT)
+            await _within(websocket.send_text(json.dumps(notice)), SEND_TIMEOUT)
         await websocket.close(code=code)
 
 

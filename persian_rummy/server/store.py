@@ -34,14 +34,14 @@ import hashlib
 import json
 import sqlite3
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
-from typing import Final
+from typing import Final, NamedTuple
 
 from persian_rummy.rules import Rules
 from persian_rummy.server.tables import Table
 
-__all__ = ["Store", "token_digest"]
+__all__ = ["ActionRow", "Store", "token_digest"]
 
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -92,6 +92,21 @@ def token_digest(token: str) -> str:
     'ba7816bf8f01'
     """
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class ActionRow(NamedTuple):
+    """One accepted action to store: its table, its number ``seq`` (1-based), the seat that
+    played it, its text, and whether it ended the game.
+
+    >>> ActionRow("t1", 1, 1, "draw")
+    ActionRow(table_id='t1', seq=1, seat=1, action='draw', finished=False)
+    """
+
+    table_id: str
+    seq: int
+    seat: int
+    action: str
+    finished: bool = False
 
 
 class Store:
@@ -156,13 +171,30 @@ class Store:
     def add_action(self, table_id: str, seq: int, seat: int, action: str, *, finished: bool = False) -> None:
         """Store accepted action number ``seq`` (1-based) of a table, committed before this
         returns; ``finished`` marks the game over in the same transaction."""
+        self.add_actions([ActionRow(table_id, seq, seat, action, finished)])
+
+    def add_actions(self, rows: Sequence[ActionRow]) -> None:
+        """Store accepted actions, of one table or several, in one transaction committed
+        before this returns (one ``fsync`` for them all): either every row is stored or, when
+        this raises ``sqlite3.Error``, none is.
+
+        >>> from persian_rummy.server.tables import Table
+        >>> store = Store(":memory:")
+        >>> for name in ("a", "b"):
+        ...     store.add_table(Table.new(seats=("human",) * 4, seed=1, dealer=0, table_id=name), {})
+        >>> store.add_actions([ActionRow("a", 1, 1, "draw"), ActionRow("b", 1, 1, "draw")])
+        >>> [len(table.deals[0]) for table in store.unfinished()]
+        [1, 1]
+        """
         with self._lock, self._db:
             self._db.execute("BEGIN")
-            self._db.execute(
-                "INSERT INTO actions (table_id, seq, seat, action) VALUES (?, ?, ?, ?)", (table_id, seq, seat, action)
+            self._db.executemany(
+                "INSERT INTO actions (table_id, seq, seat, action) VALUES (?, ?, ?, ?)",
+                [(row.table_id, row.seq, row.seat, row.action) for row in rows],
             )
-            if finished:
-                self._db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (table_id,))
+            self._db.executemany(
+                "UPDATE tables SET finished = 1 WHERE id = ?", [(row.table_id,) for row in rows if row.finished]
+            )
 
     def expire(self, table_ids: Iterable[str]) -> None:
         """Mark tables expired, in one transaction: they are never replayed again and their

@@ -358,13 +358,13 @@ def test_a_finished_game_opens_again_after_a_restart(tmp_path: Any) -> None:
 def test_an_action_that_cannot_be_stored_is_not_played(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     table_id, tokens, _ = new_table(client)
     store = server_of(client).store
-    real = store.add_action
+    real = store.add_actions
 
     def full_disk(*args: Any, **kwargs: Any) -> None:
-        monkeypatch.setattr(store, "add_action", real)  # once
+        monkeypatch.setattr(store, "add_actions", real)  # once
         raise sqlite3.OperationalError("database or disk is full")
 
-    monkeypatch.setattr(store, "add_action", full_disk)
+    monkeypatch.setattr(store, "add_actions", full_disk)
     with joined(client, tokens[1]) as (east, _, _):
         east.send_json({"type": "action", "action": "draw", "id": 1})
         assert east.receive_json() == {

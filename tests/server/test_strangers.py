@@ -392,13 +392,19 @@ class SlowCommit:
         self.entered, self.release, self.done = threading.Event(), threading.Event(), threading.Event()
 
     def execute(self, sql: str, *args: Any) -> Any:
+        return self._held(self.db.execute, sql, *args)
+
+    def executemany(self, sql: str, *args: Any) -> Any:
+        return self._held(self.db.executemany, sql, *args)
+
+    def _held(self, run: Any, sql: str, *args: Any) -> Any:
         if sql.startswith("INSERT INTO actions"):
             self.entered.set()
             self.release.wait(10)
-            result = self.db.execute(sql, *args)
+            result = run(sql, *args)
             self.done.set()
             return result
-        return self.db.execute(sql, *args)
+        return run(sql, *args)
 
     def __enter__(self) -> Any:
         return self.db.__enter__()

@@ -1,0 +1,94 @@
+"""Accepted actions are committed in groups (one transaction and one fsync for the actions of
+every table that came in while the last commit ran), and each is acknowledged only once its
+own group is committed; an action that cannot be stored fails alone."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import sqlite3
+import threading
+from collections.abc import Sequence
+
+import pytest
+
+from persian_rummy.server.app import _GroupCommit
+from persian_rummy.server.store import ActionRow, Store
+from persian_rummy.server.tables import Table
+
+
+class CountingStore(Store):
+    """A store that records the rows of each transaction; ``hold`` keeps the first one
+    committing until ``release`` is set."""
+
+    def __init__(self, *, hold: bool = False) -> None:
+        super().__init__(":memory:")
+        self.transactions: list[list[ActionRow]] = []
+        self.committing = threading.Event()
+        self.release = threading.Event()
+        if not hold:
+            self.release.set()
+
+    def add_actions(self, rows: Sequence[ActionRow]) -> None:
+        self.transactions.append(list(rows))
+        self.committing.set()
+        assert self.release.wait(10)
+        super().add_actions(rows)
+
+
+def stored(store: Store) -> dict[str, int]:
+    return {table.id: len(table.deals[0]) for table in store.unfinished()}
+
+
+def open_tables(store: Store, names: Sequence[str]) -> None:
+    for name in names:
+        store.add_table(Table.new(seats=("human",) * 4, seed=1, dealer=0, table_id=name), {})
+
+
+def test_actions_accepted_during_a_commit_are_committed_together() -> None:
+    store = CountingStore(hold=True)
+    open_tables(store, ["a", "b", "c", "d"])
+    with concurrent.futures.ThreadPoolExecutor(1) as writer:
+        commits = _GroupCommit(store, writer)
+
+        async def play() -> list[bool]:
+            first = asyncio.ensure_future(commits.add(ActionRow("a", 1, 1, "draw")))
+            while not store.committing.is_set():
+                await asyncio.sleep(0.001)
+            later = [asyncio.ensure_future(commits.add(ActionRow(name, 1, 1, "draw"))) for name in ("b", "c")]
+            await asyncio.sleep(0.05)
+            waiting = [task.done() for task in (first, *later)]  # nothing is acknowledged before its commit
+            store.release.set()
+            await asyncio.gather(first, *later)
+            await commits.add(ActionRow("d", 1, 1, "draw"))  # a quiet server commits each alone
+            return waiting
+
+        assert asyncio.run(play()) == [False, False, False]
+    # The first action's commit ran alone; the two accepted while it ran shared the next.
+    assert [[row.table_id for row in rows] for rows in store.transactions] == [["a"], ["b", "c"], ["d"]]
+    assert stored(store) == {"a": 1, "b": 1, "c": 1, "d": 1}
+
+
+def test_an_action_that_cannot_be_stored_fails_alone() -> None:
+    store = CountingStore()
+    open_tables(store, ["a", "b", "c"])
+    with concurrent.futures.ThreadPoolExecutor(1) as writer:
+        commits = _GroupCommit(store, writer)
+
+        async def play() -> list[object]:
+            rows = [ActionRow("a", 1, 1, "draw"), ActionRow("b", 1, 1, "draw"), ActionRow("nowhere", 1, 1, "draw")]
+            rows.append(ActionRow("c", 1, 1, "draw"))
+            return list(await asyncio.gather(*(commits.add(row) for row in rows), return_exceptions=True))
+
+        outcomes = asyncio.run(play())
+    assert outcomes[:2] == [None, None] and outcomes[3] is None
+    assert isinstance(outcomes[2], sqlite3.IntegrityError)  # no such table: the foreign key
+    assert stored(store) == {"a": 1, "b": 1, "c": 1}
+
+
+def test_a_failed_group_stores_nothing_of_itself() -> None:
+    store = Store(":memory:")
+    open_tables(store, ["a"])
+    with pytest.raises(sqlite3.IntegrityError):
+        store.add_actions([ActionRow("a", 1, 1, "draw"), ActionRow("nowhere", 1, 1, "draw")])
+    assert stored(store) == {"a": 0}
