@@ -60,6 +60,17 @@ def team_of(seat: int) -> int:
     return seat % 2
 
 
+def partner_of(seat: int) -> int:
+    """The partner of a seat, the seat across the table: North and South, East and West (R3).
+
+    >>> [partner_of(seat) for seat in range(4)]
+    [2, 3, 0, 1]
+    >>> all(team_of(partner_of(seat)) == team_of(seat) for seat in range(4))
+    True
+    """
+    return (seat + 2) % PLAYERS
+
+
 def cards_of_mask(mask: int) -> Iterator[Card]:
     """The natural cards of a 52-bit mask, in canonical order.
 

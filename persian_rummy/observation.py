@@ -64,13 +64,14 @@ with needs_extra("rl", __name__):
     import numpy as np
     import numpy.typing as npt
 
+from persian_rummy._bits import partner_of
 from persian_rummy.cards import JOKER_INDEX, Card
 from persian_rummy.encoding import MAX_MELDS, legal_flags
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError
 from persian_rummy.hand import Hand
 from persian_rummy.limits import SCORE_LIMIT
 from persian_rummy.melds import Meld
-from persian_rummy.state import PLAYERS, GameState, Phase
+from persian_rummy.state import PLAYERS, GameState, Phase, team_of
 from persian_rummy.view import PlayerView
 
 __all__ = [
@@ -149,7 +150,7 @@ _ONE_HOT: Final = tuple(_floats(bytes(index) + b"\x01" + bytes(_ROW - index - 1)
 _EMPTY_ROW: Final = _floats(bytes(_ROW))
 _ZERO: Final = _float32(0.0)
 _NO_REVEALED: Final = _EMPTY_ROW * (PLAYERS - 1)
-_OTHERS: Final = tuple(((seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4) for seat in range(PLAYERS))
+_OTHERS: Final = tuple(((seat + 1) % PLAYERS, partner_of(seat), (seat + 3) % PLAYERS) for seat in range(PLAYERS))
 _COUNTS: Final = tuple(_floats(bytes((count,))) for count in range(5))  # at most four jokers (R1)
 _COUNT_OF: Final = {piece: count for count, piece in enumerate(_COUNTS)}
 _SUIT_BITS: Final = (1 << 13) - 1
@@ -397,6 +398,7 @@ def _tensor(
     _, meld_planes, credits, laid = _table_rows(view.melds)
     _, pile_plane, joker_columns = _pile(pile)
     left, partner, right = _OTHERS[seat]
+    team = team_of(seat)
     planes = bytearray().join(
         (
             suits[mask & _SUIT_BITS],
@@ -421,7 +423,7 @@ def _tensor(
             over_56[sizes[right]],
             over_56[stock_size],
             over_56[len(pile)],
-            _scores(scores[0], scores[1]) if seat % 2 == 0 else _scores(scores[1], scores[0]),
+            _scores(scores[team], scores[1 - team]),
             _TURN_COLUMNS[_PHASES[view.phase] + 4 * ((view.current_player - seat) % 4) + (view.dealer - seat) % 4],
             _deal(view.deal_number, view.rules.deals),
             _PASSES[view.consecutive_passes],
