@@ -14,7 +14,7 @@ from typing import Final
 import attrs
 
 from persian_rummy.cards import CARDS, JOKER_INDEX, POINTS, Card
-from persian_rummy.errors import InvalidArgumentError, excerpt
+from persian_rummy.errors import InvalidArgumentError, InvalidStateError, excerpt
 
 #: The number of players (R3).
 PLAYERS: Final = 4
@@ -49,6 +49,20 @@ def check_seat(instance: object, attribute: attrs.Attribute[int], value: object)
         raise InvalidArgumentError(
             f"R3: {type(instance).__name__}.{attribute.name} must be a seat 0-3, not {excerpt(value)}"
         )
+
+
+def check_dealer(dealer: object) -> None:
+    """Raise :class:`~persian_rummy.InvalidStateError` unless ``dealer`` is a seat 0-3 (R3):
+    the check of every deal's dealer, before a card is dealt.
+
+    >>> check_dealer(3)
+    >>> check_dealer(4)
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.InvalidStateError: R3: the dealer is a seat 0-3, not 4
+    """
+    if not is_seat(dealer):
+        raise InvalidStateError(f"R3: the dealer is a seat 0-3, not {excerpt(dealer)}")
 
 
 def team_of(seat: int) -> int:
