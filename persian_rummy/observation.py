@@ -155,7 +155,10 @@ _ONE_HOT: Final = tuple(_floats(bytes(index) + b"\x01" + bytes(_ROW - index - 1)
 _EMPTY_ROW: Final = _floats(bytes(_ROW))
 _ZERO: Final = _float32(0.0)
 _NO_REVEALED: Final = _EMPTY_ROW * (PLAYERS - 1)
-_OTHERS: Final = tuple(((seat + 1) % PLAYERS, partner_of(seat), (seat + 3) % PLAYERS) for seat in range(PLAYERS))
+# By seat: the seats on its left, across (its partner) and on its right, and its team.
+_SEATS: Final = tuple(
+    ((seat + 1) % PLAYERS, partner_of(seat), (seat + 3) % PLAYERS, team_of(seat)) for seat in range(PLAYERS)
+)
 _COUNTS: Final = tuple(_floats(bytes((count,))) for count in range(5))  # at most four jokers (R1)
 _COUNT_OF: Final = {piece: count for count, piece in enumerate(_COUNTS)}
 _SUIT_BITS: Final = (1 << 13) - 1
@@ -392,8 +395,7 @@ def _tensor(
     went_out = view.went_out
     meld_planes, credits, laid = _table_rows(view.melds, 0)
     _, pile_plane, joker_columns = _pile(pile)
-    left, partner, right = _OTHERS[seat]
-    team = team_of(seat)
+    left, partner, right, team = _SEATS[seat]
     planes = bytearray().join(
         (
             suits[mask & _SUIT_BITS],
