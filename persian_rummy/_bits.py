@@ -14,7 +14,7 @@ from typing import Final
 import attrs
 
 from persian_rummy.cards import CARDS, JOKER_INDEX, POINTS, Card
-from persian_rummy.errors import InvalidArgumentError, excerpt
+from persian_rummy.errors import InvalidArgumentError, InvalidStateError, excerpt
 
 #: The number of players (R3).
 PLAYERS: Final = 4
@@ -51,6 +51,20 @@ def check_seat(instance: object, attribute: attrs.Attribute[int], value: object)
         )
 
 
+def check_dealer(dealer: object) -> None:
+    """Raise :class:`~persian_rummy.InvalidStateError` unless ``dealer`` is a seat 0-3 (R3):
+    the check of every deal's dealer, before a card is dealt.
+
+    >>> check_dealer(3)
+    >>> check_dealer(4)
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.InvalidStateError: R3: the dealer is a seat 0-3, not 4
+    """
+    if not is_seat(dealer):
+        raise InvalidStateError(f"R3: the dealer is a seat 0-3, not {excerpt(dealer)}")
+
+
 def team_of(seat: int) -> int:
     """The team of a seat: team 0 is seats 0 and 2, team 1 seats 1 and 3 (R3).
 
@@ -58,6 +72,17 @@ def team_of(seat: int) -> int:
     [0, 1, 0, 1]
     """
     return seat % 2
+
+
+def partner_of(seat: int) -> int:
+    """The partner of a seat, the seat across the table: North and South, East and West (R3).
+
+    >>> [partner_of(seat) for seat in range(4)]
+    [2, 3, 0, 1]
+    >>> all(team_of(partner_of(seat)) == team_of(seat) for seat in range(4))
+    True
+    """
+    return (seat + 2) % PLAYERS
 
 
 def cards_of_mask(mask: int) -> Iterator[Card]:

@@ -9,6 +9,8 @@ object is gone is never mistaken for it.
 Thread safety: lookups and stores are single dictionary operations; two threads that miss at
 once both compute the value and store equal values, and a clearing (when the cache is full)
 only costs a recomputation. No lock is needed and no reader can see a half-built entry.
+Threads that miss at once can each store a value past the limit (the next miss empties the
+cache), so for a moment it may hold one value more than the limit per racing thread.
 """
 
 from __future__ import annotations

@@ -53,7 +53,7 @@ def check_turn(value: Shown, hand_sizes: tuple[int, ...], stock_size: int, what:
     and the hand sizes (R7, R14, R17-R19). ``what`` names the value in messages (internal)."""
     rules = value.rules
     for meld in value.melds:
-        if (meld.ace_low or meld.melded_ace_low) and rules.ace_in_runs == "high":
+        if (meld.ace_low or meld.melded_ace_low) and not rules.ace_low:
             raise InvalidStateError(f"R10: the run {meld} plays the ace low, which these rules forbid")
     live = value.phase.is_live
     for name, limit in (("consecutive_passes", rules.pass_limit - live), ("idle_turns", rules.idle_limit - live)):

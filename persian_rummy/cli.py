@@ -45,6 +45,7 @@ from collections.abc import Sequence
 from statistics import fmean, pstdev
 from typing import Final, TextIO
 
+from persian_rummy._bits import partner_of
 from persian_rummy._version import __version__
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
 from persian_rummy.arena import PlayedGame, derived_seed, play_game, wilson_interval
@@ -397,7 +398,7 @@ def _play_game(
     # ``deals`` fills as the game is played: every action is in it once it has been played.
     bots = _bots_for(specs, seed)
     print(style.bold(f"Persian Rummy: you are {SEAT_NAMES[seat]} (seat {seat}); your partner is "
-                     f"{SEAT_NAMES[(seat + 2) % 4]}."), file=out)  # fmt: skip
+                     f"{SEAT_NAMES[partner_of(seat)]}."), file=out)  # fmt: skip
     print(f"Seed {seed}: persian-rummy play --seed {shlex.quote(str(seed))} deals this game again.", file=out)
     print("Type help at the prompt for the syntax; quit (or Ctrl-D, or Ctrl-C) leaves.", file=out)
     state = new_game(seed, rules=rules)

@@ -16,8 +16,9 @@ import struct
 from collections.abc import Sequence
 from typing import Final, TypeVar
 
+from persian_rummy._bits import check_dealer
 from persian_rummy.cards import DECK, Card
-from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, WrongPhaseError, excerpt
+from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, WrongPhaseError, excerpt
 from persian_rummy.limits import DEALS_LIMIT, SEED_BITS, TEXT_LIMIT, check_text
 from persian_rummy.rules import Rules
 from persian_rummy.state import PLAYERS, GameState, Phase
@@ -142,8 +143,7 @@ def new_game(seed: Seed, *, dealer: int = 0, rules: Rules = Rules()) -> GameStat
     >>> state.current_player, state.deal_number, state.scores
     (0, 1, (0, 0))
     """
-    if type(dealer) is not int or not 0 <= dealer < PLAYERS:
-        raise InvalidStateError(f"R3: the dealer is a seat 0-3, not {excerpt(dealer)}")
+    check_dealer(dealer)  # before the shuffle
     return GameState.from_deck(shuffled_deck(seed), dealer=dealer, rules=rules)
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 import attrs
 
 from persian_rummy._bits import NATURALS, cards_bits, cards_of_mask, mask_points, repeated
-from persian_rummy.cards import JOKER, JOKER_INDEX, Card, parse_cards
+from persian_rummy.cards import JOKER, JOKER_INDEX, POINTS, Card, parse_cards
 from persian_rummy.errors import InvalidArgumentError
 
 __all__ = ["Hand"]
@@ -79,7 +79,7 @@ class Hand:
         >>> Hand("Kd 4d").points
         14
         """
-        return mask_points(self.mask) + 20 * self.jokers
+        return mask_points(self.mask) + POINTS[JOKER_INDEX] * self.jokers
 
     def count(self, card: Card | str) -> int:
         """How many copies of ``card`` the hand holds (0 or 1, up to 4 for the joker).

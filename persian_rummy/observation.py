@@ -64,13 +64,15 @@ with needs_extra("rl", __name__):
     import numpy as np
     import numpy.typing as npt
 
+from persian_rummy._bits import partner_of
+from persian_rummy._cache import identity_cached
 from persian_rummy.cards import JOKER_INDEX, Card
 from persian_rummy.encoding import MAX_MELDS, legal_flags
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError
 from persian_rummy.hand import Hand
 from persian_rummy.limits import SCORE_LIMIT
 from persian_rummy.melds import Meld
-from persian_rummy.state import PLAYERS, GameState, Phase
+from persian_rummy.state import PLAYERS, GameState, Phase, team_of
 from persian_rummy.view import PlayerView
 
 __all__ = [
@@ -128,11 +130,15 @@ _F32: Final = np.dtype(np.float32)
 #   row as integers of one byte per card column (a column counts at most four cards, so sums
 #   never carry); per melds tuple, the finished meld planes, the credit plane of each seat and
 #   the lay-off plane, which a viewer's tensor joins in its seats' order. These two caches are
-#   keyed by id and keep the object, so that the id stays its own;
+#   the package's identity-keyed ones (persian_rummy._cache), bounded and emptied when full;
 # - the pile plane, one column a card, by the card's position; kept for the last pile seen,
-#   as four seats (and the steps that do not change the pile) ask for the same one;
+#   as four seats (and the steps that do not change the pile) ask for the same one, and
+#   patched when the pile has grown by a discard;
 # - the scalar plane's columns: each count over 56 by the count, the one-hot columns by what
 #   they show, the scores' pair by the scores (cached, as scores change once a deal).
+# Threads need no lock: every cache holds values computed from immutable arguments alone, so
+# two threads that miss at once store equal values, and the last pile is one tuple, read and
+# replaced whole.
 
 
 def _floats(counts: bytes) -> bytes:
@@ -149,7 +155,10 @@ _ONE_HOT: Final = tuple(_floats(bytes(index) + b"\x01" + bytes(_ROW - index - 1)
 _EMPTY_ROW: Final = _floats(bytes(_ROW))
 _ZERO: Final = _float32(0.0)
 _NO_REVEALED: Final = _EMPTY_ROW * (PLAYERS - 1)
-_OTHERS: Final = tuple(((seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4) for seat in range(PLAYERS))
+# By seat: the seats on its left, across (its partner) and on its right, and its team.
+_SEATS: Final = tuple(
+    ((seat + 1) % PLAYERS, partner_of(seat), (seat + 3) % PLAYERS, team_of(seat)) for seat in range(PLAYERS)
+)
 _COUNTS: Final = tuple(_floats(bytes((count,))) for count in range(5))  # at most four jokers (R1)
 _COUNT_OF: Final = {piece: count for count, piece in enumerate(_COUNTS)}
 _SUIT_BITS: Final = (1 << 13) - 1
@@ -162,10 +171,8 @@ def _suit_columns() -> tuple[bytes, ...]:
 
 
 _SUIT_COLUMNS: Final = _suit_columns()
-_MeldRows = tuple[Meld, bytes, tuple[int, int, int, int], int]
-_TableRows = tuple[tuple[Meld, ...], bytes, tuple[bytes, bytes, bytes, bytes], bytes]
-_MELD_ROWS: dict[int, _MeldRows] = {}
-_TABLE_ROWS: dict[int, _TableRows] = {}
+_MeldRows = tuple[bytes, tuple[int, int, int, int], int]
+_TableRows = tuple[bytes, tuple[bytes, bytes, bytes, bytes], bytes]
 _CACHE_LIMIT: Final = 4096
 _TABLE_CACHE_LIMIT: Final = 512  # about 5 KB each
 _EMPTY_ROWS: Final = bytes(_ROW * MAX_MELDS)
@@ -212,10 +219,9 @@ def _deal(number: int, deals: int) -> bytes:
     return found
 
 
-def _meld_rows(meld: Meld) -> _MeldRows:
-    found = _MELD_ROWS.get(id(meld))
-    if found is not None and found[0] is meld:
-        return found
+@identity_cached(_CACHE_LIMIT)
+def _meld_rows(meld: Meld, _variant: int) -> _MeldRows:
+    """A meld's card row, its credit row for each seat and its lay-off row."""
     cards = bytearray(_ROW)
     credit = [bytearray(_ROW) for _ in range(PLAYERS)]
     laid = bytearray(_ROW)
@@ -224,30 +230,23 @@ def _meld_rows(meld: Meld) -> _MeldRows:
         credit[credited][card.index] += 1
         if laid_off:
             laid[card.index] += 1
-    if len(_MELD_ROWS) >= _CACHE_LIMIT:
-        _MELD_ROWS.clear()
     first, second, third, fourth = (int.from_bytes(row, "little") for row in credit)
-    found = _MELD_ROWS[id(meld)] = (meld, bytes(cards), (first, second, third, fourth), int.from_bytes(laid, "little"))
-    return found
+    return bytes(cards), (first, second, third, fourth), int.from_bytes(laid, "little")
 
 
-def _table_rows(melds: tuple[Meld, ...]) -> _TableRows:
+@identity_cached(_TABLE_CACHE_LIMIT)
+def _table_rows(melds: tuple[Meld, ...], _variant: int) -> _TableRows:
     """The meld planes, the credit plane of each (absolute) seat and the lay-off plane."""
-    found = _TABLE_ROWS.get(id(melds))
-    if found is None or found[0] is not melds:
-        rows = [_meld_rows(meld) for meld in melds[:MAX_MELDS]]
-        counts = b"".join(row[1] for row in rows) + _EMPTY_ROWS[: _ROW * (MAX_MELDS - len(rows))]
-        for seat in range(PLAYERS):
-            counts += sum(row[2][seat] for row in rows).to_bytes(_ROW, "little")
-        planes = _floats(counts + sum(row[3] for row in rows).to_bytes(_ROW, "little"))  # one numpy call
-        credits = 4 * _ROW * MAX_MELDS
-        first, second, third, fourth = (
-            planes[credits + 4 * _ROW * seat : credits + 4 * _ROW * (seat + 1)] for seat in range(PLAYERS)
-        )
-        if len(_TABLE_ROWS) >= _TABLE_CACHE_LIMIT:
-            _TABLE_ROWS.clear()
-        found = _TABLE_ROWS[id(melds)] = (melds, planes[:credits], (first, second, third, fourth), planes[-4 * _ROW :])
-    return found
+    rows = [_meld_rows(meld, 0) for meld in melds[:MAX_MELDS]]
+    counts = b"".join(row[0] for row in rows) + _EMPTY_ROWS[: _ROW * (MAX_MELDS - len(rows))]
+    for seat in range(PLAYERS):
+        counts += sum(row[1][seat] for row in rows).to_bytes(_ROW, "little")
+    planes = _floats(counts + sum(row[2] for row in rows).to_bytes(_ROW, "little"))  # one numpy call
+    credits = 4 * _ROW * MAX_MELDS
+    first, second, third, fourth = (
+        planes[credits + 4 * _ROW * seat : credits + 4 * _ROW * (seat + 1)] for seat in range(PLAYERS)
+    )
+    return planes[:credits], (first, second, third, fourth), planes[-4 * _ROW :]
 
 
 def _pile(pile: tuple[Card, ...]) -> tuple[tuple[Card, ...], bytes, bytes]:
@@ -394,9 +393,9 @@ def _tensor(
     must = view.must_meld
     scores = view.scores
     went_out = view.went_out
-    _, meld_planes, credits, laid = _table_rows(view.melds)
+    meld_planes, credits, laid = _table_rows(view.melds, 0)
     _, pile_plane, joker_columns = _pile(pile)
-    left, partner, right = _OTHERS[seat]
+    left, partner, right, team = _SEATS[seat]
     planes = bytearray().join(
         (
             suits[mask & _SUIT_BITS],
@@ -421,7 +420,7 @@ def _tensor(
             over_56[sizes[right]],
             over_56[stock_size],
             over_56[len(pile)],
-            _scores(scores[0], scores[1]) if seat % 2 == 0 else _scores(scores[1], scores[0]),
+            _scores(scores[team], scores[1 - team]),
             _TURN_COLUMNS[_PHASES[view.phase] + 4 * ((view.current_player - seat) % 4) + (view.dealer - seat) % 4],
             _deal(view.deal_number, view.rules.deals),
             _PASSES[view.consecutive_passes],

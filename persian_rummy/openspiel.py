@@ -103,6 +103,7 @@ from persian_rummy.errors import (
     excerpt,
 )
 from persian_rummy.hand import Hand
+from persian_rummy.limits import ACTIONS_PER_DEAL, DEALS_LIMIT, deal_points
 from persian_rummy.observation import OBSERVATION_SHAPE, observation_tensor
 from persian_rummy.rules import Rules
 from persian_rummy.scoring import winner
@@ -123,16 +124,11 @@ __all__ = [
 
 #: Cards dealt by chance at the start of a deal: the hands and the face-up card (R5).
 DEALT: Final = PLAYERS * HAND_SIZE + 1
-#: Player actions of one deal at most: a turn that draws from the stock (27 at most) or adds
-#: cards to the table (56 at most) comes at least every eighth turn (R21); a turn is a draw
-#: and a discard besides its table actions.
-_DEAL_ACTIONS: Final = 2 * 8 * (27 + len(DECK) + 1) + len(DECK)
-#: Chance nodes of one deal at most: 29 to deal, then one per stock card drawn (27).
-_DEAL_CHANCE: Final = len(DECK)
+#: Nodes of one deal at most: the player actions (:data:`~persian_rummy.limits.ACTIONS_PER_DEAL`,
+#: R21) and the chance nodes, one per card of the deck at most: 29 to deal, then one per
+#: stock card drawn (27).
+_DEAL_NODES: Final = ACTIONS_PER_DEAL + len(DECK)
 _MARGIN_SCALE: Final = 1000.0
-#: The most a team can score above the other in one deal, not counting the going-out bonus:
-#: every card on its side of the table, every set of four doubled (R22-R24).
-_MAX_DEAL_MARGIN: Final = 2 * sum(card.points for card in DECK)
 #: The game's parameters: every knob of :class:`~persian_rummy.Rules`, with its default, and
 #: the utility.
 _PARAMETERS: Final[dict[str, Any]] = {**attrs.asdict(Rules()), "utility": "win"}
@@ -182,10 +178,9 @@ class PersianRummyGame(pyspiel.Game):
         self.utility = params["utility"]
         if self.utility not in ("win", "margin"):
             raise InvalidArgumentError(f"utility must be 'win' or 'margin', not {_what(self.utility)}")
+        # A team's margin in a deal is at most what a team can score in one (R22-R25).
         bound = (
-            1.0
-            if self.utility == "win"
-            else self.rules.deals * (_MAX_DEAL_MARGIN + self.rules.going_out_bonus) / _MARGIN_SCALE
+            1.0 if self.utility == "win" else self.rules.deals * deal_points(self.rules.going_out_bonus) / _MARGIN_SCALE
         )
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
@@ -194,7 +189,7 @@ class PersianRummyGame(pyspiel.Game):
             min_utility=-bound,
             max_utility=bound,
             utility_sum=0.0,
-            max_game_length=self.rules.deals * (_DEAL_ACTIONS + _DEAL_CHANCE),
+            max_game_length=self.rules.deals * _DEAL_NODES,
         )
         super().__init__(GAME_TYPE, info, params)
 
@@ -1074,8 +1069,9 @@ def deserialize_game_and_state(text: str) -> tuple[PersianRummyGame, PersianRumm
 
 
 #: The longest text :func:`deserialize_game_and_state` reads: the header, a game's string,
-#: and the history of the longest game (1000 deals, R7) at 7 characters an action.
-_ENVELOPE_LIMIT: Final = 1000 + 7 * 1000 * (_DEAL_ACTIONS + _DEAL_CHANCE)
+#: and the history of the longest game (:data:`~persian_rummy.limits.DEALS_LIMIT` deals, R7)
+#: at 7 characters an action.
+_ENVELOPE_LIMIT: Final = 1000 + 7 * DEALS_LIMIT * _DEAL_NODES
 _HISTORY_PLAYER: Final = re.compile(r"-1|[0-3]")
 #: The longest game string read (every parameter written out is about 200 characters).
 _GAME_TEXT_LIMIT: Final = 1000

@@ -23,7 +23,7 @@ from persian_rummy._bits import PLAYERS as PLAYERS
 from persian_rummy._bits import SEAT_LETTERS as SEAT_LETTERS
 from persian_rummy._bits import SEAT_NAMES as SEAT_NAMES
 from persian_rummy._bits import TEAM_NAMES as TEAM_NAMES
-from persian_rummy._bits import cards_bits
+from persian_rummy._bits import cards_bits, check_dealer
 from persian_rummy._bits import check_seat as check_seat
 from persian_rummy._bits import team_of as team_of
 from persian_rummy._moves import turn_actions_of
@@ -192,8 +192,7 @@ class GameState(_HashSlot):
         except NotationError as error:
             raise InvalidStateError(f"the deck does not parse: {error}") from None
         _check_deck_cards(cards)
-        if type(dealer) is not int or not 0 <= dealer < PLAYERS:
-            raise InvalidStateError(f"R3: the dealer is a seat 0-3, not {excerpt(dealer)}")
+        check_dealer(dealer)
         dealt = HAND_SIZE * PLAYERS
         # The deck is checked: the hands are built from its cards' bits, without a second check.
         hands = tuple(

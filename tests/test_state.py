@@ -20,10 +20,21 @@ from persian_rummy import (
     parse_cards,
     team_of,
 )
+from persian_rummy._bits import partner_of
+from persian_rummy.state import SEAT_NAMES, TEAM_NAMES
 
 
 def test_r3_teams_are_opposite_seats() -> None:
     assert [team_of(seat) for seat in range(4)] == [0, 1, 0, 1]
+
+
+def test_r3_a_seats_partner_sits_across_the_table_on_its_team() -> None:
+    assert [partner_of(seat) for seat in range(4)] == [2, 3, 0, 1]
+    for seat in range(4):
+        assert partner_of(seat) != seat and partner_of(partner_of(seat)) == seat
+        assert team_of(partner_of(seat)) == team_of(seat)
+        name = TEAM_NAMES[team_of(seat)]
+        assert SEAT_NAMES[seat] in name and SEAT_NAMES[partner_of(seat)] in name
 
 
 def test_r6_from_position_the_player_left_of_the_dealer_draws_first() -> None:

@@ -172,24 +172,18 @@ class GameRecord:
         """
         states: list[GameState] = []
         errors: list[ReplayError] = []
-
-        def report(error: ReplayError) -> None:
-            if strict:
-                raise error
-            errors.append(error)
-
         if self.viewer is not None:
             raise ReplayError(f"this record was redacted for seat {self.viewer}; replay it with views()", deal=1)
         previous: GameState | None = None
         for deal in self.deals:
             problem = deal_problem(deal, previous)
             if problem is not None:
-                report(ReplayError(problem, deal=deal.number))
+                _report(strict, errors, ReplayError(problem, deal=deal.number))
                 return Replay(tuple(states), tuple(errors))
             try:
                 state = deal.initial_state(previous.scores if previous else (0, 0), self.rules)
             except ReplayError as error:
-                report(error)
+                _report(strict, errors, error)
                 return Replay(tuple(states), tuple(errors))
             states.append(state)
             for index, item in enumerate(deal.actions):
@@ -203,18 +197,20 @@ class GameRecord:
                         )
                     state = play(state, item.action)
                 except IllegalActionError as error:
-                    report(ReplayError(str(error), deal=deal.number, index=index, cause=error))
+                    _report(strict, errors, ReplayError(str(error), deal=deal.number, index=index, cause=error))
                     return Replay(tuple(states), tuple(errors))
                 except ReplayError as error:
-                    report(error)
+                    _report(strict, errors, error)
                     return Replay(tuple(states), tuple(errors))
                 states.append(state)
             if deal.scores is not None and (state.phase.is_live or state.scores != deal.scores):
                 found = "the deal is not over" if state.phase.is_live else f"the replay gives {list(state.scores)}"
-                report(
+                _report(
+                    strict,
+                    errors,
                     ReplayError(
                         f"R23: the record says the scores are {list(deal.scores)}, but {found}", deal=deal.number
-                    )
+                    ),
                 )
             previous = state
         if self.scores is not None:
@@ -225,11 +221,13 @@ class GameRecord:
                     if last is None or last.phase is not Phase.GAME_OVER
                     else f"the replay gives {list(last.scores)}"
                 )
-                report(
+                _report(
+                    strict,
+                    errors,
                     ReplayError(
                         f"R26: the record says the final scores are {list(self.scores)}, but {found}",
                         deal=self.deals[-1].number if self.deals else 1,
-                    )
+                    ),
                 )
         return Replay(tuple(states), tuple(errors))
 
@@ -327,6 +325,13 @@ class GameRecord:
             raise ReplayError(f"R3: a record is redacted for a seat 0-3, not {excerpt(seat)}", deal=1)
         deals = redacted_deals(self.deals, self.replay().states, seat)
         return attrs.evolve(self, deals=tuple(deals), viewer=seat)
+
+
+def _report(strict: bool, errors: list[ReplayError], error: ReplayError) -> None:
+    """A replay's problem: raised in strict mode, else added to ``errors``."""
+    if strict:
+        raise error
+    errors.append(error)
 
 
 def deal_problem(deal: DealRecord, previous: GameState | None) -> str | None:

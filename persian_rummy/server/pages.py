@@ -15,7 +15,7 @@ from typing import Any
 from persian_rummy.bots import BOTS
 from persian_rummy.rules import PRESETS
 from persian_rummy.server.tables import HUMAN, Table
-from persian_rummy.state import SEAT_NAMES
+from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, team_of
 
 __all__ = ["created", "lobby", "problem", "table_page"]
 
@@ -59,7 +59,7 @@ def lobby() -> str:
             for kind in kinds
         )
         seats.append(
-            f"<fieldset><legend>{name} (seat {seat}, {'North-South' if seat % 2 == 0 else 'East-West'})</legend>"
+            f"<fieldset><legend>{name} (seat {seat}, {TEAM_NAMES[team_of(seat)]})</legend>"
             f'<label>Plays: <select name="seat{seat}">{options}</select></label> '
             f'<label>Name: <input name="name{seat}" value="{name}" maxlength="40"></label></fieldset>'
         )

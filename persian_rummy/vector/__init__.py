@@ -260,7 +260,7 @@ class Env:
         self.rules = rules
         self.reward_scale = float(reward_scale)
         self.illegal_action_penalty = float(illegal_action_penalty)
-        self._ace_low = rules.ace_in_runs == "high_or_low"
+        self._ace_low = rules.ace_low
         self._forbidden = rules.last_card_discard == "forbidden"
         self._lay_off_pickup = rules.pickup_use == "meld_or_lay_off"
         allowed = np.ones(NUM_MELDS + 1, bool)

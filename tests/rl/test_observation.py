@@ -346,3 +346,19 @@ def test_tensors_built_step_by_step_through_games_hold_what_the_plane_table_says
             if not state.phase.is_live:
                 break
             state = play(state, rng.choice(legal_actions(state)))
+
+
+def test_r16_the_table_planes_are_cached_per_melds_tuple_within_their_bound() -> None:
+    # The meld and table rows are cached by identity (persian_rummy._cache): an equal table
+    # held in another tuple gives the same planes, and no number of tables grows the caches
+    # past their bounds.
+    from persian_rummy._cache import cache_size
+    from persian_rummy.observation import _meld_rows, _table_rows
+
+    state = GameState.from_position(["9h", "", "", ""], [], melds=["2s@0 3s@0 4s@0 5s+1"])
+    tensor = seat_tensor(state, 0)
+    for _ in range(600):
+        copy = attrs.evolve(state, melds=tuple(Meld(meld.cards, meld.seats, meld.laid_off) for meld in state.melds))
+        assert copy.melds is not state.melds
+        assert seat_tensor(copy, 0).tobytes() == tensor.tobytes()
+    assert cache_size(_table_rows) <= 512 and cache_size(_meld_rows) <= 4096
