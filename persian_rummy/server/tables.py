@@ -18,7 +18,6 @@ True
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 import secrets
@@ -329,20 +328,21 @@ class Table:
         # The frames' fields in order: type, seq, seat, the public fields, svg, legal, sheet, view.
         middle = _dumps(public)[1:-1]
         sheet_text = _dumps(sheet)
-        encoded: dict[int, str] = {}  # a piece's JSON, by the piece (alive until the frames are written)
-        pictures = []
+        large: dict[str, str] = {}  # the JSON of the large pieces of these pictures
         texts = []
         for seat in seats:
             view = state.view(0 if seat is None else seat)
-            parts = picture_parts(view, spectator=seat is None)
-            pictures.append(parts)
             legal = [str(action) for action in legal_actions(view)] if seat is not None and view.is_to_move else []
             texts.append(
-                f'{{"type":"state","seq":{self.seq},"seat":{_dumps(seat)},{middle},"svg":"'
-                + "".join([_encoded(part, encoded) for part in parts])
-                + f'","legal":{_dumps(legal)},"sheet":{sheet_text},"view":'
-                + ("null" if seat is None else view.to_json())
-                + "}"
+                "".join(
+                    [
+                        f'{{"type":"state","seq":{self.seq},"seat":{_dumps(seat)},{middle},"svg":"',
+                        *_json_pieces(picture_parts(view, spectator=seat is None), large),
+                        f'","legal":{_dumps(legal)},"sheet":{sheet_text},"view":',
+                        "null" if seat is None else view.to_json(),
+                        "}",
+                    ]
+                )
             )
         return texts
 
@@ -352,25 +352,32 @@ def _dumps(value: object) -> str:
 
 
 # A picture's small pieces (a card at a place, a label) come back action after action: their
-# JSON is kept, within a bound on the memory it takes; the large ones are new with each action.
+# JSON is kept, up to a bound (then forgotten all at once). Racing threads store equal texts.
 _SMALL_PIECE: Final = 1024
 _SMALL_PIECES: Final = 8192
+_KEPT: dict[str, str] = {}
 
 
-@functools.lru_cache(maxsize=_SMALL_PIECES)
-def _encoded_small(part: str) -> str:
-    return encode_basestring_ascii(part)[1:-1]
-
-
-def _encoded(part: str, encoded: dict[int, str]) -> str:
-    """A piece of a picture as it stands inside a JSON string (as ``json.dumps`` writes it),
-    each piece encoded once for all the frames ``encoded`` serves."""
-    if len(part) <= _SMALL_PIECE:
-        return _encoded_small(part)
-    text = encoded.get(id(part))
-    if text is None:
-        text = encoded[id(part)] = encode_basestring_ascii(part)[1:-1]
-    return text
+def _json_pieces(parts: Sequence[str], large: dict[str, str]) -> list[str]:
+    """Each piece of a picture as it stands inside a JSON string (as ``json.dumps`` writes it):
+    a small piece's text is kept for later pictures, a large one's in ``large``, for the other
+    pictures of the same position."""
+    kept = _KEPT
+    pieces = []
+    for part in parts:
+        text = kept.get(part)
+        if text is None:
+            text = large.get(part)
+            if text is None:
+                text = encode_basestring_ascii(part)[1:-1]
+                if len(part) > _SMALL_PIECE:
+                    large[part] = text
+                else:
+                    if len(kept) >= _SMALL_PIECES:
+                        kept.clear()
+                    kept[part] = text
+        pieces.append(text)
+    return pieces
 
 
 def _make_bots(seats: Sequence[str], seed: int) -> tuple[Bot | None, ...]:
