@@ -489,10 +489,7 @@ class Meld:
         return extend(self, card, seat)
 
     def __str__(self) -> str:
-        return " ".join(
-            f"{card}{'+' if flag else '@'}{seat}"
-            for card, seat, flag in zip(self.cards, self.seats, self.laid_off, strict=True)
-        )
+        return _meld_text(self, 0)
 
     def __repr__(self) -> str:
         return f"Meld.parse({str(self)!r})"
@@ -573,6 +570,14 @@ def extension_bits(meld: Meld, ace_low_allowed: bool) -> int:
     """The cards that extend ``meld`` as a mask, bit :data:`~persian_rummy.cards.JOKER_INDEX`
     for the joker (internal): a lay-off test of a hand is one ``&``."""
     return meld._lay_off_bits[ace_low_allowed]
+
+
+@identity_cached(8192)  # per meld: its text is in the JSON of every view of every state it is in
+def _meld_text(meld: Meld, _: int) -> str:
+    return " ".join(
+        f"{card}{'+' if flag else '@'}{seat}"
+        for card, seat, flag in zip(meld.cards, meld.seats, meld.laid_off, strict=True)
+    )
 
 
 #: A table's lay-off targets: every card some meld accepts, as a mask, and for each meld that
