@@ -2,17 +2,19 @@
 at once, against ``persian-rummy serve``'s server started as a separate process on the
 loopback address only.
 
-    python benchmarks/server_load.py --tables 10
+    python benchmarks/server_load.py --tables 10 --games 5
     python benchmarks/server_load.py --tables 100 --seconds 120
 
 Each table's four seats are played by remote :class:`~persian_rummy.server.client.SeatClient`
 bots (``--bot``, random by default: the cheapest to think, so the figures measure the
 server) in one client process, and ``--spectators`` more connections per table (1 by
-default) watch. Every action goes through the whole path: parse, the rules, an SQLite commit
+default) watch; with ``--games``, each table's clients play that many games one after
+another, each at a new table (created, joined and watched as any table is: that work is in
+the figures too), so a run is long enough for steady figures. Every action goes through the whole path: parse, the rules, an SQLite commit
 (``synchronous=FULL``), the acknowledgement and a frame (view JSON and SVG picture) to each
 seat and spectator. The server runs with limits wide enough for one client address to hold
-every table and connection of the run. The run is bounded: at most ``--seconds`` and 500
-tables. Prints one line: the Python version and cores; the connections (open at once,
+every table and connection of the run. The run is bounded: at most ``--seconds``, 500
+tables and 100 games a table. Prints one line: the Python version and cores; the connections (open at once,
 dropped); the accepted actions and their rate; the latency from sending an action to
 receiving its acknowledgement (p50, p90, p99, max); and (on Linux) the processor time per
 accepted action of the server (in user and in system mode: the system's share is mostly the
@@ -41,6 +43,7 @@ from persian_rummy.server.client import SeatClient
 
 MAX_TABLES = 500
 MAX_SPECTATORS = 50
+MAX_GAMES = 100
 
 
 class Watcher:
@@ -67,21 +70,31 @@ class Watcher:
 
 
 async def run(
-    port: int, tables: int, spectators: int, bot: str, seconds: float, server_pid: int
+    port: int, tables: int, spectators: int, bot: str, seconds: float, games: int, server_pid: int
 ) -> tuple[list[SeatClient], list[Watcher], float, tuple[float, float] | None]:
-    links = [create_table(f"http://127.0.0.1:{port}", ["human"] * 4) for _ in range(tables)]
-    clients = [
-        SeatClient(f"ws://127.0.0.1:{port}/ws/{seat['token']}", bot, seed=number * 4 + seat["seat"])
-        for number, link in enumerate(links)
-        for seat in link["seats"]
-    ]
-    watchers = [
-        Watcher(f"ws://127.0.0.1:{port}/ws/{link['spectator']['token']}") for link in links for _ in range(spectators)
-    ]
+    clients: list[SeatClient] = []
+    watchers: list[Watcher] = []
+    url = f"http://127.0.0.1:{port}"
+
+    async def play(number: int) -> None:
+        """Table ``number``'s games, one after another: each on a new table, as a new game
+        is, with its own four clients and spectators."""
+        for game in range(games):
+            link = await asyncio.to_thread(create_table, url, ["human"] * 4)
+            seats = [
+                SeatClient(
+                    f"ws://127.0.0.1:{port}/ws/{seat['token']}", bot, seed=(game * tables + number) * 4 + seat["seat"]
+                )
+                for seat in link["seats"]
+            ]
+            watching = [Watcher(f"ws://127.0.0.1:{port}/ws/{link['spectator']['token']}") for _ in range(spectators)]
+            clients.extend(seats)
+            watchers.extend(watching)
+            await asyncio.gather(*(client.run() for client in seats), *(watcher.run() for watcher in watching))
+
     cpu = cpu_seconds(server_pid)
     started = time.perf_counter()
-    tasks = [asyncio.ensure_future(client.run()) for client in clients]
-    tasks += [asyncio.ensure_future(watcher.run()) for watcher in watchers]
+    tasks = [asyncio.ensure_future(play(number)) for number in range(tables)]
     _, pending = await asyncio.wait(tasks, timeout=seconds)
     elapsed = time.perf_counter() - started
     end = cpu_seconds(server_pid)
@@ -117,14 +130,22 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--bot", default="random", help="the clients' bot (default random)")
     parser.add_argument("--seconds", type=float, default=120.0, help="stop after this long (default 120)")
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=1,
+        help=f"games played one after another at each table (default 1, at most {MAX_GAMES})",
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.tables <= MAX_TABLES:
         parser.error(f"--tables must be 1-{MAX_TABLES}")
     if not 0 <= args.spectators <= MAX_SPECTATORS:
         parser.error(f"--spectators must be 0-{MAX_SPECTATORS}")
+    if not 1 <= args.games <= MAX_GAMES:
+        parser.error(f"--games must be 1-{MAX_GAMES}")
     connections = args.tables * (4 + args.spectators)
     limits = {
-        "tables_per_client": args.tables,
+        "tables_per_client": args.tables * args.games,
         "connections_per_client": connections,
         "spectators": max(args.spectators, 1),
     }
@@ -134,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             client_cpu = time.process_time()
             clients, watchers, elapsed, cpu = asyncio.run(
-                run(port, args.tables, args.spectators, args.bot, args.seconds, server.pid)
+                run(port, args.tables, args.spectators, args.bot, args.seconds, args.games, server.pid)
             )
             client_cpu = time.process_time() - client_cpu
         finally:
