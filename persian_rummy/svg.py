@@ -39,7 +39,7 @@ from persian_rummy.scoring import score_round
 from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, GameState, Phase, team_of
 from persian_rummy.view import Observation, PlayerView
 
-__all__ = ["SEAT_NAMES", "TEAM_NAMES", "card", "cards_in", "table", "table_parts"]
+__all__ = ["SEAT_NAMES", "TEAM_NAMES", "card", "cards_in", "seat_tables", "table", "table_parts"]
 
 
 _WIDTH: Final = 1000
@@ -453,16 +453,73 @@ def table_parts(
             title = _title(position, "")
     else:
         raise ArgumentTypeError(f"table() draws a GameState or a PlayerView, not {type(position).__name__}")
-    if last is not None and not isinstance(last, Observation):
-        raise ArgumentTypeError(f"table(last=...) takes an Observation, not {type(last).__name__}")
+    _check_last(last)
     # A hand shown is drawn as it is, a hidden one as its size in backs.
     counts = [size if hand is None else len(hand) for hand, size in zip(hands, sizes, strict=True)]
+    return _assemble(_shared(position, counts, sizes, stock_size, last), position, hands, title, last)
+
+
+def seat_tables(state: GameState, seats: Sequence[int | None]) -> list[tuple[str, ...]]:
+    """The pictures of ``state`` as each of ``seats`` sees it, as their pieces: for each seat,
+    ``table_parts(state.view(seat))``, and for ``None``, a spectator's
+    ``table_parts(state.view(0), spectator=True)``. What the pictures share (the header, the
+    centre, the labels, the hands each of them shows face down) is drawn once for them all,
+    as the table server does after every action.
+
+    >>> from persian_rummy import new_game
+    >>> state = new_game(1)
+    >>> north, watcher = seat_tables(state, [0, None])
+    >>> north == table_parts(state.view(0)), watcher == table_parts(state.view(0), spectator=True)
+    (True, True)
+    """
+    if not isinstance(state, GameState):
+        raise ArgumentTypeError(f"seat_tables() draws a GameState, not {type(state).__name__}")
+    seats = list(seats)
+    for seat in seats:
+        if seat is not None and (type(seat) is not int or not 0 <= seat < 4):
+            raise InvalidStateError(f"R3: a picture is for a seat 0-3 or None (a spectator), not {excerpt(seat)}")
+    sizes = [len(hand) for hand in state.hands]
+    shared = _shared(state, sizes, sizes, len(state.stock), None)
+    revealed = None if state.phase.is_live else state.hands
+    pictures = []
+    for seat in seats:
+        hands = [revealed[other] if revealed else (state.hands[other] if other == seat else None) for other in range(4)]
+        whose = " · public table" if seat is None else f" · seen by {SEAT_NAMES[seat]}"
+        pictures.append(_assemble(shared, state, hands, _title(state, whose), None))
+    return pictures
+
+
+def _check_last(last: object) -> None:
+    if last is not None and not isinstance(last, Observation):
+        raise ArgumentTypeError(f"table(last=...) takes an Observation, not {type(last).__name__}")
+
+
+class _Shared(NamedTuple):
+    """What every viewer's picture of one position holds alike: where things go, the
+    header's turn and scores, the seats' labels, the centre and the score sheet."""
+
+    layout: _Layout
+    counts: tuple[int, ...]
+    south_y: float
+    opening: tuple[str, str, str]
+    header: tuple[str, ...]
+    labels: tuple[str, ...]
+    centre: tuple[str, ...]
+
+
+def _shared(
+    position: GameState | PlayerView,
+    counts: Sequence[int],
+    sizes: Sequence[int],
+    stock_size: int,
+    last: Observation | None,
+) -> _Shared:
     layout = _layout(last is not None, counts[0], counts[3], counts[1])
     pile, melds = position.discard_pile, position.melds
     discarded = last is not None and isinstance(last.action, Discard) and pile[-1:] == (last.action.card,)
     meld_marks = None if last is None else tuple(_meld_mark(last, melds, number) for number in range(len(melds)))
     centre, y = _centre(stock_size, pile, melds, discarded, meld_marks, position.rules.double_four_jokers, layout)
-    pieces = [centre]
+    pieces = list(centre)
     if not position.phase.is_live:
         sheet, y = _score_sheet(position, layout.centre_left, y)
         pieces.append(sheet)
@@ -470,13 +527,33 @@ def table_parts(
     # South below the centre and both side hands.
     south_y = max(y, layout.side_y + _side_height(counts[3]) + 20, layout.side_y + _side_height(counts[1]) + 20)
     south_label_y = south_y + (_CARD_H + 26 if counts[2] else 16)
-    height = south_label_y + 24
+    return _Shared(
+        layout,
+        tuple(counts),
+        south_y,
+        _opening(south_label_y + 24),
+        tuple(_header(position, last)),
+        tuple(_labels(position, sizes, layout, south_label_y)),
+        tuple(pieces),
+    )
+
+
+def _assemble(
+    shared: _Shared,
+    position: GameState | PlayerView,
+    hands: Sequence[Hand | None],
+    title: str,
+    last: Observation | None,
+) -> tuple[str, ...]:
+    """One viewer's picture: the shared pieces, its title and the hands as it sees them."""
     return (
-        *_opening(height),
-        *_header(position, title, last, layout.header_height),
-        *_hands(position, hands, counts, last, layout, south_y),
-        *_labels(position, sizes, layout, south_label_y),
-        *pieces,
+        *shared.opening,
+        _header_band(shared.layout.header_height),
+        _text(14, 17, title, size=13, fill="#fff", weight="bold"),
+        *shared.header,
+        *_hands(position, hands, last, shared),
+        *shared.labels,
+        *shared.centre,
         "</svg>",
     )
 
@@ -512,13 +589,10 @@ def _turn(position: GameState | PlayerView) -> str:
     return f"{over} over: nobody went out"
 
 
-def _header(position: GameState | PlayerView, title: str, last: Observation | None, height: int) -> list[str]:
-    """The header: deal, scores, whose turn, the card to meld, whose view, the last action."""
-    header = [
-        _header_band(height),
-        _text(14, 17, title, size=13, fill="#fff", weight="bold"),
-        _text(14, 34, _turn(position), size=12.5, fill="#fff59d", extra=' class="turn"'),
-    ]
+def _header(position: GameState | PlayerView, last: Observation | None) -> list[str]:
+    """The header below its first line (the title, which says whose view it is): whose turn,
+    the card to meld, the last action, the scores."""
+    header = [_text(14, 34, _turn(position), size=12.5, fill="#fff59d", extra=' class="turn"')]
     if last is not None:
         header.append(_text(14, 51, "Last: " + _last_text(last), size=12.5, fill="#fff", extra=' class="last-action"'))
     header.extend(_scores(*position.scores))
@@ -550,32 +624,37 @@ def _scores(north_south: int, east_west: int) -> tuple[str, str]:
 
 
 def _hands(
-    position: GameState | PlayerView,
-    hands: Sequence[Hand | None],
-    counts: Sequence[int],
-    last: Observation | None,
-    layout: _Layout,
-    south_y: float,
+    position: GameState | PlayerView, hands: Sequence[Hand | None], last: Observation | None, shared: _Shared
 ) -> list[str]:
     """The four hands, North's and South's in rows, West's and East's in grids; a hand not
     shown is its count of card backs."""
     # The cards the last action put in its player's hand (a draw), outlined where face up.
-    marks: list[Counter[Card]] = [Counter() for _ in range(4)]
-    if last is not None and isinstance(last.action, (DrawStock, DrawDiscard)):
-        marks[last.seat].update(last.cards)
+    drawn = last.seat if last is not None and isinstance(last.action, (DrawStock, DrawDiscard)) else None
     must = position.must_meld
     current = position.current_player
+    layout = shared.layout
     parts: list[str] = []
     for seat in (0, 2, 3, 1):
-        count, hand = counts[seat], hands[seat]
-        top = layout.north_y if seat == 0 else south_y if seat == 2 else layout.side_y
+        count, hand = shared.counts[seat], hands[seat]
+        top = layout.north_y if seat == 0 else shared.south_y if seat == 2 else layout.side_y
         if hand is None:
             parts.append(_backs(seat, count, top))
-            continue
-        parts.append(f'<g class="hand" data-seat="{seat}">')
-        parts.extend(_faces(hand, _places(seat, count, top), must if seat == current else None, marks[seat]))
-        parts.append("</g>")
+        elif seat == drawn and last is not None and last.cards:
+            parts.append(f'<g class="hand" data-seat="{seat}">')
+            parts.extend(
+                _faces(hand, _places(seat, count, top), must if seat == current else None, Counter(last.cards))
+            )
+            parts.append("</g>")
+        else:
+            parts.append(_face_up(seat, hand, count, top, must if seat == current else None))
     return parts
+
+
+@functools.lru_cache(maxsize=1024)
+def _face_up(seat: int, hand: Hand, count: int, top: float, must: Card | None) -> str:
+    """A hand drawn face up, as one piece (no card outlined as drawn by the last action)."""
+    cards = "".join(_faces(hand, _places(seat, count, top), must, Counter()))
+    return f'<g class="hand" data-seat="{seat}">{cards}</g>'
 
 
 @functools.lru_cache(maxsize=1024)
@@ -646,10 +725,11 @@ def _centre(
     meld_marks: tuple[int | None, ...] | None,
     double_four_jokers: bool,
     layout: _Layout,
-) -> tuple[str, float]:
-    """The centre of the table as one piece: the stock, the discard pile with each card's
-    index (R13), then the melds with their credits (R16); and the y below it. The same for
-    every seat's picture of a position, so it is drawn once for them all."""
+) -> tuple[tuple[str, ...], float]:
+    """The centre of the table: the stock, the discard pile with each card's index (R13),
+    then the melds with their credits (R16); and the y below it. The same for every seat's
+    picture of a position, so it is drawn once for them all; its pieces (a card of the pile
+    at its place, a meld) are the same strings from one action to the next."""
     left, right = layout.centre_left, layout.centre_right
     y: float = layout.side_y + 20
     parts = [_stock(stock_size, left, y)]
@@ -671,8 +751,7 @@ def _centre(
         row, column = divmod(index, per_row)
         x = pile_left + column * pile_step
         top = y + 26 + row * (_CARD_H + 24)
-        parts.append(_text(x + 4, top - 4, str(index), size=10.5, fill="#fff59d", extra=' class="pile-index"'))
-        parts.append(card(value, x, top, marked=discarded and index == len(pile) - 1))
+        parts.append(_pile_card(index, value, x, top, discarded and index == len(pile) - 1))
     parts.append("</g>")
     pile_rows = max(1, -(-len(pile) // per_row))
     y = y + 26 + pile_rows * (_CARD_H + 24) + 14
@@ -686,11 +765,11 @@ def _centre(
             x = left
             y += _SMALL_H + 12
         mark = None if meld_marks is None else meld_marks[number]
-        svg, meld_right = _meld(meld, number, x, y, meld_step, meld.scores_double(double_four_jokers), mark)
-        parts.append(svg)
+        piece, meld_right = _meld(meld, number, x, y, meld_step, meld.scores_double(double_four_jokers), mark)
+        parts.append(piece)
         x = meld_right + 18
     y += (_SMALL_H if melds else 0) + 20
-    return "".join(parts), y
+    return tuple(parts), y
 
 
 def _stock(size: int, x: float, y: float) -> str:
@@ -714,6 +793,13 @@ def _stock(size: int, x: float, y: float) -> str:
         + pile
         + _text(x + _CARD_W / 2 + 3, y + _CARD_H + 36, count, size=12, fill="#fff", anchor="middle")
     )
+
+
+@functools.lru_cache(maxsize=_PIECES)
+def _pile_card(index: int, value: Card, x: float, top: float, marked: bool) -> str:
+    """A card of the discard pile at its place, with its index above it (R13)."""
+    index_text = _text(x + 4, top - 4, str(index), size=10.5, fill="#fff59d", extra=' class="pile-index"')
+    return index_text + _card(value, x, top, False, None, False, False, marked)
 
 
 @functools.lru_cache(maxsize=256)

@@ -26,7 +26,7 @@ from persian_rummy import (
 from persian_rummy.scoring import score_round
 from persian_rummy.state import TEAM_NAMES, Phase
 from persian_rummy.strategies import game_states
-from persian_rummy.svg import card, cards_in, table
+from persian_rummy.svg import card, cards_in, seat_tables, table, table_parts
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -362,3 +362,27 @@ def test_r14_the_gold_must_meld_outline_is_drawn_above_the_cyan_taken_outline() 
     cyan_outer = float(cyan.attrib["x"]) - float(cyan.attrib["stroke-width"]) / 2
     gold_inner = float(gold.attrib["x"]) + float(gold.attrib["stroke-width"]) / 2
     assert gold_inner <= cyan_outer
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 400))
+def test_r27_the_pictures_drawn_together_are_each_seats_own(seed: int, steps: int) -> None:
+    """The server draws every viewer's picture of a position at once; each is the picture of
+    that seat's view (and the spectator's, of the public table), piece by piece."""
+    state = _playout(seed, steps)
+    seats = [0, 1, 2, 3, None]
+    drawn = seat_tables(state, seats)
+    for seat, pieces in zip(seats, drawn, strict=True):
+        assert pieces == table_parts(state.view(0 if seat is None else seat), spectator=seat is None)
+        assert "".join(pieces) == table(state.view(0 if seat is None else seat), spectator=seat is None)
+    # What the pictures share is the same strings, drawn once.
+    assert drawn[0][-2] is drawn[4][-2]
+
+
+def test_seat_tables_refuses_what_is_not_a_state_or_a_seat() -> None:
+    state = new_game(1)
+    with pytest.raises(ArgumentTypeError, match="GameState"):
+        seat_tables(state.view(0), [0])  # type: ignore[arg-type]
+    for seat in (4, -1, True, "0", 1.0):
+        with pytest.raises(InvalidStateError, match="R3"):
+            seat_tables(state, [seat])  # type: ignore[list-item]
