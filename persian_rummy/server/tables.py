@@ -38,7 +38,7 @@ from persian_rummy.record import GameRecord, dumps
 from persian_rummy.rules import Rules
 from persian_rummy.scoring import score_round
 from persian_rummy.state import PLAYERS, SEAT_NAMES, TEAM_NAMES, GameState, Phase
-from persian_rummy.svg import table_parts as picture_parts
+from persian_rummy.svg import seat_tables
 
 __all__ = ["HUMAN", "Table", "new_token"]
 
@@ -296,7 +296,7 @@ class Table:
     ) -> list[str]:
         """:meth:`frame_text` for each of ``seats`` on one position, written together: what the
         frames share (the picture's centre, its face-down hands and labels, the score sheet)
-        is encoded once for them all (:func:`~persian_rummy.svg.table_parts`), and the view goes
+        is drawn and encoded once for them all (:func:`~persian_rummy.svg.seat_tables`), and the view goes
         in as :meth:`~persian_rummy.PlayerView.to_json` writes it.
 
         >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
@@ -330,15 +330,19 @@ class Table:
         sheet_text = _dumps(sheet)
         large: dict[str, str] = {}  # the JSON of the large pieces of these pictures
         texts = []
-        for seat in seats:
+        for seat, picture in zip(seats, seat_tables(state, seats), strict=True):
             view = state.view(0 if seat is None else seat)
-            legal = [str(action) for action in legal_actions(view)] if seat is not None and view.is_to_move else []
+            legal = (
+                _dumps([str(action) for action in legal_actions(view)])
+                if seat is not None and view.is_to_move
+                else "[]"
+            )
             texts.append(
                 "".join(
                     [
-                        f'{{"type":"state","seq":{self.seq},"seat":{_dumps(seat)},{middle},"svg":"',
-                        *_json_pieces(picture_parts(view, spectator=seat is None), large),
-                        f'","legal":{_dumps(legal)},"sheet":{sheet_text},"view":',
+                        f'{{"type":"state","seq":{self.seq},"seat":{"null" if seat is None else seat},{middle},"svg":"',
+                        *_json_pieces(picture, large),
+                        f'","legal":{legal},"sheet":{sheet_text},"view":',
                         "null" if seat is None else view.to_json(),
                         "}",
                     ]
@@ -347,21 +351,24 @@ class Table:
         return texts
 
 
-def _dumps(value: object) -> str:
-    return json.dumps(value, separators=(",", ":"))
+# One encoder for every frame (json.dumps with options builds a new one at each call).
+_dumps: Final = json.JSONEncoder(separators=(",", ":")).encode
 
 
-# A picture's small pieces (a card at a place, a label) come back action after action: their
-# JSON is kept, up to a bound (then forgotten all at once). Racing threads store equal texts.
-_SMALL_PIECE: Final = 1024
-_SMALL_PIECES: Final = 8192
+# A picture's pieces but its centre (a hand, a label, a card of a hand) come back action after
+# action: their JSON is kept, up to 16 MiB of text (then forgotten all at once). Racing threads
+# store equal texts.
+_SMALL_PIECE: Final = 16384
+_KEPT_LIMIT: Final = 2**24
 _KEPT: dict[str, str] = {}
+_kept_size = 0
 
 
 def _json_pieces(parts: Sequence[str], large: dict[str, str]) -> list[str]:
     """Each piece of a picture as it stands inside a JSON string (as ``json.dumps`` writes it):
     a small piece's text is kept for later pictures, a large one's in ``large``, for the other
     pictures of the same position."""
+    global _kept_size
     kept = _KEPT
     pieces = []
     for part in parts:
@@ -373,9 +380,11 @@ def _json_pieces(parts: Sequence[str], large: dict[str, str]) -> list[str]:
                 if len(part) > _SMALL_PIECE:
                     large[part] = text
                 else:
-                    if len(kept) >= _SMALL_PIECES:
+                    if _kept_size > _KEPT_LIMIT:
                         kept.clear()
+                        _kept_size = 0
                     kept[part] = text
+                    _kept_size += len(part) + len(text)
         pieces.append(text)
     return pieces
 
