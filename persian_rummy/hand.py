@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 import attrs
 
 from persian_rummy._bits import NATURALS, cards_bits, cards_of_mask, mask_points, repeated
+from persian_rummy._cache import identity_cached
 from persian_rummy.cards import JOKER, JOKER_INDEX, POINTS, Card, parse_cards
 from persian_rummy.errors import InvalidArgumentError
 
@@ -135,10 +136,15 @@ class Hand:
         return other.mask & ~self.mask == 0 and other.jokers <= self.jokers
 
     def __str__(self) -> str:
-        return " ".join(map(str, self))
+        return _hand_text(self, 0)
 
     def __repr__(self) -> str:
         return f"Hand.parse({str(self)!r})" if self else "Hand()"
+
+
+@identity_cached(8192)  # per hand, which states share until it changes: every view's JSON writes it
+def _hand_text(hand: Hand, _: int) -> str:
+    return " ".join(map(str, hand))
 
 
 def make_hand(mask: int, jokers: int) -> Hand:

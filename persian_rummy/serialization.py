@@ -54,6 +54,7 @@ from cattrs.errors import (
     IterableValidationNote,
 )
 
+from persian_rummy._cache import identity_cached
 from persian_rummy.cards import Card, parse_cards
 from persian_rummy.errors import (
     InvalidArgumentError,
@@ -215,6 +216,11 @@ def _fixed_hook(kind: Any) -> Callable[[Any, Any], tuple[Any, ...]]:
     return structure
 
 
+@identity_cached(4096)  # per melds tuple, which states and views share until the table changes
+def _meld_texts(melds: tuple[Meld, ...], _: int) -> tuple[str, ...]:
+    return tuple(map(str, melds))
+
+
 _STRUCTURE_HOOKS: Final[tuple[tuple[type, Callable[[Any, Any], Any]], ...]] = (
     (int, _structure_int),
     (bool, _structure_bool),
@@ -233,6 +239,9 @@ _CONVERTER.register_structure_hook_factory(_is_homogeneous_tuple, _homogeneous_h
 _CONVERTER.register_structure_hook_factory(_is_fixed_tuple, _fixed_hook)
 _CONVERTER.register_unstructure_hook_func(_is_enum, lambda member: member.value)
 _CONVERTER.register_unstructure_hook_func(_is_card_tuple, lambda cards: " ".join(map(str, cards)))
+_CONVERTER.register_unstructure_hook_func(
+    lambda kind: kind == tuple[Meld, ...], lambda melds: list(_meld_texts(melds, 0))
+)
 
 
 def make_converter() -> cattrs.Converter:
@@ -254,6 +263,10 @@ def make_converter() -> cattrs.Converter:
     return _CONVERTER.copy()
 
 
+# One encoder for every text written (json.dumps with options builds a new one at each call).
+_ENCODER: Final = json.JSONEncoder(ensure_ascii=False)
+
+
 def to_json(value: object) -> str:
     """The JSON text of a state, a view or rules (see the module documentation).
 
@@ -265,7 +278,7 @@ def to_json(value: object) -> str:
     if kind not in _FORMATS:
         raise NotationError(f"to_json writes a GameState, a PlayerView or Rules, not {kind.__name__}")
     fields = _CONVERTER.unstructure(value, kind)
-    return json.dumps({"format": _FORMATS[kind], "version": VERSION, **fields}, ensure_ascii=False)
+    return _ENCODER.encode({"format": _FORMATS[kind], "version": VERSION, **fields})
 
 
 def _messages(error: BaseException) -> str:
