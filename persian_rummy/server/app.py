@@ -61,6 +61,9 @@ __all__ = ["CapacityError", "Connection", "Limits", "Server", "create_app"]
 
 #: Seconds a frame may wait for a client that does not read before the client is dropped.
 SEND_TIMEOUT: Final = 10.0
+# One encoder for the small frames (an acknowledgement, an error): json.dumps with options
+# builds a new one at each call.
+_FRAME_ENCODER: Final = json.JSONEncoder(separators=(",", ":"))
 #: Seconds between two sweeps for tables to expire.
 SWEEP_SECONDS: Final = 60.0
 #: Seconds a finished game stays in memory with no connection (it is loaded again on demand).
@@ -166,7 +169,7 @@ class Connection:
 
     async def send(self, frame: Mapping[str, Any]) -> None:
         """Send one frame as JSON text, unless the connection is closed (:meth:`send_text`)."""
-        await self.send_text(json.dumps(frame, separators=(",", ":")))
+        await self.send_text(_FRAME_ENCODER.encode(frame))
 
     async def send_text(self, text: str) -> None:
         """Send a frame already written as JSON text (a broadcast writes each frame once for

@@ -92,3 +92,29 @@ def test_a_failed_group_stores_nothing_of_itself() -> None:
     with pytest.raises(sqlite3.IntegrityError):
         store.add_actions([ActionRow("a", 1, 1, "draw"), ActionRow("nowhere", 1, 1, "draw")])
     assert stored(store) == {"a": 0}
+
+
+def test_a_commit_that_fails_unexpectedly_tells_its_senders_and_the_next_one_commits() -> None:
+    class Broken(Store):
+        def __init__(self) -> None:
+            super().__init__(":memory:")
+            self.failures = 1
+
+        def add_actions(self, rows: Sequence[ActionRow]) -> None:
+            if self.failures:
+                self.failures -= 1
+                raise RuntimeError("the disk went away")
+            super().add_actions(rows)
+
+    store = Broken()
+    open_tables(store, ["a"])
+    with concurrent.futures.ThreadPoolExecutor(1) as writer:
+        commits = _GroupCommit(store, writer)
+
+        async def play() -> object:
+            outcome = await asyncio.gather(commits.add(ActionRow("a", 1, 1, "draw")), return_exceptions=True)
+            await commits.add(ActionRow("a", 1, 1, "draw"))  # the commits go on
+            return outcome[0]
+
+        assert isinstance(asyncio.run(play()), RuntimeError)
+    assert stored(store) == {"a": 1}
