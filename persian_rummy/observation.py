@@ -195,7 +195,7 @@ _PASSES: Final = {passes: _float32(passes / 4.0) for passes in range(5)}  # colu
 _IDLE: Final = {idle: _float32(idle / 8.0) for idle in range(9)}  # column 22, idle turns up to 8
 _PROGRESS: Final = (_float32(0.0), _float32(1.0))
 _SCORES: dict[tuple[int, int], bytes] = {}
-_DEALS: dict[tuple[int, int], bytes] = {}  # at most DEALS_LIMIT squared entries (the deals knob's limit)
+_DEALS: dict[tuple[int, int], bytes] = {}
 # The last pile's plane and its jokers' scalar columns (one tuple, replaced whole).
 _last_pile: tuple[tuple[Card, ...], bytes, bytes] = ((), _EMPTY_ROW, _ZERO * 4)
 
@@ -215,7 +215,10 @@ def _deal(number: int, deals: int) -> bytes:
     """Scalar column 20: the deal number over the deals."""
     found = _DEALS.get((number, deals))
     if found is None:
-        found = _DEALS[number, deals] = _float32(number / deals)
+        found = _float32(number / deals)
+        if len(_DEALS) >= _CACHE_LIMIT:
+            _DEALS.clear()
+        _DEALS[number, deals] = found
     return found
 
 

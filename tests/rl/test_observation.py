@@ -362,3 +362,15 @@ def test_r16_the_table_planes_are_cached_per_melds_tuple_within_their_bound() ->
         assert copy.melds is not state.melds
         assert seat_tensor(copy, 0).tobytes() == tensor.tobytes()
     assert cache_size(_table_rows) <= 512 and cache_size(_meld_rows) <= 4096
+
+
+def test_r7_the_deal_column_cache_stays_within_its_bound() -> None:
+    # Scalar column 20 (the deal number over the deals) is kept per (deal, deals); games with
+    # every deals knob up to the limit do not grow the cache past its bound.
+    from persian_rummy.limits import DEALS_LIMIT
+    from persian_rummy.observation import _CACHE_LIMIT, _DEALS, _deal
+
+    for deals in range(1, DEALS_LIMIT + 1):
+        for number in range(1, deals + 1, max(1, deals // 16)):
+            assert _deal(number, deals) == np.float32(number / deals).tobytes()
+    assert len(_DEALS) <= _CACHE_LIMIT
