@@ -3,9 +3,10 @@
 
 A table is stored once when it is created (rules, seed, first dealer, seat kinds, names, the
 address of the client that created it and the SHA-256 digests of its tokens: the tokens
-themselves are never stored) and then one row per accepted action, committed in its own
-transaction with ``synchronous=FULL``, so an action acknowledged to a client survives the
-server being killed at any moment. On start the server replays every unfinished table from
+themselves are never stored) and then one row per accepted action, committed with
+``synchronous=FULL`` before it is acknowledged (the server commits the actions that arrive
+while a commit runs together, :meth:`Store.add_actions`), so an action acknowledged to a
+client survives the server being killed at any moment. On start the server replays every unfinished table from
 these rows (:meth:`Store.unfinished`); a table the server expired (:meth:`Store.expire`) is
 never replayed and its tokens open nothing.
 
