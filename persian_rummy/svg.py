@@ -422,7 +422,7 @@ def table_parts(
     """:func:`table`'s picture as the pieces it is joined from, in order: the header's, each
     hand's cards, the seats' labels, the centre (stock, discard pile and melds) and the score
     sheet. Pictures of one position share most of their pieces as the very same strings (the
-    centre, every face-down hand, the labels, each face-up card), so a program that sends
+    centre, every face-down hand, the labels, a face-up hand), so a program that sends
     each seat its own picture can encode each distinct piece once, as the table server does.
 
     >>> from persian_rummy import new_game

@@ -185,9 +185,8 @@ class Connection:
 
 async def _within(work: Awaitable[None], seconds: float) -> None:
     """Await ``work``, raising ``TimeoutError`` after ``seconds``. A send to a client that
-    reads finishes at once, so this runs in the caller's task (``asyncio.timeout``): a task
-    of its own for every frame (``asyncio.wait_for`` before Python 3.12) cost more than the
-    frame's write."""
+    reads finishes at once, so this runs in the caller's task (``asyncio.timeout``) instead of
+    in a task of its own for every frame, as ``asyncio.wait_for`` does before Python 3.12."""
     if sys.version_info >= (3, 11):
         async with asyncio.timeout(seconds):
             await work
@@ -231,7 +230,7 @@ class _GroupCommit:
                 outcomes: list[BaseException | None]
                 try:
                     outcomes = list(await loop.run_in_executor(self._writer, self._commit, [row for row, _ in batch]))
-                except Exception as error:  # the store's thread is gone (the server is closing)
+                except Exception as error:  # the commit failed unexpectedly, or the server is closing
                     outcomes = [error] * len(batch)
                 for (_, done), outcome in zip(batch, outcomes, strict=True):
                     if done.done():

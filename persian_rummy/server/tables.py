@@ -295,9 +295,10 @@ class Table:
         self, seats: Sequence[int | None], state: GameState | None = None, last: dict[str, Any] | None = None
     ) -> list[str]:
         """:meth:`frame_text` for each of ``seats`` on one position, written together: what the
-        frames share (the picture's centre, its face-down hands and labels, the score sheet)
-        is drawn and encoded once for them all (:func:`~persian_rummy.svg.seat_tables`), and the view goes
-        in as :meth:`~persian_rummy.PlayerView.to_json` writes it.
+        frames share (the pictures' header, centre, labels and face-down hands, the score
+        sheet) is drawn and put into JSON once for them all
+        (:func:`~persian_rummy.svg.seat_tables`), and the view goes in as
+        :meth:`~persian_rummy.PlayerView.to_json` writes it.
 
         >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
         >>> texts = table.frame_texts([0, 1, 2, 3, None])
@@ -355,9 +356,10 @@ class Table:
 _dumps: Final = json.JSONEncoder(separators=(",", ":")).encode
 
 
-# A picture's pieces but its centre (a hand, a label, a card of a hand) come back action after
-# action: their JSON is kept, up to 16 MiB of text (then forgotten all at once). Racing threads
-# store equal texts.
+# A picture's pieces (a card of the pile at its place, a meld, a hand, a label) come back action
+# after action: their JSON is kept, up to about 16 MiB of text (then forgotten all at once); a
+# piece over 16 KiB, were there one, only for the pictures of one position. Threads that race
+# store equal texts, and at worst miscount the size a little.
 _SMALL_PIECE: Final = 16384
 _KEPT_LIMIT: Final = 2**24
 _KEPT: dict[str, str] = {}
@@ -365,9 +367,9 @@ _kept_size = 0
 
 
 def _json_pieces(parts: Sequence[str], large: dict[str, str]) -> list[str]:
-    """Each piece of a picture as it stands inside a JSON string (as ``json.dumps`` writes it):
-    a small piece's text is kept for later pictures, a large one's in ``large``, for the other
-    pictures of the same position."""
+    """Each piece of a picture as it stands inside a JSON string (as ``json.dumps`` writes it),
+    kept for later pictures; a large piece's only in ``large``, for the other pictures of the
+    same position."""
     global _kept_size
     kept = _KEPT
     pieces = []
