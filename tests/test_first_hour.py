@@ -339,7 +339,8 @@ def test_r5_the_seed_may_be_text_as_in_the_library(
 def test_ctrl_c_during_play_saves_the_game(tmp_path: Path) -> None:
     # A real process, a real SIGINT while it waits at the prompt: the game is saved, and replays.
     path = tmp_path / "interrupted.prr"
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1", "NO_COLOR": "1"}
+    # PYTHONFAULTHANDLER: should the process not exit, SIGABRT makes it print where it is.
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1", "NO_COLOR": "1", "PYTHONFAULTHANDLER": "1"}
     process = subprocess.Popen(
         [sys.executable, "-m", "persian_rummy", "play", "--seed", "1", "--save", str(path)],
         stdin=subprocess.PIPE,
@@ -375,7 +376,13 @@ def test_ctrl_c_during_play_saves_the_game(tmp_path: Path) -> None:
         assert prompts.acquire(timeout=60), "".join(seen)
         time.sleep(0.2)  # blocked in input(), where a person presses Ctrl-C
         process.send_signal(signal.SIGINT)
-        code = process.wait(timeout=60)
+        try:
+            code = process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGABRT)
+            process.wait(timeout=30)
+            stuck = process.stderr.read() if process.stderr else ""
+            pytest.fail(f"no exit 60 s after Ctrl-C; output:\n{''.join(seen)}\nwhere it was:\n{stuck}")
     finally:
         if process.poll() is None:
             process.kill()
