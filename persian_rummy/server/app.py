@@ -289,6 +289,8 @@ class Server:
         self._tasks: set[asyncio.Task[None]] = set()
         self._writer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="persian-rummy-store")
         self._commits = _GroupCommit(store, self._writer)
+        # Tables being stored by create_table_async, by client: they count towards the limits.
+        self._creating: Counter[str] = Counter()
         self._swept = 0.0
 
     # --- tables ----------------------------------------------------------------------------
@@ -310,6 +312,41 @@ class Server:
         :class:`CapacityError` when the server or the client has as many tables in play as
         :class:`Limits` allows (after expiring the tables nobody plays)."""
         self._check_capacity(client)
+        table, tokens, links = self._new_table(seats, rules, names, seed, dealer, client)
+        self.store.add_table(table, tokens)
+        self._adopt(table)
+        return table, links
+
+    async def create_table_async(
+        self, seats: list[str], *, rules: Rules = Rules(), names: list[str] | None = None, client: str = ""
+    ) -> tuple[Table, dict[str, Any]]:
+        """:meth:`create_table` on the event loop: the table is stored on the store's thread,
+        so the loop serves the other tables meanwhile, a commit of their actions in progress
+        included. The table counts towards the limits from the check on, so creations that
+        wait together cannot pass a limit between them.
+
+        >>> import asyncio
+        >>> server = Server(Store(":memory:"))
+        >>> table, links = asyncio.run(server.create_table_async(["human"] * 4))
+        >>> server.open(links["spectator"])[0] is table
+        True
+        """
+        self._check_capacity(client)
+        table, tokens, links = self._new_table(seats, rules, names, None, None, client)
+        self._creating[client] += 1
+        try:
+            await asyncio.get_running_loop().run_in_executor(self._writer, self.store.add_table, table, tokens)
+        finally:
+            self._creating[client] -= 1
+            if not self._creating[client]:
+                del self._creating[client]
+        self._adopt(table)
+        return table, links
+
+    def _new_table(
+        self, seats: list[str], rules: Rules, names: list[str] | None, seed: int | None, dealer: int | None, client: str
+    ) -> tuple[Table, dict[str, int | None], dict[str, Any]]:
+        """A new table for ``client``, its tokens (token -> seat) and its links."""
         table = Table.new(
             seats=seats, rules=rules, names=SEAT_NAMES if names is None else names, seed=seed, dealer=dealer
         )
@@ -317,12 +354,8 @@ class Server:
         tokens: dict[str, int | None] = {new_token(): seat for seat in range(PLAYERS) if seats[seat] == HUMAN}
         spectator = new_token()
         tokens[spectator] = None
-        self.store.add_table(table, tokens)
-        self._adopt(table)
-        return table, {
-            "seats": [(seat, token) for token, seat in tokens.items() if seat is not None],
-            "spectator": spectator,
-        }
+        links = {"seats": [(seat, token) for token, seat in tokens.items() if seat is not None], "spectator": spectator}
+        return table, tokens, links
 
     def _check_capacity(self, client: str) -> None:
         """Raise :class:`CapacityError` if one more table for ``client`` is over a limit."""
@@ -330,12 +363,16 @@ class Server:
             if attempt or time.monotonic() - self._swept > 1.0:
                 self.expire()
             in_play = [table for table in self.tables.values() if not table.finished]
-            if len(in_play) >= self.limits.tables:
+            if len(in_play) + self._creating.total() >= self.limits.tables:
                 if attempt:
                     raise CapacityError(
                         f"the server is full ({self.limits.tables} tables in play): try again later", status=503
                     )
-            elif client and sum(table.owner == client for table in in_play) >= self.limits.tables_per_client:
+            elif (
+                client
+                and sum(table.owner == client for table in in_play) + self._creating[client]
+                >= self.limits.tables_per_client
+            ):
                 if attempt:
                     raise CapacityError(
                         f"this address already has {self.limits.tables_per_client} tables in play: finish one "
@@ -828,7 +865,7 @@ def create_app(
                 "names": [fields.get(f"name{seat}", [""])[0].strip() or SEAT_NAMES[seat] for seat in range(PLAYERS)],
             }
             seats, rules, names = _table_spec(data)
-            table, tokens = server.create_table(seats, rules=rules, names=names, client=_client(request))
+            table, tokens = await server.create_table_async(seats, rules=rules, names=names, client=_client(request))
         except CapacityError as error:
             return _html(problem(error.reason), error.status)
         except PersianRummyError as error:
@@ -846,7 +883,7 @@ def create_app(
             return JSONResponse({"error": "the request is one JSON object"}, 400)
         try:
             seats, rules, names = _table_spec(data)
-            table, tokens = server.create_table(seats, rules=rules, names=names, client=_client(request))
+            table, tokens = await server.create_table_async(seats, rules=rules, names=names, client=_client(request))
         except CapacityError as error:
             return JSONResponse({"error": error.reason}, error.status)
         except PersianRummyError as error:

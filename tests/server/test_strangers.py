@@ -24,7 +24,7 @@ from starlette.websockets import WebSocketDisconnect
 from persian_rummy import PlayerView
 from persian_rummy.bots import RandomBot
 from persian_rummy.server import Limits, create_app
-from persian_rummy.server.app import Server
+from persian_rummy.server.app import CapacityError, Server
 
 HUMANS = ["human"] * 4
 SEATS = {"seats": HUMANS}
@@ -432,3 +432,66 @@ def test_opening_a_seat_does_not_wait_for_a_commit_in_progress(
             slow.release.set()
             assert page.status_code == 200 and answered_during_the_commit
             assert east.receive_json()["type"] == "ack"
+
+
+def test_creating_a_table_does_not_stall_the_event_loop_during_a_commit(
+    client_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The table's row is stored on the store's thread, behind the commit in progress: the event
+    # loop answers everyone else meanwhile, and the new table opens once it is stored.
+    with serving(client_path) as client:
+        _, tokens, _ = new_table(client)
+        store = server_of(client).store
+        slow = SlowCommit(store._db)
+        monkeypatch.setattr(store, "_db", slow)
+        with joined(client, tokens[1]) as east:
+            east.send_json({"type": "action", "action": "draw"})
+            assert slow.entered.wait(10)
+            created: dict[str, Any] = {}
+            creator = threading.Thread(
+                target=lambda: created.update(response=client.post("/api/tables", json={"seats": ["human"] * 4}))
+            )
+            creator.start()
+            time.sleep(0.3)
+            lobby = client.get("/")  # the event loop answers while the new table waits for the commit
+            answered_during_the_commit = not slow.done.is_set() and "response" not in created
+            slow.release.set()
+            creator.join(10)
+            assert lobby.status_code == 200 and answered_during_the_commit
+            assert east.receive_json()["type"] == "ack"
+        response = created["response"]
+        assert response.status_code == 201
+        seat = response.json()["seats"][0]
+        with joined(client, seat["token"]):
+            pass
+
+
+def test_tables_being_stored_count_towards_the_limits() -> None:
+    # Two creations that wait for the store together cannot both pass a limit of one.
+    from persian_rummy.server.store import Store
+
+    class SlowStore(Store):
+        def __init__(self) -> None:
+            super().__init__(":memory:")
+            self.release = threading.Event()
+
+        def add_table(self, table: Any, tokens: Any) -> None:
+            assert self.release.wait(10)
+            super().add_table(table, tokens)
+
+    store = SlowStore()
+    server = Server(store, limits=Limits(tables_per_client=1))
+
+    async def both() -> list[str]:
+        first = asyncio.ensure_future(server.create_table_async(["human"] * 4, client="192.0.2.7"))
+        await asyncio.sleep(0.05)  # the first is being stored
+        with pytest.raises(CapacityError, match="already has 1 tables"):
+            await server.create_table_async(["human"] * 4, client="192.0.2.7")
+        store.release.set()
+        table, _ = await first
+        tables = list(server.tables)
+        await server.close()
+        return [table.id, *tables]
+
+    created, *held = asyncio.run(both())
+    assert held == [created]
