@@ -336,13 +336,23 @@ def test_r5_the_seed_may_be_text_as_in_the_library(
 # --- Ctrl-C during play --save -----------------------------------------------------------------
 
 
+# ``python -m persian_rummy`` as a terminal starts it, with Ctrl-C raising KeyboardInterrupt.
+# A program started with SIGINT ignored keeps it ignored (Python installs its handler only
+# where SIGINT is at its default), and the child of a run launched as a shell's background job
+# inherits it ignored: this puts back what a terminal gives.
+_WITH_CTRL_C = (
+    "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "runpy.run_module('persian_rummy', run_name='__main__', alter_sys=True)"
+)
+
+
 def test_ctrl_c_during_play_saves_the_game(tmp_path: Path) -> None:
     # A real process, a real SIGINT while it waits at the prompt: the game is saved, and replays.
     path = tmp_path / "interrupted.prr"
     # PYTHONFAULTHANDLER: should the process not exit, SIGABRT makes it print where it is.
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1", "NO_COLOR": "1", "PYTHONFAULTHANDLER": "1"}
     process = subprocess.Popen(
-        [sys.executable, "-m", "persian_rummy", "play", "--seed", "1", "--save", str(path)],
+        [sys.executable, "-c", _WITH_CTRL_C, "play", "--seed", "1", "--save", str(path)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
