@@ -3,6 +3,7 @@ Gymnasium environment with no wrapper and the arena evaluates it in paired games
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -15,8 +16,15 @@ RATE = re.compile(r"^ *(\w+): (\d\.\d{3}) \[(\d\.\d{3}), (\d\.\d{3})\] wins, mar
 
 
 def _run(*args: str) -> str:
+    # One thread, as the recipe runs it (the tutorial's command): the same figures, and no
+    # thread pool to fight the other test workers for the cores.
     done = subprocess.run(
-        [sys.executable, str(EXAMPLE), *args], capture_output=True, text=True, timeout=600, check=False
+        [sys.executable, str(EXAMPLE), *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        env={**os.environ, "OMP_NUM_THREADS": "1"},
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
