@@ -329,7 +329,6 @@ class Table:
         # The frames' fields in order: type, seq, seat, the public fields, svg, legal, sheet, view.
         middle = _dumps(public)[1:-1]
         sheet_text = _dumps(sheet)
-        large: dict[str, str] = {}  # the JSON of the large pieces of these pictures
         texts = []
         for seat, picture in zip(seats, seat_tables(state, seats), strict=True):
             view = state.view(0 if seat is None else seat)
@@ -342,7 +341,7 @@ class Table:
                 "".join(
                     [
                         f'{{"type":"state","seq":{self.seq},"seat":{"null" if seat is None else seat},{middle},"svg":"',
-                        *_json_pieces(picture, large),
+                        *_json_pieces(picture),
                         f'","legal":{legal},"sheet":{sheet_text},"view":',
                         "null" if seat is None else view.to_json(),
                         "}",
@@ -357,36 +356,28 @@ _dumps: Final = json.JSONEncoder(separators=(",", ":")).encode
 
 
 # A picture's pieces (a card of the pile at its place, a meld, a hand, a label) come back action
-# after action: their JSON is kept, up to about 16 MiB of text (then forgotten all at once); a
-# piece over 16 KiB, were there one, only for the pictures of one position. Threads that race
-# store equal texts, and at worst miscount the size a little.
-_SMALL_PIECE: Final = 16384
+# after action: their JSON is kept, up to about 16 MiB of text (then forgotten all at once).
+# Threads that race store equal texts, and at worst miscount the size a little.
 _KEPT_LIMIT: Final = 2**24
 _KEPT: dict[str, str] = {}
 _kept_size = 0
 
 
-def _json_pieces(parts: Sequence[str], large: dict[str, str]) -> list[str]:
+def _json_pieces(parts: Sequence[str]) -> list[str]:
     """Each piece of a picture as it stands inside a JSON string (as ``json.dumps`` writes it),
-    kept for later pictures; a large piece's only in ``large``, for the other pictures of the
-    same position."""
+    kept for the other pictures of the position and for later ones."""
     global _kept_size
     kept = _KEPT
     pieces = []
     for part in parts:
         text = kept.get(part)
         if text is None:
-            text = large.get(part)
-            if text is None:
-                text = encode_basestring_ascii(part)[1:-1]
-                if len(part) > _SMALL_PIECE:
-                    large[part] = text
-                else:
-                    if _kept_size > _KEPT_LIMIT:
-                        kept.clear()
-                        _kept_size = 0
-                    kept[part] = text
-                    _kept_size += len(part) + len(text)
+            text = encode_basestring_ascii(part)[1:-1]
+            if _kept_size > _KEPT_LIMIT:
+                kept.clear()
+                _kept_size = 0
+            kept[part] = text
+            _kept_size += len(part) + len(text)
         pieces.append(text)
     return pieces
 
