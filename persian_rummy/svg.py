@@ -453,7 +453,8 @@ def table_parts(
             title = _title(position, "")
     else:
         raise ArgumentTypeError(f"table() draws a GameState or a PlayerView, not {type(position).__name__}")
-    _check_last(last)
+    if last is not None and not isinstance(last, Observation):
+        raise ArgumentTypeError(f"table(last=...) takes an Observation, not {type(last).__name__}")
     # A hand shown is drawn as it is, a hidden one as its size in backs.
     counts = [size if hand is None else len(hand) for hand, size in zip(hands, sizes, strict=True)]
     return _assemble(_shared(position, counts, sizes, stock_size, last), position, hands, title, last)
@@ -487,11 +488,6 @@ def seat_tables(state: GameState, seats: Sequence[int | None]) -> list[tuple[str
         whose = " · public table" if seat is None else f" · seen by {SEAT_NAMES[seat]}"
         pictures.append(_assemble(shared, state, hands, _title(state, whose), None))
     return pictures
-
-
-def _check_last(last: object) -> None:
-    if last is not None and not isinstance(last, Observation):
-        raise ArgumentTypeError(f"table(last=...) takes an Observation, not {type(last).__name__}")
 
 
 class _Shared(NamedTuple):
