@@ -416,10 +416,11 @@ class SlowCommit:
         return getattr(self.db, name)
 
 
-def test_opening_a_seat_does_not_wait_for_a_commit_in_progress(
-    client_path: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    with serving(client_path) as client:
+@contextlib.contextmanager
+def commit_held(path: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[TestClient, dict[int, str], SlowCommit]]:
+    """A server whose writer is in the middle of committing East's draw (held until
+    ``release`` is set); after the block, East has its acknowledgement."""
+    with serving(path) as client:
         _, tokens, _ = new_table(client)
         store = server_of(client).store
         slow = SlowCommit(store._db)
@@ -427,11 +428,21 @@ def test_opening_a_seat_does_not_wait_for_a_commit_in_progress(
         with joined(client, tokens[1]) as east:
             east.send_json({"type": "action", "action": "draw"})
             assert slow.entered.wait(10)
-            page = client.get(f"/play/{tokens[0]}")  # a token looked up while the writer commits
-            answered_during_the_commit = not slow.done.is_set()
-            slow.release.set()
-            assert page.status_code == 200 and answered_during_the_commit
+            try:
+                yield client, tokens, slow
+            finally:
+                slow.release.set()
             assert east.receive_json()["type"] == "ack"
+
+
+def test_opening_a_seat_does_not_wait_for_a_commit_in_progress(
+    client_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with commit_held(client_path, monkeypatch) as (client, tokens, slow):
+        page = client.get(f"/play/{tokens[0]}")  # a token looked up while the writer commits
+        answered_during_the_commit = not slow.done.is_set()
+        slow.release.set()
+        assert page.status_code == 200 and answered_during_the_commit
 
 
 def test_creating_a_table_does_not_stall_the_event_loop_during_a_commit(
@@ -439,30 +450,21 @@ def test_creating_a_table_does_not_stall_the_event_loop_during_a_commit(
 ) -> None:
     # The table's row is stored on the store's thread, behind the commit in progress: the event
     # loop answers everyone else meanwhile, and the new table opens once it is stored.
-    with serving(client_path) as client:
-        _, tokens, _ = new_table(client)
-        store = server_of(client).store
-        slow = SlowCommit(store._db)
-        monkeypatch.setattr(store, "_db", slow)
-        with joined(client, tokens[1]) as east:
-            east.send_json({"type": "action", "action": "draw"})
-            assert slow.entered.wait(10)
-            created: dict[str, Any] = {}
-            creator = threading.Thread(
-                target=lambda: created.update(response=client.post("/api/tables", json={"seats": ["human"] * 4}))
-            )
-            creator.start()
-            time.sleep(0.3)
-            lobby = client.get("/")  # the event loop answers while the new table waits for the commit
-            answered_during_the_commit = not slow.done.is_set() and "response" not in created
-            slow.release.set()
-            creator.join(10)
-            assert lobby.status_code == 200 and answered_during_the_commit
-            assert east.receive_json()["type"] == "ack"
+    with commit_held(client_path, monkeypatch) as (client, _, slow):
+        created: dict[str, Any] = {}
+        creator = threading.Thread(
+            target=lambda: created.update(response=client.post("/api/tables", json={"seats": ["human"] * 4}))
+        )
+        creator.start()
+        time.sleep(0.3)
+        lobby = client.get("/")  # the event loop answers while the new table waits for the commit
+        answered_during_the_commit = not slow.done.is_set() and "response" not in created
+        slow.release.set()
+        creator.join(10)
+        assert lobby.status_code == 200 and answered_during_the_commit
         response = created["response"]
         assert response.status_code == 201
-        seat = response.json()["seats"][0]
-        with joined(client, seat["token"]):
+        with joined(client, response.json()["seats"][0]["token"]):
             pass
 
 
