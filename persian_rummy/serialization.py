@@ -42,7 +42,7 @@ from __future__ import annotations
 import enum
 import json
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar
 
 import attrs
@@ -67,7 +67,7 @@ from persian_rummy.hand import Hand
 from persian_rummy.limits import JSON_LIMIT, PILE_LIMIT, SCORE_LIMIT
 from persian_rummy.melds import Meld
 
-__all__ = ["VERSION", "from_json", "make_converter", "to_json"]
+__all__ = ["VERSION", "from_json", "make_converter", "to_json", "views_to_json"]
 
 #: The version of the JSON format this library writes (and the only one it reads).
 VERSION: Final = 1
@@ -279,6 +279,54 @@ def to_json(value: object) -> str:
         raise NotationError(f"to_json writes a GameState, a PlayerView or Rules, not {kind.__name__}")
     fields = _CONVERTER.unstructure(value, kind)
     return _ENCODER.encode({"format": _FORMATS[kind], "version": VERSION, **fields})
+
+
+def views_to_json(views: Sequence[object]) -> list[str]:
+    """``[to_json(view) for view in views]`` for views of one position (a table's seats
+    after an action, as the table server sends them): the views differ in their seat and hand
+    only, so every other field is written once for them all.
+
+    >>> from persian_rummy import new_game
+    >>> state = new_game(1)
+    >>> views = [state.view(seat) for seat in range(4)]
+    >>> views_to_json(views) == [to_json(view) for view in views]
+    True
+    """
+    texts = []
+    written: list[tuple[tuple[Any, ...], str]] = []  # the fields after the hand, and their text
+    for view in views:
+        kind: type[Any] = type(view)
+        if _FORMATS.get(kind) != "persian-rummy view":
+            raise NotationError(f"views_to_json writes PlayerViews, not {kind.__name__}")
+        names = _later_fields(kind)
+        shared = tuple(getattr(view, name) for name in names)
+        # The views of one position hold the very same objects, which compare at once.
+        rest = next((text for fields, text in written if fields == shared), None)
+        if rest is None:
+            fields = _CONVERTER.unstructure(view, kind)
+            rest = _ENCODER.encode({name: fields[name] for name in names})[1:]
+            written.append((shared, rest))
+        fields_of: Any = view
+        hand = _ENCODER.encode(str(fields_of.hand))
+        texts.append(
+            f'{{"format": "persian-rummy view", "version": {VERSION}, "seat": {fields_of.seat}, "hand": {hand}, {rest}'
+        )
+    return texts
+
+
+def _later_fields(kind: type[Any]) -> tuple[str, ...]:
+    """A view's fields after its first two, the seat and the hand (the only ones that
+    differ between the views of one position)."""
+    names = _LATER_FIELDS.get(kind)
+    if names is None:
+        names = tuple(field.name for field in attrs.fields(kind))
+        if names[:2] != ("seat", "hand"):  # pragma: no cover - a view's fields start so
+            raise NotationError(f"a view's first fields are its seat and hand, not {names[:2]}")
+        names = _LATER_FIELDS[kind] = names[2:]
+    return names
+
+
+_LATER_FIELDS: Final[dict[type[Any], tuple[str, ...]]] = {}
 
 
 def _messages(error: BaseException) -> str:

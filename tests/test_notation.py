@@ -35,7 +35,7 @@ from persian_rummy import (
 from persian_rummy.cards import CARDS
 from persian_rummy.limits import MELD_LIMIT, PILE_LIMIT
 from persian_rummy.scoring import tally
-from persian_rummy.serialization import VERSION
+from persian_rummy.serialization import VERSION, views_to_json
 
 cards = st.sampled_from(CARDS)
 actions = st.one_of(
@@ -96,6 +96,20 @@ def test_states_and_views_round_trip(state: GameState) -> None:
     _round_trip_state(state)
     for seat in range(4):
         _round_trip_view(state.view(seat))
+
+
+@given(reachable_states(), st.lists(st.sampled_from(range(4)), max_size=6))
+def test_r27_the_views_of_a_position_are_written_as_each_alone(state: GameState, seats: list[int]) -> None:
+    # views_to_json writes what the views share once; each text is still the view's own.
+    views = [state.view(seat) for seat in seats]
+    assert views_to_json(views) == [view.to_json() for view in views]
+    mixed = [new_game(seed).view(seat) for seed, seat in ((1, 0), (2, 0), (1, 3))]  # of several positions
+    assert views_to_json(mixed) == [view.to_json() for view in mixed]
+
+
+def test_views_to_json_writes_views_only() -> None:
+    with pytest.raises(NotationError, match="views_to_json writes PlayerViews, not GameState"):
+        views_to_json([new_game(1).view(0), new_game(1)])
 
 
 def test_every_counter_survives_a_whole_game_under_every_rule_set() -> None:
