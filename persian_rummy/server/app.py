@@ -30,7 +30,7 @@ import sqlite3
 import sys
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Mapping, Sequence
 from importlib import resources
 from typing import Any, Final
 from urllib.parse import parse_qs
@@ -51,8 +51,8 @@ from persian_rummy.errors import NotationError, NotYourTurnError, PersianRummyEr
 from persian_rummy.rules import Rules
 from persian_rummy.server.pages import created, lobby, problem, table_page
 from persian_rummy.server.store import ActionRow, Store
-from persian_rummy.server.tables import HUMAN, Table, new_token
-from persian_rummy.state import PLAYERS, SEAT_NAMES, Phase
+from persian_rummy.server.tables import HUMAN, StateFrame, Table, new_token
+from persian_rummy.state import PLAYERS, SEAT_NAMES, GameState, Phase
 
 #: The server's icon (also its ``/favicon.ico``, which browsers ask for).
 _ICON: Final = str(resources.files("persian_rummy.server").joinpath("static").joinpath("favicon.svg"))
@@ -166,21 +166,58 @@ class Connection:
         self.bucket = _Bucket(limits.rate, limits.burst)
         self.strikes = 0
         self.closed = False
+        # The index of the last picture sent (StateFrame.index): the next frame refers to its pieces.
+        self.sent: dict[str, int] | None = None
 
     async def send(self, frame: Mapping[str, Any]) -> None:
         """Send one frame as JSON text, unless the connection is closed (:meth:`send_text`)."""
         await self.send_text(_FRAME_ENCODER.encode(frame))
 
+    def frame_text(self, frame: StateFrame, index: dict[str, int]) -> str:
+        """``frame`` as this connection is sent it (the pieces of its last picture as their
+        indices there), and ``index`` (``frame.index()``) kept for the next frame: the caller
+        sends the text next, or closes the connection."""
+        text = frame.text(self.sent)
+        self.sent = index
+        return text
+
     async def send_text(self, text: str) -> None:
-        """Send a frame already written as JSON text (a broadcast writes each frame once for
-        every connection that sees it). A client that does not read for ``SEND_TIMEOUT``
-        seconds is dropped, so it cannot hold up its table."""
+        """Send a frame already written as JSON text. A client that does not read for
+        ``SEND_TIMEOUT`` seconds is dropped, so it cannot hold up its table."""
+        with contextlib.suppress(asyncio.TimeoutError):
+            await _within(self.write(text), SEND_TIMEOUT)
+            return
+        self.closed = True
+
+    async def write(self, text: str) -> None:
+        """Send ``text`` with no time limit (the caller sets one, as :func:`_send_in_turn`
+        does), unless the connection is closed; a connection found gone is marked closed."""
         if self.closed or self.websocket.application_state is not WebSocketState.CONNECTED:
             return
         try:
-            await _within(self.websocket.send_text(text), SEND_TIMEOUT)
-        except (WebSocketDisconnect, RuntimeError, OSError, asyncio.TimeoutError):
+            await self.websocket.send_text(text)
+        except (WebSocketDisconnect, RuntimeError, OSError):
             self.closed = True
+
+
+async def _send_in_turn(sends: Sequence[tuple[Connection, str]]) -> None:
+    """Send each text to its connection, in turn, under one time limit for them all: a send to
+    a client that reads finishes at once, so one timer serves an action's acknowledgement and
+    frames instead of one timer each. When a client has not read for ``SEND_TIMEOUT``
+    seconds, it is dropped and the connections after it are sent theirs side by side, each
+    within ``SEND_TIMEOUT``: clients that do not read hold up their table that long in all."""
+    sent = [0]
+
+    async def each() -> None:
+        for connection, text in sends:
+            await connection.write(text)
+            sent[0] += 1
+
+    try:
+        await _within(each(), SEND_TIMEOUT)
+    except asyncio.TimeoutError:
+        sends[sent[0]][0].closed = True
+        await asyncio.gather(*(connection.send_text(text) for connection, text in sends[sent[0] + 1 :]))
 
 
 async def _within(work: Awaitable[None], seconds: float) -> None:
@@ -192,6 +229,10 @@ async def _within(work: Awaitable[None], seconds: float) -> None:
             await work
     else:  # pragma: no cover - Python 3.10
         await asyncio.wait_for(work, seconds)
+
+
+def _ack(seq: int, action: Action, request_id: object) -> str:
+    return _FRAME_ENCODER.encode({"type": "ack", "seq": seq, "action": str(action), "id": request_id})
 
 
 def _error(code: str, reason: str, **extra: Any) -> dict[str, Any]:
@@ -477,30 +518,41 @@ class Server:
         # tables meanwhile, and this table's lock keeps its actions in order.
         await self._commits.add(ActionRow(table.id, table.seq + 1, seat, str(action), after.phase is Phase.GAME_OVER))
         table.commit(action, after)
-        if sender is not None:
-            await sender.send({"type": "ack", "seq": table.seq, "action": str(action), "id": request_id})
+        sends = [] if sender is None else [(sender, _ack(table.seq, action, request_id))]
         last = {"seat": seat, "action": str(action), "seq": table.seq}
         if table.state.deal_number != before.deal_number and table.ended is not None:
-            await self._broadcast(table, last, table.ended)
+            sends += self._frames(table, last, table.ended)
             last = {"seat": None, "action": "deal", "seq": table.seq}
-        await self._broadcast(table, last)
+        await _send_in_turn(sends + self._frames(table, last))
         self._start_bots(table)
 
-    async def _broadcast(self, table: Table, last: dict[str, Any], state: Any = None) -> None:
-        """Send each connection of a table its frame: the frames are written together
-        (:meth:`~persian_rummy.server.tables.Table.frame_texts`), and the spectators' once for
-        them all."""
+    def _frames(
+        self, table: Table, last: dict[str, Any], state: GameState | None = None
+    ) -> list[tuple[Connection, str]]:
+        """Each connection of a table and its frame: the frames are written together
+        (:meth:`~persian_rummy.server.tables.Table.frames`), the spectators' once for all
+        those that were sent the same last picture."""
         found = [(seat, self.players.get((table.id, seat))) for seat in range(PLAYERS)]
         seated = [(seat, connection) for seat, connection in found if connection is not None]
         watchers = list(self.spectators.get(table.id, ()))
         if not seated and not watchers:
-            return
+            return []
         seats: list[int | None] = [seat for seat, _ in seated]
-        texts = table.frame_texts([*seats, None] if watchers else seats, state, last)
-        for (_, connection), text in zip(seated, texts, strict=False):
-            await connection.send_text(text)
+        frames = table.frames([*seats, None] if watchers else seats, state, last)
+        sends = [
+            (connection, connection.frame_text(frame, frame.index()))
+            for (_, connection), frame in zip(seated, frames, strict=False)
+        ]
         if watchers:
-            await asyncio.gather(*(connection.send_text(texts[-1]) for connection in watchers))
+            frame, index = frames[-1], frames[-1].index()
+            texts: dict[int, str] = {}  # by the last picture sent (its index's identity)
+            for connection in watchers:
+                text = texts.get(id(connection.sent))
+                if text is None:
+                    text = texts[id(connection.sent)] = frame.text(connection.sent)
+                connection.sent = index
+                sends.append((connection, text))
+        return sends
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -592,7 +644,8 @@ class Server:
                         "names": list(table.names),
                     }
                 )
-                await connection.send_text(table.frame_text(seat))
+                frame = table.frames([seat])[0]
+                await connection.send_text(connection.frame_text(frame, frame.index()))
                 if seat is None:
                     self.spectators[table.id].add(connection)
                 else:

@@ -10,7 +10,7 @@ its picture (:func:`persian_rummy.svg.table`) and its legal actions, never anoth
 >>> table.seq, table.state.deal_number, table.bots[0] is None, table.bots[1] is not None
 (0, 1, True, True)
 >>> frame = table.frame(0)
->>> frame["type"], frame["seat"], frame["view"]["seat"], "svg" in frame
+>>> frame["type"], frame["seat"], frame["view"]["seat"], "".join(frame["picture"]).startswith("<svg")
 ('state', 0, 0, True)
 >>> table.frame(None)["view"] is None  # a spectator sees the public table only
 True
@@ -37,10 +37,11 @@ from persian_rummy.errors import NotationError
 from persian_rummy.record import GameRecord, dumps
 from persian_rummy.rules import Rules
 from persian_rummy.scoring import score_round
+from persian_rummy.serialization import views_to_json
 from persian_rummy.state import PLAYERS, SEAT_NAMES, TEAM_NAMES, GameState, Phase
 from persian_rummy.svg import seat_tables
 
-__all__ = ["HUMAN", "Table", "new_token"]
+__all__ = ["HUMAN", "StateFrame", "Table", "new_token"]
 
 #: The seat kind of a person (any other kind is a bot's name, see :func:`~persian_rummy.bots.make_bot`).
 HUMAN: Final = "human"
@@ -294,11 +295,8 @@ class Table:
     def frame_texts(
         self, seats: Sequence[int | None], state: GameState | None = None, last: dict[str, Any] | None = None
     ) -> list[str]:
-        """:meth:`frame_text` for each of ``seats`` on one position, written together: what the
-        frames share (the pictures' header, centre, labels and face-down hands, the score
-        sheet) is drawn and put into JSON once for them all
-        (:func:`~persian_rummy.svg.seat_tables`), and the view goes in as
-        :meth:`~persian_rummy.PlayerView.to_json` writes it.
+        """:meth:`frame_text` for each of ``seats`` on one position (:meth:`frames`, each
+        written whole).
 
         >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
         >>> texts = table.frame_texts([0, 1, 2, 3, None])
@@ -306,6 +304,22 @@ class Table:
         [0, 1, 2, 3, None]
         >>> texts == [table.frame_text(seat) for seat in [0, 1, 2, 3, None]]
         True
+        """
+        return [frame.text() for frame in self.frames(seats, state, last)]
+
+    def frames(
+        self, seats: Sequence[int | None], state: GameState | None = None, last: dict[str, Any] | None = None
+    ) -> list[StateFrame]:
+        """The state frames of ``seats`` on one position, written together: what the frames
+        share (the pictures' header, centre, labels and face-down hands, the score sheet) is
+        drawn and put into JSON once for them all (:func:`~persian_rummy.svg.seat_tables`),
+        and the views go in as :meth:`~persian_rummy.PlayerView.to_json` writes them
+        (:func:`~persian_rummy.serialization.views_to_json`: what they share, once).
+
+        >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
+        >>> north, watcher = table.frames([0, None])
+        >>> json.loads(north.text())["seat"], len(north.pieces) > 20
+        (0, True)
         """
         state = self.state if state is None else state
         sheet = None
@@ -326,29 +340,74 @@ class Table:
             "seats": list(self.seats),
             "last": last,
         }
-        # The frames' fields in order: type, seq, seat, the public fields, svg, legal, sheet, view.
+        # The frames' fields in order: type, seq, seat, the public fields, picture, legal, sheet, view.
         middle = _dumps(public)[1:-1]
         sheet_text = _dumps(sheet)
-        texts = []
-        for seat, picture in zip(seats, seat_tables(state, seats), strict=True):
-            view = state.view(0 if seat is None else seat)
+        views = [state.view(0 if seat is None else seat) for seat in seats]
+        view_texts = views_to_json([view for seat, view in zip(seats, views, strict=True) if seat is not None])
+        frames = []
+        for seat, view, picture in zip(seats, views, seat_tables(state, seats), strict=True):
             legal = (
                 _dumps([str(action) for action in legal_actions(view)])
                 if seat is not None and view.is_to_move
                 else "[]"
             )
-            texts.append(
-                "".join(
-                    [
-                        f'{{"type":"state","seq":{self.seq},"seat":{"null" if seat is None else seat},{middle},"svg":"',
-                        *_json_pieces(picture),
-                        f'","legal":{legal},"sheet":{sheet_text},"view":',
-                        "null" if seat is None else view.to_json(),
-                        "}",
-                    ]
+            view_text = "null" if seat is None else view_texts.pop(0)
+            frames.append(
+                StateFrame(
+                    f'{{"type":"state","seq":{self.seq},"seat":{"null" if seat is None else seat},{middle},"picture":[',
+                    _json_pieces(picture),
+                    f'],"legal":{legal},"sheet":{sheet_text},"view":{view_text}}}',
                 )
             )
-        return texts
+        return frames
+
+
+@attrs.frozen
+class StateFrame:
+    """One seat's (or the spectators') state frame, as :meth:`Table.frames` writes it: the
+    JSON text before the picture (``head``), the picture's pieces (``pieces``: each as it
+    stands inside a JSON string) and the text after it (``tail``).
+
+    :meth:`text` writes the frame for a connection. The ``picture`` field is a list whose
+    items are the picture's pieces in order, each either a string (the piece's SVG text) or
+    a number: the index of an equal piece in the last picture that connection was sent. A
+    connection's first frame, and :meth:`text` without ``sent``, has every piece written out;
+    after it, a piece the connection already holds costs a few bytes instead of the hundreds
+    or thousands its SVG text takes (most of a picture stays as it was from one action to the
+    next). The picture is ``"".join`` of the pieces
+    (:class:`~persian_rummy.server.client.Pictures` rebuilds it from the numbers).
+
+    >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
+    >>> before = table.frames([0])[0]
+    >>> _ = table.apply(1, legal_actions(table.state)[0])
+    >>> after = table.frames([0])[0]
+    >>> picture = json.loads(after.text(before.index()))["picture"]
+    >>> [piece for piece in picture if isinstance(piece, str)] == [
+    ...     piece for piece in json.loads(after.text())["picture"] if piece not in json.loads(before.text())["picture"]
+    ... ]
+    True
+    """
+
+    head: str
+    pieces: tuple[str, ...]
+    tail: str
+
+    def index(self) -> dict[str, int]:
+        """Where each of the pieces is in the picture: what :meth:`text` is given as ``sent``
+        for the connection's next frame."""
+        return {piece: number for number, piece in enumerate(self.pieces)}
+
+    def text(self, sent: dict[str, int] | None = None) -> str:
+        """The frame's JSON text; with ``sent`` (the :meth:`index` of the last frame the
+        connection was sent), each piece found there as its index in that picture."""
+        if sent is None:
+            return self.head + ('"' + '","'.join(self.pieces) + '"' if self.pieces else "") + self.tail
+        numbers = map(sent.get, self.pieces)
+        items = [
+            f'"{piece}"' if number is None else str(number) for piece, number in zip(self.pieces, numbers, strict=True)
+        ]
+        return self.head + ",".join(items) + self.tail
 
 
 # One encoder for every frame (json.dumps with options builds a new one at each call).
@@ -363,23 +422,24 @@ _KEPT: dict[str, str] = {}
 _kept_size = 0
 
 
-def _json_pieces(parts: Sequence[str]) -> list[str]:
+def _json_pieces(parts: Sequence[str]) -> tuple[str, ...]:
     """Each piece of a picture as it stands inside a JSON string (as ``json.dumps`` writes it),
     kept for the other pictures of the position and for later ones."""
     global _kept_size
-    kept = _KEPT
-    pieces = []
-    for part in parts:
-        text = kept.get(part)
+    pieces = tuple(map(_KEPT.get, parts))
+    if None not in pieces:  # most often: every piece was drawn before
+        return pieces  # type: ignore[return-value]
+    found = []
+    for part, text in zip(parts, pieces, strict=True):
         if text is None:
             text = encode_basestring_ascii(part)[1:-1]
             if _kept_size > _KEPT_LIMIT:
-                kept.clear()
+                _KEPT.clear()
                 _kept_size = 0
-            kept[part] = text
+            _KEPT[part] = text
             _kept_size += len(part) + len(text)
-        pieces.append(text)
-    return pieces
+        found.append(text)
+    return tuple(found)
 
 
 def _make_bots(seats: Sequence[str], seed: int) -> tuple[Bot | None, ...]:

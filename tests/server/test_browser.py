@@ -16,6 +16,7 @@ from live import LiveServer
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from persian_rummy.record import loads
+from persian_rummy.svg import cards_in
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -72,6 +73,15 @@ def legal(page: Page) -> list[str]:
 
 def seq(page: Page) -> str:
     return page.get_attribute("#board", "data-seq") or ""
+
+
+def assert_board_is_the_servers_picture(page: Page, server: LiveServer) -> None:
+    """While South is to act (so the table waits), the page shows the cards of South's picture
+    on the server, in order: the page rebuilt it from the pieces its frames sent."""
+    (table,) = server.app.state.server.tables.values()
+    expected = "".join(table.frame(2)["picture"])
+    shown = page.eval_on_selector_all("#board [data-card]", "cards => cards.map(card => card.dataset.card)")
+    assert shown == cards_in(expected) and page.get_attribute("#board", "data-seq") == str(table.seq)
 
 
 def hand_card(page: Page, card: str, nth: int = 0) -> Any:
@@ -136,6 +146,7 @@ def test_a_person_takes_a_turn_in_the_browser(browser: Browser, server: LiveServ
     page.wait_for_selector(f'#board:not([data-seq="{before}"])')
     assert page.locator(f"#board {SOUTH}").count() == 8
     assert all(option.startswith(("discard", "meld", "layoff")) for option in legal(page))
+    assert_board_is_the_servers_picture(page, server)
     page.fill("#action", "draw")  # a refused action: the server says why, the page carries on
     page.press("#action", "Enter")
     page.wait_for_selector("#status.error")
@@ -183,6 +194,7 @@ def test_a_person_plays_a_whole_game_against_three_bots_in_the_browser(
         if not shot and any(option.startswith(("meld", "layoff")) for option in options) and len(done) > 10:
             page.screenshot(path=str(screenshots(tmp_path) / "table.png"), full_page=True)
             shot = True
+        assert_board_is_the_servers_picture(page, server)
         before = seq(page)
         play_turn_step(page, options, keyboard=len(done) % 7 == 0)
         page.wait_for_selector(f'#board:not([data-seq="{before}"]), #sheet[open]', timeout=20_000)

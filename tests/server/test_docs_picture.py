@@ -1,5 +1,5 @@
 """The serving page's picture of the table (docs/_static/serving-seat.svg) is what the server
-sends a seat's page: the ``svg`` of :meth:`Table.frame` for that seat and position."""
+sends a seat's page: the picture of :meth:`Table.frame` for that seat and position."""
 
 from __future__ import annotations
 
@@ -20,5 +20,5 @@ def test_the_serving_pages_picture_is_the_frame_a_seat_is_sent() -> None:
     table = Table.new(seats=("greedy", "greedy", "human", "greedy"), seed=7)
     frame = table.frame(2, state)
     committed = (DOCS / "_static" / "serving-seat.svg").read_text(encoding="utf-8")
-    assert committed == frame["svg"] + "\n"
+    assert committed == "".join(frame["picture"]) + "\n"
     assert frame["legal"]  # South is to act: the page offers these actions

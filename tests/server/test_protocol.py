@@ -124,12 +124,13 @@ def test_r27_joining_a_seat_sends_its_own_view_and_a_spectator_the_public_table(
         }
         assert PlayerView.from_json(json.dumps(frame["view"])) == state.view(1)
         assert frame["legal"] == ["draw"] and frame["turn"] == 1
-        assert sorted(cards_in(frame["svg"])) == sorted([str(card) for card in state.hands[1]] + ["2s"])
+        # A connection's first frame writes every piece of its picture out.
+        assert sorted(cards_in("".join(frame["picture"]))) == sorted([str(card) for card in state.hands[1]] + ["2s"])
     with joined(client, tokens[0]) as (_, _, frame):
         assert frame["legal"] == []  # R6: seat 1 plays first
     with joined(client, spectator) as (_, welcome, frame):
         assert welcome["role"] == "spectator" and frame["view"] is None and frame["legal"] == []
-        assert cards_in(frame["svg"]) == [str(state.discard_pile[0])]  # R27: no hand at all
+        assert cards_in("".join(frame["picture"])) == [str(state.discard_pile[0])]  # R27: no hand at all
 
 
 def play_out(client: TestClient, tokens: dict[int, str], seed: int) -> tuple[Counter[str], list[dict[str, Any]]]:

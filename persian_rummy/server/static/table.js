@@ -17,6 +17,7 @@
   let retry = 500;
   let requests = 0;
   let final = false;
+  let pieces = [];  // the last picture's pieces: a frame's numbers refer to them
 
   const record = $("record");
   if (record) record.href = "/record/" + token;
@@ -29,6 +30,7 @@
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     socket = new WebSocket(scheme + location.host + "/ws/" + token);
+    pieces = [];  // a new connection's first frame writes its picture whole
     socket.onopen = () => { retry = 500; };
     socket.onmessage = (event) => receive(JSON.parse(event.data));
     socket.onclose = (event) => {
@@ -43,6 +45,9 @@
 
   function receive(message) {
     if (message.type === "state") {
+      // Each piece is its SVG text, or the index of an equal piece in the last picture.
+      pieces = message.picture.map((piece) => (typeof piece === "number" ? pieces[piece] : piece));
+      message.svg = pieces.join("");
       if (sheet.open) queued = message; else show(message);
     } else if (message.type === "error") {
       say(message.reason, true);

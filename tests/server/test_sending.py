@@ -1,0 +1,112 @@
+"""What an accepted action sends: the acknowledgement to its sender, then every connection's
+frame, in that order on each connection, under one time limit for them all; a client that does
+not read is dropped after ``SEND_TIMEOUT`` and the others are still sent theirs, clients that do
+not read holding up the table about that long in all rather than that long each."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+import pytest
+from starlette.websockets import WebSocketState
+
+from persian_rummy import legal_actions
+from persian_rummy.server import app as app_module
+from persian_rummy.server.app import Connection, Server
+from persian_rummy.server.client import Pictures
+from persian_rummy.server.store import Store
+
+TIMEOUT = 1.0
+
+
+class Socket:
+    """A WebSocket whose client reads everything, or (``reads=False``) nothing at all."""
+
+    application_state = WebSocketState.CONNECTED
+
+    def __init__(self, *, reads: bool = True) -> None:
+        self.reads = reads
+        self.texts: list[str] = []
+
+    async def send_text(self, text: str) -> None:
+        if not self.reads:
+            await asyncio.Event().wait()  # the client's buffer is full: this send never ends
+        self.texts.append(text)
+
+
+def seated(server: Server, readers: dict[int | None, list[bool]]) -> tuple[Any, dict[int | None, list[Connection]]]:
+    """A table of four people with connections as ``readers`` says (per seat, ``None`` for the
+    spectators: whether each connection's client reads)."""
+    table, _ = server.create_table(["human"] * 4, client="192.0.2.1", seed=3, dealer=0)
+    connections: dict[int | None, list[Connection]] = {}
+    for seat, reads in readers.items():
+        for flag in reads:
+            connection = Connection(Socket(reads=flag), table, seat, server.limits)  # type: ignore[arg-type]
+            connections.setdefault(seat, []).append(connection)
+            if seat is None:
+                server.spectators[table.id].add(connection)
+            else:
+                server.players[(table.id, seat)] = connection
+    return table, connections
+
+
+def test_an_action_sends_the_ack_then_each_connections_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    server = Server(Store(":memory:"))
+    table, connections = seated(server, {0: [True], 1: [True], 2: [True], 3: [True], None: [True, True]})
+    rebuilt = {id(connection): Pictures() for group in connections.values() for connection in group}
+
+    async def play() -> None:
+        for _ in range(30):
+            seat = table.state.current_player
+            action = legal_actions(table.state)[0]
+            await server.accept(table, seat, action, connections[seat][0], request_id=7)
+
+    asyncio.run(play())
+    for viewer, group in connections.items():
+        for connection in group:
+            texts = connection.websocket.texts  # type: ignore[attr-defined]
+            frames = [json.loads(text) for text in texts]
+            acks = [frame for frame in frames if frame["type"] == "ack"]
+            states = [frame for frame in frames if frame["type"] == "state"]
+            assert len(states) == 30 and [frame["seq"] for frame in states] == list(range(1, 31))
+            # Each ack comes right before the frame of the action it acknowledges.
+            for index, frame in enumerate(frames):
+                if frame["type"] == "ack":
+                    assert frame["id"] == 7
+                    assert (frames[index + 1]["type"], frames[index + 1]["seq"]) == ("state", frame["seq"])
+            assert len(acks) == sum(1 for frame in states if frame["last"]["seat"] == viewer)
+            for frame in states:
+                shown = rebuilt[id(connection)].read(frame)
+            assert shown == "".join(table.frame(viewer, last=states[-1]["last"])["picture"])
+
+
+def test_clients_that_do_not_read_are_dropped_and_the_others_get_their_frames(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(app_module, "SEND_TIMEOUT", TIMEOUT)
+    server = Server(Store(":memory:"))
+    # East does not read, nor two of the three spectators: the first found stuck is dropped
+    # after the time limit, then the rest are sent theirs side by side.
+    table, connections = seated(server, {0: [True], 1: [False], 2: [True], 3: [True], None: [False, True, False]})
+    seat = table.state.current_player
+    assert seat == 1
+
+    async def act() -> float:
+        started = time.monotonic()
+        await server.accept(table, seat, legal_actions(table.state)[0])
+        return time.monotonic() - started
+
+    elapsed = asyncio.run(act())
+    everyone = [connection for group in connections.values() for connection in group]
+    stuck = [connection for connection in everyone if not connection.websocket.reads]  # type: ignore[attr-defined]
+    reading = [connection for connection in everyone if connection not in stuck]
+    assert all(connection.closed for connection in stuck)
+    assert not any(connection.closed for connection in reading)
+    for connection in reading:
+        (text,) = connection.websocket.texts  # type: ignore[attr-defined]
+        assert json.loads(text)["seq"] == 1
+    # Two waits of the time limit (East's, then the stuck spectators' together), not three.
+    assert 2 * TIMEOUT <= elapsed < 2.8 * TIMEOUT
