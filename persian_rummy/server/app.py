@@ -251,41 +251,59 @@ class _GroupCommit:
         self._store = store
         self._writer = writer
         self._pending: list[tuple[ActionRow, asyncio.Future[None]]] = []
-        self._task: asyncio.Task[None] | None = None
+        self._committing = False
 
     async def add(self, row: ActionRow) -> None:
         """Store ``row``, committed before this returns."""
         loop = asyncio.get_running_loop()
         done = loop.create_future()
         self._pending.append((row, done))
-        if self._task is None:
-            self._task = loop.create_task(self._commit_pending())
+        if not self._committing:
+            self._start(loop)
         await done
 
-    async def _commit_pending(self) -> None:
-        loop = asyncio.get_running_loop()
-        batch: list[tuple[ActionRow, asyncio.Future[None]]] = []
+    def _start(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Hand the pending rows to the store's thread; its callback brings the outcomes back
+        to the loop (no task of its own: a commit costs one hand-over each way)."""
+        batch, self._pending = self._pending, []
+        self._committing = True
         try:
-            while self._pending:
-                batch, self._pending = self._pending, []
-                outcomes: list[BaseException | None]
-                try:
-                    outcomes = list(await loop.run_in_executor(self._writer, self._commit, [row for row, _ in batch]))
-                except Exception as error:  # the commit failed unexpectedly, or the server is closing
-                    outcomes = [error] * len(batch)
-                for (_, done), outcome in zip(batch, outcomes, strict=True):
-                    if done.done():
-                        continue  # its sender went away meanwhile
-                    if outcome is None:
-                        done.set_result(None)
-                    else:
-                        done.set_exception(outcome)
-                batch = []
-        finally:
-            self._task = None
-            for _, done in batch:  # cancelled while committing them (the server is closing)
-                if not done.done():
-                    done.cancel()
+            work = self._writer.submit(self._commit, [row for row, _ in batch])
+        except RuntimeError as error:  # the server is closing: its writer is shut down
+            self._finish(loop, batch, error)
+            return
+
+        def back(work: concurrent.futures.Future[list[sqlite3.Error | None]]) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+                loop.call_soon_threadsafe(self._finish, loop, batch, work)
+
+        work.add_done_callback(back)
+
+    def _finish(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        batch: list[tuple[ActionRow, asyncio.Future[None]]],
+        work: concurrent.futures.Future[list[sqlite3.Error | None]] | BaseException,
+    ) -> None:
+        """On the loop: give each row's sender its outcome, and commit what came meanwhile."""
+        outcomes: list[BaseException | None]
+        if isinstance(work, BaseException):
+            outcomes = [work] * len(batch)
+        else:
+            try:
+                outcomes = list(work.result())
+            except Exception as error:  # the commit failed unexpectedly
+                outcomes = [error] * len(batch)
+        for (_, done), outcome in zip(batch, outcomes, strict=True):
+            if done.done():
+                continue  # its sender went away meanwhile
+            if outcome is None:
+                done.set_result(None)
+            else:
+                done.set_exception(outcome)
+        self._committing = False
+        if self._pending:
+            self._start(loop)
 
     def _commit(self, rows: list[ActionRow]) -> list[sqlite3.Error | None]:
         """On the store's thread: commit ``rows`` together, or one by one if that fails."""

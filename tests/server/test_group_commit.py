@@ -118,3 +118,39 @@ def test_a_commit_that_fails_unexpectedly_tells_its_senders_and_the_next_one_com
 
         assert isinstance(asyncio.run(play()), RuntimeError)
     assert stored(store) == {"a": 1}
+
+
+def test_an_action_sent_while_the_server_closes_is_refused_not_left_waiting() -> None:
+    store = CountingStore()
+    open_tables(store, ["a"])
+    writer = concurrent.futures.ThreadPoolExecutor(1)
+    commits = _GroupCommit(store, writer)
+    writer.shutdown()  # as Server.close does
+
+    async def late() -> None:
+        await asyncio.wait_for(commits.add(ActionRow("a", 1, 1, "draw")), 5)
+
+    with pytest.raises(RuntimeError, match="shutdown"):
+        asyncio.run(late())
+    assert stored(store) == {"a": 0} and store.transactions == []
+
+
+def test_a_sender_that_goes_away_during_its_commit_leaves_the_others_theirs() -> None:
+    store = CountingStore(hold=True)
+    open_tables(store, ["a", "b"])
+    with concurrent.futures.ThreadPoolExecutor(1) as writer:
+        commits = _GroupCommit(store, writer)
+
+        async def play() -> bool:
+            first = asyncio.ensure_future(commits.add(ActionRow("a", 1, 1, "draw")))
+            while not store.committing.is_set():
+                await asyncio.sleep(0.001)
+            second = asyncio.ensure_future(commits.add(ActionRow("b", 1, 1, "draw")))
+            await asyncio.sleep(0.01)
+            first.cancel()  # its connection closed while the commit ran
+            store.release.set()
+            await asyncio.wait_for(second, 5)
+            return first.cancelled()
+
+        assert asyncio.run(play())
+    assert stored(store) == {"a": 1, "b": 1}
