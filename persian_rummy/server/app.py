@@ -166,19 +166,19 @@ class Connection:
         self.bucket = _Bucket(limits.rate, limits.burst)
         self.strikes = 0
         self.closed = False
-        # The index of the last picture sent (StateFrame.index): the next frame refers to its pieces.
-        self.sent: dict[str, int] | None = None
+        # The pieces of the last picture sent: the next frame refers to them.
+        self.sent: tuple[str, ...] | None = None
 
     async def send(self, frame: Mapping[str, Any]) -> None:
         """Send one frame as JSON text, unless the connection is closed (:meth:`send_text`)."""
         await self.send_text(_FRAME_ENCODER.encode(frame))
 
-    def frame_text(self, frame: StateFrame, index: dict[str, int]) -> str:
+    def frame_text(self, frame: StateFrame) -> str:
         """``frame`` as this connection is sent it (the pieces of its last picture as their
-        indices there), and ``index`` (``frame.index()``) kept for the next frame: the caller
-        sends the text next, or closes the connection."""
+        indices there), its pieces kept for the next frame: the caller sends the text next,
+        or closes the connection."""
         text = frame.text(self.sent)
-        self.sent = index
+        self.sent = frame.pieces
         return text
 
     async def send_text(self, text: str) -> None:
@@ -558,18 +558,17 @@ class Server:
         seats: list[int | None] = [seat for seat, _ in seated]
         frames = table.frames([*seats, None] if watchers else seats, state, last)
         sends = [
-            (connection, connection.frame_text(frame, frame.index()))
-            for (_, connection), frame in zip(seated, frames, strict=False)
+            (connection, connection.frame_text(frame)) for (_, connection), frame in zip(seated, frames, strict=False)
         ]
         if watchers:
-            frame, index = frames[-1], frames[-1].index()
-            texts: dict[int, str] = {}  # by the last picture sent (its index's identity)
+            frame = frames[-1]
+            texts: dict[int, str] = {}  # by the last picture sent (its pieces, the same tuple)
             for connection in watchers:
-                text = texts.get(id(connection.sent))
-                if text is None:
-                    text = texts[id(connection.sent)] = frame.text(connection.sent)
-                connection.sent = index
-                sends.append((connection, text))
+                if id(connection.sent) not in texts:
+                    texts[id(connection.sent)] = frame.text(connection.sent)
+            sends += [(connection, texts[id(connection.sent)]) for connection in watchers]
+            for connection in watchers:
+                connection.sent = frame.pieces
         return sends
 
     def _spawn(self, work: Any) -> None:
@@ -663,7 +662,7 @@ class Server:
                     }
                 )
                 frame = table.frames([seat])[0]
-                await connection.send_text(connection.frame_text(frame, frame.index()))
+                await connection.send_text(connection.frame_text(frame))
                 if seat is None:
                     self.spectators[table.id].add(connection)
                 else:

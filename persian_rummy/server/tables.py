@@ -356,7 +356,7 @@ class Table:
             frames.append(
                 StateFrame(
                     f'{{"type":"state","seq":{self.seq},"seat":{"null" if seat is None else seat},{middle},"picture":[',
-                    _json_pieces(picture),
+                    picture,
                     f'],"legal":{legal},"sheet":{sheet_text},"view":{view_text}}}',
                 )
             )
@@ -366,8 +366,8 @@ class Table:
 @attrs.frozen
 class StateFrame:
     """One seat's (or the spectators') state frame, as :meth:`Table.frames` writes it: the
-    JSON text before the picture (``head``), the picture's pieces (``pieces``: each as it
-    stands inside a JSON string) and the text after it (``tail``).
+    JSON text before the picture (``head``), the picture's pieces (``pieces``, SVG text) and
+    the JSON text after it (``tail``).
 
     :meth:`text` writes the frame for a connection. The ``picture`` field is a list whose
     items are the picture's pieces in order, each either a string (the piece's SVG text) or
@@ -382,9 +382,9 @@ class StateFrame:
     >>> before = table.frames([0])[0]
     >>> _ = table.apply(1, legal_actions(table.state)[0])
     >>> after = table.frames([0])[0]
-    >>> picture = json.loads(after.text(before.index()))["picture"]
+    >>> picture = json.loads(after.text(before.pieces))["picture"]
     >>> [piece for piece in picture if isinstance(piece, str)] == [
-    ...     piece for piece in json.loads(after.text())["picture"] if piece not in json.loads(before.text())["picture"]
+    ...     piece for piece in after.pieces if piece not in before.pieces
     ... ]
     True
     """
@@ -393,20 +393,22 @@ class StateFrame:
     pieces: tuple[str, ...]
     tail: str
 
-    def index(self) -> dict[str, int]:
-        """Where each of the pieces is in the picture: what :meth:`text` is given as ``sent``
-        for the connection's next frame."""
-        return {piece: number for number, piece in enumerate(self.pieces)}
-
-    def text(self, sent: dict[str, int] | None = None) -> str:
-        """The frame's JSON text; with ``sent`` (the :meth:`index` of the last frame the
-        connection was sent), each piece found there as its index in that picture."""
+    def text(self, sent: Sequence[str] | None = None) -> str:
+        """The frame's JSON text; with ``sent`` (the pieces of the last picture the connection
+        was sent), each piece found there as its index in that picture."""
         if sent is None:
-            return self.head + ('"' + '","'.join(self.pieces) + '"' if self.pieces else "") + self.tail
-        numbers = map(sent.get, self.pieces)
-        items = [
-            f'"{piece}"' if number is None else str(number) for piece, number in zip(self.pieces, numbers, strict=True)
-        ]
+            return self.head + ",".join(map(_json_piece, self.pieces)) + self.tail
+        items = []
+        where: dict[str, int] | None = None
+        held = len(sent)
+        for number, piece in enumerate(self.pieces):
+            if number < held and sent[number] is piece:  # most often: the same piece, in its place
+                items.append(str(number))
+                continue
+            if where is None:
+                where = {piece: number for number, piece in enumerate(sent)}
+            found = where.get(piece)
+            items.append(_json_piece(piece) if found is None else str(found))
         return self.head + ",".join(items) + self.tail
 
 
@@ -422,24 +424,19 @@ _KEPT: dict[str, str] = {}
 _kept_size = 0
 
 
-def _json_pieces(parts: Sequence[str]) -> tuple[str, ...]:
-    """Each piece of a picture as it stands inside a JSON string (as ``json.dumps`` writes it),
-    kept for the other pictures of the position and for later ones."""
+def _json_piece(piece: str) -> str:
+    """A piece of a picture as a JSON string (as ``json.dumps`` writes it), kept for the
+    other pictures of the position and for later ones."""
     global _kept_size
-    pieces = tuple(map(_KEPT.get, parts))
-    if None not in pieces:  # most often: every piece was drawn before
-        return pieces  # type: ignore[return-value]
-    found = []
-    for part, text in zip(parts, pieces, strict=True):
-        if text is None:
-            text = encode_basestring_ascii(part)[1:-1]
-            if _kept_size > _KEPT_LIMIT:
-                _KEPT.clear()
-                _kept_size = 0
-            _KEPT[part] = text
-            _kept_size += len(part) + len(text)
-        found.append(text)
-    return tuple(found)
+    text = _KEPT.get(piece)
+    if text is None:
+        text = encode_basestring_ascii(piece)
+        if _kept_size > _KEPT_LIMIT:
+            _KEPT.clear()
+            _kept_size = 0
+        _KEPT[piece] = text
+        _kept_size += len(piece) + len(text)
+    return text
 
 
 def _make_bots(seats: Sequence[str], seed: int) -> tuple[Bot | None, ...]:

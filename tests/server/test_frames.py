@@ -75,7 +75,7 @@ def test_a_connections_frames_rebuild_each_picture_from_the_pieces_it_holds(game
     table_ = Table.new(seats=("human",) * 4, seed=game, dealer=game)
     rng = random.Random(game)
     # Each connection's last picture sent (its index) and its client's rebuilt pictures.
-    sent: dict[int | None, dict[str, int] | None] = dict.fromkeys(SEATS)
+    sent: dict[int | None, tuple[str, ...] | None] = dict.fromkeys(SEATS)
     clients = {seat: Pictures() for seat in SEATS}
     before: dict[int | None, list[str]] = {seat: [] for seat in SEATS}
     whole = written = 0
@@ -86,7 +86,7 @@ def test_a_connections_frames_rebuild_each_picture_from_the_pieces_it_holds(game
         last = {"seat": seat, "action": str(action), "seq": table_.seq}
         for viewer, frame in zip(SEATS, table_.frames(SEATS, last=last), strict=True):
             text = frame.text(sent[viewer])
-            sent[viewer] = frame.index()
+            sent[viewer] = frame.pieces
             received = json.loads(text)
             view = table_.state.view(0 if viewer is None else viewer)
             # The client's picture is exactly the one the view draws ...
