@@ -259,14 +259,16 @@ class _GroupCommit:
         done = loop.create_future()
         self._pending.append((row, done))
         if not self._committing:
-            self._start(loop)
+            # At the end of this turn of the event loop: the actions that came in together
+            # (their sockets were read at once) are committed together.
+            self._committing = True
+            loop.call_soon(self._start, loop)
         await done
 
     def _start(self, loop: asyncio.AbstractEventLoop) -> None:
         """Hand the pending rows to the store's thread; its callback brings the outcomes back
         to the loop (no task of its own: a commit costs one hand-over each way)."""
         batch, self._pending = self._pending, []
-        self._committing = True
         try:
             work = self._writer.submit(self._commit, [row for row, _ in batch])
         except RuntimeError as error:  # the server is closing: its writer is shut down
@@ -301,7 +303,7 @@ class _GroupCommit:
                 done.set_result(None)
             else:
                 done.set_exception(outcome)
-        self._committing = False
+        self._committing = bool(self._pending)
         if self._pending:
             self._start(loop)
 

@@ -154,3 +154,19 @@ def test_a_sender_that_goes_away_during_its_commit_leaves_the_others_theirs() ->
 
         assert asyncio.run(play())
     assert stored(store) == {"a": 1, "b": 1}
+
+
+def test_actions_that_come_in_together_are_committed_in_one_transaction() -> None:
+    # Several sockets read in one turn of the event loop: their actions share the first commit
+    # instead of the first going alone and the others waiting for it.
+    store = CountingStore()
+    open_tables(store, ["a", "b", "c"])
+    with concurrent.futures.ThreadPoolExecutor(1) as writer:
+        commits = _GroupCommit(store, writer)
+
+        async def together() -> None:
+            await asyncio.gather(*(commits.add(ActionRow(name, 1, 1, "draw")) for name in ("a", "b", "c")))
+
+        asyncio.run(together())
+    assert [[row.table_id for row in rows] for rows in store.transactions] == [["a", "b", "c"]]
+    assert stored(store) == {"a": 1, "b": 1, "c": 1}
