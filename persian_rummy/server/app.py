@@ -190,7 +190,7 @@ class Connection:
         self.closed = True
 
     async def write(self, text: str) -> None:
-        """Send ``text`` with no time limit (the caller sets one, as :func:`_send_in_turn`
+        """Send ``text`` with no time limit (the caller sets one, as ``_send_in_turn``
         does), unless the connection is closed; a connection found gone is marked closed."""
         if self.closed or self.websocket.application_state is not WebSocketState.CONNECTED:
             return
