@@ -635,21 +635,16 @@ def _hands(
         top = layout.north_y if seat == 0 else shared.south_y if seat == 2 else layout.side_y
         if hand is None:
             parts.append(_backs(seat, count, top))
-        elif seat == drawn and last is not None and last.cards:
-            parts.append(f'<g class="hand" data-seat="{seat}">')
-            parts.extend(
-                _faces(hand, _places(seat, count, top), must if seat == current else None, Counter(last.cards))
-            )
-            parts.append("</g>")
         else:
-            parts.append(_face_up(seat, hand, count, top, must if seat == current else None))
+            marked = last.cards if seat == drawn and last is not None else ()
+            parts.append(_face_up(seat, hand, count, top, must if seat == current else None, marked))
     return parts
 
 
 @functools.lru_cache(maxsize=1024)
-def _face_up(seat: int, hand: Hand, count: int, top: float, must: Card | None) -> str:
-    """A hand drawn face up, as one piece (no card outlined as drawn by the last action)."""
-    cards = "".join(_faces(hand, _places(seat, count, top), must, Counter()))
+def _face_up(seat: int, hand: Hand, count: int, top: float, must: Card | None, drawn: tuple[Card, ...]) -> str:
+    """A hand drawn face up, as one piece, the cards ``drawn`` by the last action outlined."""
+    cards = "".join(_faces(hand, _places(seat, count, top), must, Counter(drawn)))
     return f'<g class="hand" data-seat="{seat}">{cards}</g>'
 
 
