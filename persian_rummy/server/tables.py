@@ -343,16 +343,15 @@ class Table:
         # The frames' fields in order: type, seq, seat, the public fields, picture, legal, sheet, view.
         middle = _dumps(public)[1:-1]
         sheet_text = _dumps(sheet)
-        views = [state.view(0 if seat is None else seat) for seat in seats]
-        view_texts = views_to_json([view for seat, view in zip(seats, views, strict=True) if seat is not None])
+        views = {seat: state.view(seat) for seat in seats if seat is not None}
+        view_texts = dict(zip(views, views_to_json(list(views.values())), strict=True))
         frames = []
-        for seat, view, picture in zip(seats, views, seat_tables(state, seats), strict=True):
-            legal = (
-                _dumps([str(action) for action in legal_actions(view)])
-                if seat is not None and view.is_to_move
-                else "[]"
-            )
-            view_text = "null" if seat is None else view_texts.pop(0)
+        for seat, picture in zip(seats, seat_tables(state, seats), strict=True):
+            legal, view_text = "[]", "null"  # a spectator's
+            if seat is not None:
+                view_text = view_texts[seat]
+                if views[seat].is_to_move:
+                    legal = _dumps([str(action) for action in legal_actions(views[seat])])
             frames.append(
                 StateFrame(
                     f'{{"type":"state","seq":{self.seq},"seat":{"null" if seat is None else seat},{middle},"picture":[',
