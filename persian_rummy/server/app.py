@@ -184,10 +184,10 @@ class Connection:
     async def send_text(self, text: str) -> None:
         """Send a frame already written as JSON text. A client that does not read for
         ``SEND_TIMEOUT`` seconds is dropped, so it cannot hold up its table."""
-        with contextlib.suppress(asyncio.TimeoutError):
+        try:
             await _within(self.write(text), SEND_TIMEOUT)
-            return
-        self.closed = True
+        except asyncio.TimeoutError:
+            self.closed = True
 
     async def write(self, text: str) -> None:
         """Send ``text`` with no time limit (the caller sets one, as ``_send_in_turn``
