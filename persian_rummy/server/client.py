@@ -51,6 +51,8 @@ class Pictures:
     def read(self, frame: dict[str, Any]) -> str:
         """The SVG text of ``frame``'s picture (a state frame as JSON gives it), which the next
         frame's numbers refer to."""
+        if not isinstance(frame, dict):
+            raise InvalidArgumentError(f"a state frame with a picture is a JSON object, not {type(frame).__name__}")
         pieces = frame.get("picture")
         if not isinstance(pieces, list):
             raise InvalidArgumentError(f"a state frame's picture is a list of pieces, not {type(pieces).__name__}")

@@ -114,5 +114,7 @@ def test_a_picture_that_refers_to_a_piece_it_was_not_sent_is_refused_and_changes
         with pytest.raises(InvalidArgumentError, match="picture"):
             pictures.read({"picture": bad})
         assert pictures.pieces == ("<svg>", "</svg>")
-    with pytest.raises(InvalidArgumentError, match="picture"):
-        pictures.read({})
+    for frame in ({}, [], "state", None):  # not a state frame at all
+        with pytest.raises(InvalidArgumentError, match="picture"):
+            pictures.read(frame)  # type: ignore[arg-type]
+    assert pictures.pieces == ("<svg>", "</svg>")
