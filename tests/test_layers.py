@@ -42,6 +42,12 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "server.app",
         "server.client",
         "server",
+        # the command line: the options its subcommands share, one module per subcommand
+        "cli._options",
+        "cli._simulate",
+        "cli._play",
+        "cli._replay",
+        "cli._serve",
         "cli",
         # The AI adapters: the numbering, then (with the [rl] extra) arrays and environments.
         "encoding",
