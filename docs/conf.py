@@ -80,7 +80,7 @@ nitpicky = True
 # the standard library: references to standard-library and typing names are left unlinked.
 nitpick_ignore_regex = [
     # Private helpers of the AI adapters, named in their annotations only.
-    (r"py:class", r"persian_rummy\.(_episode\.Episode|openspiel\._Observer)"),
+    (r"py:class", r"persian_rummy\.(_episode\.Episode|openspiel\._observer\._Observer)"),
     (
         r"py:.*",
         r"(typing|typing_extensions|collections|collections\.abc|concurrent|concurrent\.futures|random|enum|io|json|attr|attrs|cattrs|hypothesis|numpy|np|npt|jax|jnp|pettingzoo|gymnasium|pyspiel|open_spiel|starlette|uvicorn|websockets)(\..*)?",

@@ -55,6 +55,14 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "observation",
         "pettingzoo",
         "gymnasium",
+        # the OpenSpiel game: the pickle guard, a node and its checks, the texts and their
+        # readers, the observer, the game and its state, the IS-MCTS player
+        "openspiel._guard",
+        "openspiel._node",
+        "openspiel._text",
+        "openspiel._observer",
+        "openspiel._game",
+        "openspiel._search",
         "openspiel",
         # The vectorized engine (the [jax] extra): its tables from the scalar modules, then it.
         "vector._tables",
