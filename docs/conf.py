@@ -67,10 +67,10 @@ autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_typehints_format = "short"
 autodoc_preserve_defaults = False
-# The modules below the state name it by a protocol of its fields; the reference names the class.
+# The modules below the state name it by its base or a protocol; the reference names the classes.
 autodoc_type_aliases = {
     "Dealt": "persian_rummy.GameState",
-    "Finished": "persian_rummy.GameState | persian_rummy.PlayerView",
+    "Shown": "persian_rummy.GameState | persian_rummy.PlayerView",
     "StateOrView": "persian_rummy.GameState | persian_rummy.PlayerView",
 }
 python_use_unqualified_type_names = True
