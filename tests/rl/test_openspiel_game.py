@@ -288,7 +288,7 @@ def test_ismcts_player_plays_arena_games_from_the_info_state() -> None:
     ]
     game = play_game(bots, 3, rules=Rules(deals=1))
     state, actions = game.final, game.action_count
-    assert state.is_over and actions > 0
+    assert state.is_deal_over and actions > 0
 
 
 def test_ismcts_player_with_the_same_seed_plays_the_same_game() -> None:
