@@ -23,6 +23,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "position",
         "presentation",  # the game in words, which the pictures and the programs above say
+        # the pictures: the colours, the cached pieces, the layout, then the public module
+        "svg._theme",
+        "svg._pieces",
+        "svg._layout",
         "svg",
         "record._deal",
         "record._redaction",
