@@ -32,7 +32,7 @@ SDIST_MUST_HAVE = (
     "examples/play_bots.py",
     "benchmarks/perft.py",
 )
-WHEEL_MUST_HAVE = ("persian_rummy/__init__.py", "persian_rummy/py.typed", "persian_rummy/cli.py")
+WHEEL_MUST_HAVE = ("persian_rummy/__init__.py", "persian_rummy/py.typed", "persian_rummy/cli/__init__.py")
 NEVER = ("__pycache__", ".pyc", "docs/_build", ".ci-venv", ".hypothesis", ".coverage")
 
 

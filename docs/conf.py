@@ -67,10 +67,10 @@ autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_typehints_format = "short"
 autodoc_preserve_defaults = False
-# The modules below the state name it by a protocol of its fields; the reference names the class.
+# The modules below the state name it by its base or a protocol; the reference names the classes.
 autodoc_type_aliases = {
     "Dealt": "persian_rummy.GameState",
-    "Finished": "persian_rummy.GameState | persian_rummy.PlayerView",
+    "Shown": "persian_rummy.GameState | persian_rummy.PlayerView",
     "StateOrView": "persian_rummy.GameState | persian_rummy.PlayerView",
 }
 python_use_unqualified_type_names = True
@@ -80,7 +80,7 @@ nitpicky = True
 # the standard library: references to standard-library and typing names are left unlinked.
 nitpick_ignore_regex = [
     # Private helpers of the AI adapters, named in their annotations only.
-    (r"py:class", r"persian_rummy\.(_episode\.Episode|openspiel\._Observer)"),
+    (r"py:class", r"persian_rummy\.(_episode\.Episode|openspiel\._observer\._Observer)"),
     (
         r"py:.*",
         r"(typing|typing_extensions|collections|collections\.abc|concurrent|concurrent\.futures|random|enum|io|json|attr|attrs|cattrs|hypothesis|numpy|np|npt|jax|jnp|pettingzoo|gymnasium|pyspiel|open_spiel|starlette|uvicorn|websockets)(\..*)?",

@@ -4,19 +4,22 @@ the last card and going out; then the legal actions, listed from the same tables
 
 Each family has one check that returns its verdict, as :func:`~persian_rummy.melds.shape_of`
 does for melds: ``None`` (or what the action makes) when the rules allow the action, else a
-:class:`Refusal` that names the rule, the error and the reason. :func:`~persian_rummy.play`
-raises that refusal; :func:`~persian_rummy.legal_actions` lists the actions from the tables the
-checks use (the melds of a hand, what the table accepts, whether a card taken can be used, the
-last-card rule); :meth:`GameState.validate <persian_rummy.GameState.validate>` asks the same
-enumeration whether the player to move has an action. The checks read masks, melds, rules and
-the public fields of a position (``Shown``, which a state and a view both are), never
-the state's class, so they sit below the state in the layers.
+:class:`Refusal` that names the rule, the error and the reason. :func:`verdict` asks the check
+of an action's family: :func:`~persian_rummy.play` raises its refusal (or makes the next state
+from what it allows) and :func:`~persian_rummy.is_legal` answers from it, without making a
+state. :func:`~persian_rummy.legal_actions` lists the actions from the tables the checks use
+(the melds of a hand, what the table accepts, whether a card taken can be used, the last-card
+rule); :meth:`GameState.validate <persian_rummy.GameState.validate>` asks the same enumeration
+whether the player to move has an action. The checks read masks, melds, rules and the public
+fields of a position (``Shown``, the base of a state and a view), never the state's class, so
+they sit below the state in the layers.
 
 =========================  ==========  =========================================
 family                     rules       check
 =========================  ==========  =========================================
-whose turn, which phase    R3, R6,     :func:`seat_verdict`, :func:`phase_verdict`
-                           R12, R18
+whose turn                 R3, R6      :func:`seat_verdict`
+which part of the turn     R12, R18,   each check below asks it first
+                           R20
 draw from the stock        R12, R20    :func:`draw_verdict`
 take from the pile         R13-R14     :func:`take_verdict`
 meld                       R8-R11,     :func:`meld_verdict`
@@ -31,8 +34,8 @@ the last card, going out   R18-R19     :func:`leftover_verdict`, :func:`goes_out
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import Final
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Final
 
 import attrs
 
@@ -44,6 +47,12 @@ from persian_rummy.actions import (
     MELD_ACTIONS,
     PASS,
     Action,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    LayOff,
+    MeldCards,
+    Pass,
     draw_discard_action,
     lay_off_action,
     meld_action,
@@ -116,15 +125,10 @@ def seat_verdict(position: Shown, seat: object) -> Refusal | None:
     return None
 
 
-def phase_verdict(position: Shown, phase: Phase, action: Action | None) -> Refusal | None:
-    """Whether the turn is in ``phase``, the part of it that ``action`` belongs to: a turn
-    starts with a draw (or a pass) and goes on with melds, lay-offs and a discard (R12); no
-    one acts once the round is over (R18, R20)."""
-    return None if position.phase is phase else _wrong_phase(position, phase, action)
-
-
 def _wrong_phase(position: Shown, phase: Phase, action: Action | None) -> Refusal:
-    # The refusal of phase_verdict, for a position not in ``phase``.
+    # The refusal for an action of the part of the turn ``phase`` (a turn starts with a draw or
+    # a pass and goes on with melds, lay-offs and a discard, R12; no one acts once the round
+    # is over, R18, R20), for a position not in it. Every family's check asks it first.
     seat = position.current_player
     if not position.phase.is_live:
         return Refusal(
@@ -438,6 +442,42 @@ def pass_verdict(position: Shown, stock_size: int) -> Refusal | None:
             f"seat {position.current_player} may pass only when the stock is empty ({stock_size} cards left)",
         )
     return None
+
+
+# --- One verdict for any action -----------------------------------------------------------
+
+#: A check's verdict: a refusal, or what the action makes (the meld of a meld or a lay-off,
+#: the hand and the card to use of a take), or ``None`` for a legal action that makes nothing.
+Verdict = Refusal | Meld | tuple[int, int, Card | None] | None
+
+#: A check asked with the position, the hand of the player to move, the stock's size and the
+#: action.
+Check = Callable[[Shown, Hand, int, Any], Verdict]
+#: The check of each kind of action (what :func:`verdict` asks; the engine's play reads it
+#: directly, as its hot path).
+CHECKS: Final[dict[type[Action], Check]] = {
+    DrawStock: lambda position, hand, stock_size, action: draw_verdict(position, stock_size),
+    DrawDiscard: lambda position, hand, stock_size, action: take_verdict(position, hand, action.index, action),
+    MeldCards: lambda position, hand, stock_size, action: meld_verdict(position, hand, action.cards, action),
+    LayOff: lambda position, hand, stock_size, action: lay_off_verdict(
+        position, hand, action.card, action.meld, action
+    ),
+    Discard: lambda position, hand, stock_size, action: discard_verdict(position, hand, action.card),
+    Pass: lambda position, hand, stock_size, action: pass_verdict(position, stock_size),
+}
+
+
+def verdict(position: Shown, hand: Hand, stock_size: int, action: Action) -> Verdict:
+    """The verdict of ``action``'s family on ``position``, whose player to move holds ``hand``
+    with ``stock_size`` cards in the stock: the one question :func:`~persian_rummy.play` and
+    :func:`~persian_rummy.is_legal` ask (the seat is asked apart, :func:`seat_verdict`).
+
+    >>> from persian_rummy import new_game, Pass
+    >>> state = new_game(1)
+    >>> verdict(state, state.hand, len(state.stock), Pass()).rule
+    'R20'
+    """
+    return CHECKS[type(action)](position, hand, stock_size, action)
 
 
 # --- The last card and going out (R18-R19) ------------------------------------------------

@@ -1,5 +1,6 @@
 """The parts of a turn and why a round ends (R12-R21): :class:`Phase` and :class:`RoundEnd`,
-below every module that asks them, with the fields every position shows (:class:`Shown`)
+below every module that asks them, with the fields every position shows, declared once
+(:class:`Shown`, the base of a state and a view)
 (internal; the enums are public as ``persian_rummy.Phase`` and ``persian_rummy.RoundEnd``,
 and ``persian_rummy.state`` re-exports them).
 """
@@ -7,13 +8,16 @@ and ``persian_rummy.state`` re-exports them).
 from __future__ import annotations
 
 import enum
-from typing import Final, Protocol
+from typing import Any, Final
+
+import attrs
 
 from persian_rummy.cards import Card
+from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
 from persian_rummy.rules import Rules
 
-__all__ = ["PHASES", "Phase", "RoundEnd", "Shown", "round_end"]
+__all__ = ["PHASES", "Phase", "RoundEnd", "Shown", "in_reading_order", "round_end"]
 
 
 class Phase(enum.Enum):
@@ -65,37 +69,116 @@ class RoundEnd(enum.Enum):
     IDLE = "idle"
 
 
-class Shown(Protocol):
+def in_reading_order(cls: type, fields: list[attrs.Attribute[Any]]) -> list[attrs.Attribute[Any]]:
+    """A position's fields as they read (and are written out, compared and hashed): the
+    class's own fields without a default, then the shared fields of :class:`Shown`, then the
+    class's own fields with a default. (attrs lists a base's fields first.) A state and a view
+    are made with ``attrs.frozen(field_transformer=in_reading_order)`` (internal)."""
+    names = {field.name for field in attrs.fields(Shown)}
+    shared = [field for field in fields if field.name in names]
+    own = [field for field in fields if field.name not in names]
+    first = [field for field in own if field.default is attrs.NOTHING]
+    last = [field for field in own if field.default is not attrs.NOTHING]
+    return first + shared + last
+
+
+@attrs.frozen
+class Shown:
     """The fields of a position that a :class:`~persian_rummy.GameState` and a
-    :class:`~persian_rummy.PlayerView` share: what the modules below them (the rules' checks,
-    scoring, the text table, the view) read of either."""
+    :class:`~persian_rummy.PlayerView` share, declared once, and what they answer alike; the
+    modules below them (the rules' checks, scoring, the text table, the view) read either
+    through this base. The fields are keyword-only (a position's own fields come first).
+    """
+
+    #: The discard pile, bottom to top; the last card is the top card (R13). Public.
+    discard_pile: tuple[Card, ...] = attrs.field(kw_only=True)
+    #: The melds on the table, in the order they were laid (lay-off indices), each card
+    #: credited to the seat that put it there. Public.
+    melds: tuple[Meld, ...] = attrs.field(kw_only=True)
+    #: The seat to act (0-3; after the round, the seat that acted last).
+    current_player: int = attrs.field(kw_only=True)
+    #: The seat that dealt this deal.
+    dealer: int = attrs.field(kw_only=True)
+    #: The phase: drawing, melding, or the round or game over (see :class:`Phase`).
+    phase: Phase = attrs.field(kw_only=True)
+    #: After a discard-pile draw, the card the next action must meld or lay off (R14), else
+    #: ``None``. Public: every seat saw the card taken (R13-R14, R27).
+    must_meld: Card | None = attrs.field(kw_only=True)
+    #: 1 for the first deal, 2 for the second (R7).
+    deal_number: int = attrs.field(kw_only=True)
+    #: The teams' cumulative totals, including every finished deal (R23-R25).
+    scores: tuple[int, int] = attrs.field(kw_only=True)
+    #: The :class:`~persian_rummy.Rules` in force.
+    rules: Rules = attrs.field(kw_only=True)
+    #: Passes in a row so far (R20).
+    consecutive_passes: int = attrs.field(default=0, kw_only=True)
+    #: Turns in a row with no stock draw and no card added to the table (R21).
+    idle_turns: int = attrs.field(default=0, kw_only=True)
+    #: Whether the current turn has drawn from the stock or added a card to the table (R21).
+    turn_progress: bool = attrs.field(default=False, kw_only=True)
+    #: The seat that went out (R18, R25), once the round is over, else ``None``.
+    went_out: int | None = attrs.field(default=None, kw_only=True)
 
     @property
-    def phase(self) -> Phase: ...
+    def is_deal_over(self) -> bool:
+        """Whether the deal (the round) is over: ``ROUND_OVER``, or ``GAME_OVER`` after the
+        last deal. :func:`~persian_rummy.next_deal` deals the next one.
+
+        >>> from persian_rummy import new_game
+        >>> new_game(1).is_deal_over, new_game(1).view(0).is_deal_over
+        (False, False)
+        """
+        return not self.phase.is_live
+
     @property
-    def current_player(self) -> int: ...
+    def is_game_over(self) -> bool:
+        """Whether the whole game is over: the last deal has ended (``GAME_OVER``, R7, R26).
+        A whole game is one loop:
+
+        >>> from persian_rummy import legal_actions, new_game, next_deal, play
+        >>> state = new_game(42)
+        >>> while not state.is_game_over:
+        ...     if state.is_deal_over:
+        ...         state = next_deal(state, game_seed=42)  # deal 2 is shuffled by deal_seed(42, 2)
+        ...     else:
+        ...         state = play(state, legal_actions(state)[0])
+        >>> state.deal_number, state.scores, state.view(0).is_game_over
+        (2, (-1, 69), True)
+        """
+        return self.phase is Phase.GAME_OVER
+
     @property
-    def dealer(self) -> int: ...
+    def round_end(self) -> RoundEnd | None:
+        """Why the round ended (a :class:`RoundEnd`), or ``None`` while it is played.
+
+        >>> from persian_rummy import GameState, play
+        >>> state = GameState.from_position(["9d", "5s 6s", "Qh", "2d"], "2c 7s")
+        >>> state.round_end, play(play(state, "take 1"), "meld 5s 6s 7s").round_end
+        (None, <RoundEnd.WENT_OUT: 'went_out'>)
+        """
+        return round_end(self)
+
     @property
-    def discard_pile(self) -> tuple[Card, ...]: ...
+    def top_card(self) -> Card | None:
+        """The top card of the discard pile, or ``None`` when the pile is empty.
+
+        >>> from persian_rummy import new_game
+        >>> new_game(1).top_card, new_game(1).view(3).top_card
+        (Card.parse('2s'), Card.parse('2s'))
+        """
+        return self.discard_pile[-1] if self.discard_pile else None
+
     @property
-    def melds(self) -> tuple[Meld, ...]: ...
-    @property
-    def must_meld(self) -> Card | None: ...
-    @property
-    def deal_number(self) -> int: ...
-    @property
-    def scores(self) -> tuple[int, int]: ...
-    @property
-    def rules(self) -> Rules: ...
-    @property
-    def consecutive_passes(self) -> int: ...
-    @property
-    def idle_turns(self) -> int: ...
-    @property
-    def turn_progress(self) -> bool: ...
-    @property
-    def went_out(self) -> int | None: ...
+    def revealed_hands(self) -> tuple[Hand, ...] | None:
+        """The four hands once the round is over (every hand is public then, R23), else
+        ``None``: what scoring reads of a state and a view alike. Each position says (a view
+        holds them as a field).
+
+        >>> from persian_rummy import new_game
+        >>> new_game(1).revealed_hands is None, new_game(1).view(0).revealed_hands is None
+        (True, True)
+        """
+        raise NotImplementedError
 
 
 def round_end(value: Shown) -> RoundEnd | None:

@@ -18,7 +18,7 @@ bot built with the same seed plays the same game again.
 >>> from persian_rummy.bots import make_bot
 >>> state = new_game(1)
 >>> bots = [make_bot("greedy", seed) for seed in range(4)]
->>> while not state.is_over:
+>>> while not state.is_deal_over:
 ...     seat = state.current_player
 ...     state = play(state, bots[seat](state.view(seat)))
 >>> state.phase

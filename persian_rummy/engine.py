@@ -17,19 +17,18 @@ rule, and the state passed in stays as it was. Then it makes the next state.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import cast
+from collections.abc import Callable, Iterable
+from typing import Any, Final, cast
 
 from persian_rummy._moves import (
+    CHECKS,
+    Check,
     Refusal,
-    discard_verdict,
-    draw_verdict,
     goes_out,
     lay_off_verdict,
-    meld_verdict,
-    pass_verdict,
     seat_verdict,
     take_verdict,
+    verdict,
     without,
 )
 from persian_rummy.actions import (
@@ -49,7 +48,6 @@ from persian_rummy.actions import (
 from persian_rummy.cards import JOKER_INDEX, Card
 from persian_rummy.errors import (
     ArgumentTypeError,
-    IllegalActionError,
     NotationError,
     StateRequiredError,
     excerpt,
@@ -209,11 +207,10 @@ def draw_stock(state: GameState) -> GameState:
     >>> after.hands[1] == state.hands[1] + Hand([state.stock[-1]]), len(after.stock)
     (True, 26)
     """
-    if type(state) is not GameState:
-        _require_state(state)
-    refusal = draw_verdict(state, len(state.stock))
-    if refusal is not None:
-        raise refusal.exception(state, DRAW_STOCK)
+    return _play_checked(state, DRAW_STOCK)
+
+
+def _draw_stock(state: GameState, action: DrawStock, allowed: None) -> GameState:
     seat = state.current_player
     card = state.stock[-1]
     hand = state.hands[seat]
@@ -249,17 +246,21 @@ def draw_discard(state: GameState, index: int) -> GameState:
     """
     # Bounded before anything is built from the index (the shared actions are a fixed table).
     action = draw_discard_action(index) if type(index) is int and 0 <= index < PILE_LIMIT else None
+    if action is not None:
+        return _play_checked(state, action)
     if type(state) is not GameState:
         _require_state(state)
+    refusal = take_verdict(state, state.hands[state.current_player], index, None)  # refuses: no such index
+    raise cast(Refusal, refusal).exception(state, None)
+
+
+def _draw_discard(state: GameState, action: DrawDiscard, taken: tuple[int, int, Card | None]) -> GameState:
     seat = state.current_player
-    verdict = take_verdict(state, state.hands[seat], index, action)
-    if isinstance(verdict, Refusal):
-        raise verdict.exception(state, action)
-    mask, jokers, must = verdict
+    mask, jokers, must = taken
     return evolve(
         state,
         hands=state.hands[:seat] + (make_hand(mask, jokers),) + state.hands[seat + 1 :],
-        discard_pile=state.discard_pile[:index],
+        discard_pile=state.discard_pile[: action.index],
         phase=Phase.MELD,
         must_meld=must,
     )
@@ -279,20 +280,14 @@ def meld(state: GameState, cards: str | Iterable[Card | str]) -> GameState:
     >>> after.melds, after.hand
     ((Meld.parse('6s@1 7s@1 8s@1'),), Hand.parse('5s Jk'))
     """
-    return _meld(state, MeldCards(cards))
+    return _play_checked(state, MeldCards(cards))
 
 
-def _meld(state: GameState, action: MeldCards) -> GameState:
-    # meld() for an action already built: its cards are parsed and in canonical order.
-    if type(state) is not GameState:
-        _require_state(state)
+def _meld(state: GameState, action: MeldCards, made: Meld) -> GameState:
     hand = state.hands[state.current_player]
-    verdict = meld_verdict(state, hand, action.cards, action)
-    if isinstance(verdict, Refusal):
-        raise verdict.exception(state, action)
-    jokers = len(verdict) - verdict.mask.bit_count()  # the new meld's jokers
-    left = make_hand(hand.mask & ~verdict.mask, hand.jokers - jokers)
-    return _after_table_change(state, left, state.melds + (verdict,))
+    jokers = len(made) - made.mask.bit_count()  # the new meld's jokers
+    left = make_hand(hand.mask & ~made.mask, hand.jokers - jokers)
+    return _after_table_change(state, left, state.melds + (made,))
 
 
 def lay_off(state: GameState, card: Card | str, meld: int) -> GameState:
@@ -313,15 +308,20 @@ def lay_off(state: GameState, card: Card | str, meld: int) -> GameState:
     """
     card = Card.parse(card)
     action = lay_off_action(card.index, meld) if type(meld) is int and 0 <= meld < MELD_LIMIT else None
+    if action is not None:
+        return _play_checked(state, action)
     if type(state) is not GameState:
         _require_state(state)
+    refusal = lay_off_verdict(state, state.hands[state.current_player], card, meld, None)  # refuses: no such meld
+    raise cast(Refusal, refusal).exception(state, None)
+
+
+def _lay_off(state: GameState, action: LayOff, extended: Meld) -> GameState:
     hand = state.hands[state.current_player]
-    verdict = lay_off_verdict(state, hand, card, meld, action)
-    if isinstance(verdict, Refusal):
-        raise verdict.exception(state, action)
     melds = state.melds
-    mask, jokers = without(hand.mask, hand.jokers, card.index)
-    return _after_table_change(state, make_hand(mask, jokers), melds[:meld] + (verdict,) + melds[meld + 1 :])
+    number = action.meld
+    mask, jokers = without(hand.mask, hand.jokers, action.card.index)
+    return _after_table_change(state, make_hand(mask, jokers), melds[:number] + (extended,) + melds[number + 1 :])
 
 
 def discard(state: GameState, card: Card | str) -> GameState:
@@ -339,15 +339,13 @@ def discard(state: GameState, card: Card | str) -> GameState:
     >>> after.discard_pile[-1], after.current_player, after.phase
     (Card.parse('Jk'), 2, <Phase.DRAW: 'draw'>)
     """
-    card = Card.parse(card)
-    action = DISCARDS[card.index]
-    if type(state) is not GameState:
-        _require_state(state)
+    return _play_checked(state, DISCARDS[Card.parse(card).index])
+
+
+def _discard(state: GameState, action: Discard, allowed: None) -> GameState:
+    card = action.card
     seat = state.current_player
     hand = state.hands[seat]
-    refusal = discard_verdict(state, hand, card)
-    if refusal is not None:
-        raise refusal.exception(state, action)
     new_hand = make_hand(*without(hand.mask, hand.jokers, card.index))
     hands = state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :]
     pile = state.discard_pile + (card,)
@@ -370,12 +368,35 @@ def pass_turn(state: GameState) -> GameState:
     >>> state.consecutive_passes, pass_turn(state).phase
     (3, <Phase.ROUND_OVER: 'round_over'>)
     """
+    return _play_checked(state, PASS)
+
+
+def _pass_turn(state: GameState, action: Pass, allowed: None) -> GameState:
+    return _next_turn(state, state.hands, state.discard_pile, passed=True)
+
+
+#: How each kind of action is played: the check of its family (persian_rummy._moves), and how
+#: the next state is made from a state and what the check allowed.
+_PLAYS: Final[dict[type[object], tuple[Check, Callable[[GameState, Any, Any], GameState]]]] = {
+    DrawStock: (CHECKS[DrawStock], _draw_stock),
+    DrawDiscard: (CHECKS[DrawDiscard], _draw_discard),
+    MeldCards: (CHECKS[MeldCards], _meld),
+    LayOff: (CHECKS[LayOff], _lay_off),
+    Discard: (CHECKS[Discard], _discard),
+    Pass: (CHECKS[Pass], _pass_turn),
+}
+
+
+def _play_checked(state: GameState, action: Action) -> GameState:
+    # The one way every action is played: the check of its family, whose refusal is raised,
+    # then the next state made from what it allowed. (play inlines it.)
     if type(state) is not GameState:
         _require_state(state)
-    refusal = pass_verdict(state, len(state.stock))
-    if refusal is not None:
-        raise refusal.exception(state, PASS)
-    return _next_turn(state, state.hands, state.discard_pile, passed=True)
+    check, next_state = _PLAYS[type(action)]
+    allowed = check(state, state.hands[state.current_player], len(state.stock), action)
+    if isinstance(allowed, Refusal):
+        raise allowed.exception(state, action)
+    return next_state(state, action, allowed)
 
 
 def play(state: GameState, action: Action | str, *, seat: int | None = None) -> GameState:
@@ -402,20 +423,15 @@ def play(state: GameState, action: Action | str, *, seat: int | None = None) -> 
     """
     if seat is not None:
         _require_seat(state, seat, action)
-    kind = type(action)
-    if kind is DrawStock:
-        return draw_stock(state)
-    if kind is Discard:
-        return discard(state, cast(Discard, action).card)
-    if kind is MeldCards:
-        return _meld(state, cast(MeldCards, action))
-    if kind is LayOff:
-        laid = cast(LayOff, action)
-        return lay_off(state, laid.card, laid.meld)
-    if kind is DrawDiscard:
-        return draw_discard(state, cast(DrawDiscard, action).index)
-    if kind is Pass:
-        return pass_turn(state)
+    plays = _PLAYS.get(type(action))
+    if plays is not None:  # an action: _play_checked, inlined (the engine's hot path)
+        if type(state) is not GameState:
+            _require_state(state)
+        check, next_state = plays
+        allowed = check(state, state.hands[state.current_player], len(state.stock), action)
+        if isinstance(allowed, Refusal):
+            raise allowed.exception(state, action)
+        return next_state(state, action, allowed)
     if isinstance(action, str):
         return play(state, Action.parse(action))
     _require_state(state)
@@ -454,17 +470,19 @@ def is_legal(state: GameState | PlayerView, action: Action | str, *, seat: int |
             action = Action.parse(action)
         except NotationError:
             return False
-    elif not isinstance(action, Action):
+    elif not isinstance(action, Action) or type(action) not in _PLAYS:
         raise ArgumentTypeError(f"expected an Action or its text, not {excerpt(action)}")
     if seat is not None and (type(seat) is not int or seat != state.current_player):
         return False
     if isinstance(state, PlayerView):
-        return isinstance(action, Action) and action in legal_actions(state)
-    try:
-        play(state, action)
-    except IllegalActionError:
-        return False
-    return True
+        # Only the seat to move knows its whole hand; legal_actions lists nothing for others.
+        if state.seat != state.current_player:
+            return False
+        allowed = verdict(state, state.hand, state.stock_size, action)
+    else:
+        _require_state(state)  # a GameState, or it raises
+        allowed = verdict(state, state.hands[state.current_player], len(state.stock), action)
+    return not isinstance(allowed, Refusal)
 
 
 def info_after(state: GameState, actions: Iterable[Action | str], *, seat: int) -> InfoState:

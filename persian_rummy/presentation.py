@@ -1,7 +1,7 @@
 """The game in words: how cards are written (:class:`Style`), an action told as a sentence
 (:func:`narrate`, :func:`describe`), the table as text (:func:`styled_table`), the end of a
-deal and of a game (:func:`round_end_text`, :func:`result_text`) and the score sheet
-(:func:`score_sheet`).
+deal and of a game (:func:`round_end_text`, :func:`result_text`), the score sheet
+(:func:`score_sheet`) and untrusted text made safe to print (:func:`visible`).
 
 The command line prints these; the AI adapters render their text with them, and the
 pictures of :mod:`persian_rummy.svg` say the last action and the result in the same words.
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import Final, Literal, TextIO
 
@@ -30,7 +31,7 @@ from persian_rummy.scoring import RoundScore, score_round, winner
 from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, GameState, RoundEnd, team_of
 from persian_rummy.view import PlayerView
 
-__all__ = ["Style", "describe", "narrate", "result_text", "round_end_text", "score_sheet", "styled_table"]
+__all__ = ["Style", "describe", "narrate", "result_text", "round_end_text", "score_sheet", "styled_table", "visible"]
 
 #: A card as the library's messages write it (6s, Th, Jk), as a word of its own.
 _CARD_IN_TEXT: Final = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][shdc]|Jk)(?![A-Za-z0-9])")
@@ -321,3 +322,26 @@ def styled_table(position: PlayerView | GameState, style: Style) -> str:
       Your hand: 9♠ K♠ J♥ 4♦ 9♦ 7♣ K♣
     """
     return position.text(card=style.card, bold=style.bold)
+
+
+#: Character categories a terminal may act on instead of showing: controls (escape, bell,
+#: carriage return), formats (bidirectional overrides), line and paragraph separators,
+#: surrogates, private use and unassigned code points.
+_INVISIBLE: Final = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
+
+
+def visible(text: str) -> str:
+    """``text`` from an untrusted source (a record's names and comments) made safe to print:
+    every character a terminal could act on instead of showing is written as its escape.
+
+    >>> print(visible("Ann\\x1b[2J\\x07 \\u202eevil"))
+    Ann\\x1b[2J\\x07 \\u202eevil
+    """
+    if text.isprintable():
+        return text
+    return "".join(
+        char
+        if unicodedata.category(char) not in _INVISIBLE
+        else char.encode("unicode_escape", "backslashreplace").decode("ascii")
+        for char in text
+    )

@@ -14,7 +14,6 @@ they sit below the state: :meth:`GameState.validate <persian_rummy.GameState.val
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
 
 import attrs
 
@@ -109,15 +108,7 @@ def tally(
     )
 
 
-class Finished(Shown, Protocol):
-    """What scoring reads of a finished state or view: the fields both show and the hands
-    revealed once the round is over (R23)."""
-
-    @property
-    def revealed_hands(self) -> tuple[Hand, ...] | None: ...
-
-
-def score_round(state: Finished) -> tuple[RoundScore, RoundScore]:
+def score_round(state: Shown) -> tuple[RoundScore, RoundScore]:
     """The itemised scores of both teams for a finished round (``ROUND_OVER`` or
     ``GAME_OVER``), from the state or from any seat's view (every hand is public once the
     round is over, R23: its ``revealed_hands``); raises
@@ -140,7 +131,7 @@ def score_round(state: Finished) -> tuple[RoundScore, RoundScore]:
     return tally(state.melds, hands, went_out=state.went_out, rules=state.rules)
 
 
-def winner(state: Finished) -> int | None:
+def winner(state: Shown) -> int | None:
     """The winning team (0 or 1) of a finished game, or ``None`` for a draw (R26), from the
     state or any seat's view; raises :class:`~persian_rummy.GameNotOverError` before the
     last deal has ended.

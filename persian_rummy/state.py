@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import enum
+import operator
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Final
@@ -28,7 +29,7 @@ from persian_rummy._bits import check_seat as check_seat
 from persian_rummy._bits import team_of as team_of
 from persian_rummy._moves import turn_actions_of
 from persian_rummy._notation import format_fields, parse_state_fields
-from persian_rummy._phase import PHASES, round_end
+from persian_rummy._phase import PHASES, Shown, in_reading_order
 from persian_rummy._phase import Phase as Phase
 from persian_rummy._phase import RoundEnd as RoundEnd
 from persian_rummy._positions import check_fields, check_finished_scores, check_mover, check_turn
@@ -57,14 +58,14 @@ def _hand(value: Hand | str | Iterable[Card | str]) -> Hand:
     return value if isinstance(value, Hand) else Hand(value)
 
 
-class _HashSlot:
+class _HashSlot(Shown):
     # A slot for a state's hash, worked out on first use. attrs' own cache_hash keeps it in a
     # private slot of attrs that evolve() would have to write; this one is the package's.
     __slots__ = ("_hash",)
     _hash: int
 
 
-@attrs.frozen(unsafe_hash=False)  # the hash is GameState.__hash__, cached in _HashSlot's slot
+@attrs.frozen(unsafe_hash=False, field_transformer=in_reading_order)  # the hash: __hash__, cached
 class GameState(_HashSlot):
     """One position of a game of Persian Rummy. Immutable: every action returns a new state,
     sharing the parts that did not change.
@@ -82,33 +83,6 @@ class GameState(_HashSlot):
     hands: tuple[Hand, ...]
     #: The face-down stock, bottom to top (the last card is drawn next, R12).
     stock: tuple[Card, ...]
-    #: The discard pile, bottom to top; the last card is the top card (R13).
-    discard_pile: tuple[Card, ...]
-    #: The melds on the table, in the order they were laid (lay-off indices).
-    melds: tuple[Meld, ...]
-    #: The seat to act (0-3; after the round, the seat that acted last).
-    current_player: int
-    #: The seat that dealt this deal.
-    dealer: int
-    #: The phase: drawing, melding, or the round or game over (see :class:`Phase`).
-    phase: Phase
-    #: After a discard-pile draw, the card the next action must meld or lay off (R14), else
-    #: ``None``.
-    must_meld: Card | None
-    #: 1 for the first deal, 2 for the second (R7).
-    deal_number: int
-    #: The teams' cumulative totals, including every finished deal (R23-R25).
-    scores: tuple[int, int]
-    #: The :class:`~persian_rummy.Rules` in force.
-    rules: Rules
-    #: Passes in a row so far (R20).
-    consecutive_passes: int = 0
-    #: Turns in a row with no stock draw and no card added to the table (R21).
-    idle_turns: int = 0
-    #: Whether the current turn has drawn from the stock or added a card to the table (R21).
-    turn_progress: bool = False
-    #: The seat that went out (R18, R25), once the round is over, else ``None``.
-    went_out: int | None = None
 
     @classmethod
     def from_position(
@@ -243,34 +217,6 @@ class GameState(_HashSlot):
         return self.hands[self.current_player]
 
     @property
-    def is_deal_over(self) -> bool:
-        """Whether the deal (the round) is over: ``ROUND_OVER``, or ``GAME_OVER`` after the
-        last deal. :func:`~persian_rummy.next_deal` deals the next one.
-
-        >>> from persian_rummy import new_game
-        >>> new_game(1).is_deal_over
-        False
-        """
-        return not self.phase.is_live
-
-    @property
-    def is_game_over(self) -> bool:
-        """Whether the whole game is over: the last deal has ended (``GAME_OVER``, R7, R26).
-        A whole game is one loop:
-
-        >>> from persian_rummy import legal_actions, new_game, next_deal, play
-        >>> state = new_game(42)
-        >>> while not state.is_game_over:
-        ...     if state.is_deal_over:
-        ...         state = next_deal(state, game_seed=42)  # deal 2 is shuffled by deal_seed(42, 2)
-        ...     else:
-        ...         state = play(state, legal_actions(state)[0])
-        >>> state.deal_number, state.scores
-        (2, (-1, 69))
-        """
-        return self.phase is Phase.GAME_OVER
-
-    @property
     def is_over(self) -> bool:
         """An alias of :attr:`is_deal_over`, the name of earlier versions: whether the deal
         is over, not the game (see :attr:`is_game_over`).
@@ -280,17 +226,6 @@ class GameState(_HashSlot):
         False
         """
         return not self.phase.is_live
-
-    @property
-    def round_end(self) -> RoundEnd | None:
-        """Why the round ended (a :class:`RoundEnd`), or ``None`` while it is played.
-
-        >>> from persian_rummy import new_game, play
-        >>> state = GameState.from_position(["9d", "5s 6s", "Qh", "2d"], "2c 7s")
-        >>> state.round_end, play(play(state, "take 1"), "meld 5s 6s 7s").round_end
-        (None, <RoundEnd.WENT_OUT: 'went_out'>)
-        """
-        return round_end(self)
 
     @property
     def revealed_hands(self) -> tuple[Hand, ...] | None:
@@ -304,16 +239,6 @@ class GameState(_HashSlot):
         """
         return None if self.phase.is_live else self.hands
 
-    @property
-    def top_card(self) -> Card | None:
-        """The top card of the discard pile, or ``None`` when the pile is empty.
-
-        >>> from persian_rummy import new_game
-        >>> new_game(1).top_card
-        Card.parse('2s')
-        """
-        return self.discard_pile[-1] if self.discard_pile else None
-
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may see of this state: see :func:`~persian_rummy.observe` (R27).
 
@@ -321,7 +246,17 @@ class GameState(_HashSlot):
         >>> new_game(1).view(2).hand_sizes
         (7, 7, 7, 7)
         """
-        return observe(self, seat)
+        if type(seat) is not int or not 0 <= seat < PLAYERS:
+            raise InvalidStateError(f"R3: a view is for a seat 0-3, not {excerpt(seat)}")
+        hands = self.hands
+        return PlayerView(
+            seat,
+            hands[seat],
+            tuple(len(hand) for hand in hands),
+            len(self.stock),
+            None if self.phase.is_live else hands,
+            **dict(zip(SHOWN_FIELDS, _SHOWN_VALUES(self), strict=True)),
+        )
 
     def _repr_svg_(self) -> str:
         """The table as an SVG picture, shown by Jupyter (see :func:`persian_rummy.svg.table`)."""
@@ -386,25 +321,7 @@ class GameState(_HashSlot):
         try:
             return self._hash
         except AttributeError:
-            value = hash(
-                (
-                    self.hands,
-                    self.stock,
-                    self.discard_pile,
-                    self.melds,
-                    self.current_player,
-                    self.dealer,
-                    self.phase,
-                    self.must_meld,
-                    self.deal_number,
-                    self.scores,
-                    self.rules,
-                    self.consecutive_passes,
-                    self.idle_turns,
-                    self.turn_progress,
-                    self.went_out,
-                )
-            )
+            value = hash(_FIELD_VALUES(self))
             _SET_HASH(self, value)
             return value
 
@@ -496,7 +413,9 @@ register_format(GameState, "persian-rummy state", "a state")
 
 #: The fields of a state that a view shows as they are (a view has its own hand, the hand
 #: sizes and the stock size instead of ``hands`` and ``stock``; internal).
-SHOWN_FIELDS: Final = tuple(field.name for field in attrs.fields(GameState) if field.name not in ("hands", "stock"))
+SHOWN_FIELDS: Final = tuple(field.name for field in attrs.fields(Shown))
+#: Those fields' values of a state, as one tuple.
+_SHOWN_VALUES: Final = operator.attrgetter(*SHOWN_FIELDS)
 
 
 class _Keep(enum.Enum):
@@ -504,71 +423,36 @@ class _Keep(enum.Enum):
 
 
 _KEEP: Final = _Keep.KEEP
-# The slot setters of GameState, in field order: evolve sets the fields of a new state
-# directly, which is faster than the generated __init__ (GameState has no validators).
-(
-    _SET_HANDS,
-    _SET_STOCK,
-    _SET_DISCARD_PILE,
-    _SET_MELDS,
-    _SET_CURRENT_PLAYER,
-    _SET_DEALER,
-    _SET_PHASE,
-    _SET_MUST_MELD,
-    _SET_DEAL_NUMBER,
-    _SET_SCORES,
-    _SET_RULES,
-    _SET_CONSECUTIVE_PASSES,
-    _SET_IDLE_TURNS,
-    _SET_TURN_PROGRESS,
-    _SET_WENT_OUT,
-) = (getattr(GameState, field.name).__set__ for field in attrs.fields(GameState))
+#: A state's field names, in order: declared once, on :class:`GameState` and its base.
+_FIELDS: Final = tuple(field.name for field in attrs.fields(GameState))
+#: A state's field values as one tuple, in field order: what __hash__ hashes.
+_FIELD_VALUES: Final = operator.attrgetter(*_FIELDS)
 # The setter of the slot that caches a state's hash (see GameState.__hash__).
 _SET_HASH: Final = vars(_HashSlot)["_hash"].__set__
 
 
-def evolve(
-    state: GameState,
-    *,
-    hands: tuple[Hand, ...] | _Keep = _KEEP,
-    stock: tuple[Card, ...] | _Keep = _KEEP,
-    discard_pile: tuple[Card, ...] | _Keep = _KEEP,
-    melds: tuple[Meld, ...] | _Keep = _KEEP,
-    current_player: int | _Keep = _KEEP,
-    phase: Phase | _Keep = _KEEP,
-    must_meld: Card | _Keep | None = _KEEP,
-    scores: tuple[int, int] | _Keep = _KEEP,
-    consecutive_passes: int | _Keep = _KEEP,
-    idle_turns: int | _Keep = _KEEP,
-    turn_progress: bool | _Keep = _KEEP,
-    went_out: int | _Keep | None = _KEEP,
-) -> GameState:
-    """A copy of ``state`` with the fields given changed: the engine's one way to make the
-    next state (internal). Like :func:`attrs.evolve`, without re-validating (the engine's
-    transitions keep the state valid) and faster. The dealer, the deal number and the rules
-    never change within a deal.
+def _evolve_source() -> str:
+    # evolve, written out from the fields as attrs writes an __init__: a keyword argument per
+    # field, each field's slot set directly (faster than the generated __init__, and than a
+    # loop over the fields: it is the engine's hot path). Only the package's own field names
+    # go into it.
+    arguments = ", ".join(f"{name}=_KEEP" for name in _FIELDS)
+    lines = [f"def evolve(state, *, {arguments}):", "    new = _new(GameState)"]
+    lines += [f"    _set_{name}(new, state.{name} if {name} is _KEEP else {name})" for name in _FIELDS]
+    return "\n".join([*lines, "    return new"])
 
-    >>> from persian_rummy import new_game
-    >>> evolve(new_game(1), phase=Phase.MELD, turn_progress=True).summary()[:40]
-    'deal 1 of 2, seat 1 to act, phase MELD, '
-    """
-    new = object.__new__(GameState)
-    _SET_HANDS(new, state.hands if hands is _KEEP else hands)
-    _SET_STOCK(new, state.stock if stock is _KEEP else stock)
-    _SET_DISCARD_PILE(new, state.discard_pile if discard_pile is _KEEP else discard_pile)
-    _SET_MELDS(new, state.melds if melds is _KEEP else melds)
-    _SET_CURRENT_PLAYER(new, state.current_player if current_player is _KEEP else current_player)
-    _SET_DEALER(new, state.dealer)
-    _SET_PHASE(new, state.phase if phase is _KEEP else phase)
-    _SET_MUST_MELD(new, state.must_meld if must_meld is _KEEP else must_meld)
-    _SET_DEAL_NUMBER(new, state.deal_number)
-    _SET_SCORES(new, state.scores if scores is _KEEP else scores)
-    _SET_RULES(new, state.rules)
-    _SET_CONSECUTIVE_PASSES(new, state.consecutive_passes if consecutive_passes is _KEEP else consecutive_passes)
-    _SET_IDLE_TURNS(new, state.idle_turns if idle_turns is _KEEP else idle_turns)
-    _SET_TURN_PROGRESS(new, state.turn_progress if turn_progress is _KEEP else turn_progress)
-    _SET_WENT_OUT(new, state.went_out if went_out is _KEEP else went_out)
-    return new  # not hashed yet: the hash slot is unset
+
+#: A copy of ``state`` with the fields given (by keyword) changed: the engine's one way to
+#: make the next state (internal). Like :func:`attrs.evolve`, without re-validating (the
+#: engine's transitions keep the state valid) and faster; the new state is not hashed yet.
+#: For example ``evolve(state, phase=Phase.MELD, turn_progress=True)``.
+evolve: Callable[..., GameState]
+_namespace: dict[str, object] = {"_KEEP": _KEEP, "_new": object.__new__, "GameState": GameState}
+_namespace.update({f"_set_{name}": getattr(GameState, name).__set__ for name in _FIELDS})
+exec(compile(_evolve_source(), f"<{__name__}.evolve>", "exec"), _namespace)  # the fields' names only
+evolve = _namespace["evolve"]  # type: ignore[assignment]
+evolve.__module__ = __name__
+del _namespace
 
 
 #: How many of each card the deck holds, by card index (internal).

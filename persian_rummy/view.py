@@ -35,37 +35,32 @@ import attrs
 from persian_rummy._bits import PLAYERS, SEAT_LETTERS, SEAT_NAMES, TEAM_NAMES, check_seat, is_seat
 from persian_rummy._moves import turn_actions_of
 from persian_rummy._notation import format_fields, parse_view_fields
-from persian_rummy._phase import PHASES, Phase, RoundEnd, Shown, round_end
+from persian_rummy._phase import PHASES, Shown, in_reading_order
 from persian_rummy._positions import check_fields, check_finished_scores, check_mover, check_turn
 from persian_rummy._table import format_table
 from persian_rummy.actions import Action, DrawDiscard, DrawStock
 from persian_rummy.cards import DECK, DECK_COUNTS, Card, parse_cards
 from persian_rummy.errors import ArgumentTypeError, InvalidStateError, NotationError, excerpt
 from persian_rummy.hand import Hand
-from persian_rummy.melds import Meld
-from persian_rummy.rules import Rules
 from persian_rummy.serialization import from_json, register_format, to_json
 
 __all__ = ["InfoState", "Observation", "PlayerView", "observe"]
 
 
-class Dealt(Shown, Protocol):
-    """What a view is made from: a position with every hand and the stock, as a
-    :class:`~persian_rummy.GameState` holds them (named here, below the state)."""
+class Dealt(Protocol):
+    """What a view is made from: a position that shows each seat its view, as a
+    :class:`~persian_rummy.GameState` does (named here, below the state)."""
 
-    @property
-    def hands(self) -> tuple[Hand, ...]: ...
-    @property
-    def stock(self) -> tuple[Card, ...]: ...
+    def view(self, seat: int) -> PlayerView: ...
 
 
 def _is_dealt(value: object) -> TypeGuard[Dealt]:
-    # A full position (a GameState), told from a view or anything else by its hands and stock.
-    return isinstance(getattr(value, "hands", None), tuple) and isinstance(getattr(value, "stock", None), tuple)
+    # A full position (a GameState): a position that is not a view.
+    return isinstance(value, Shown) and not isinstance(value, PlayerView)
 
 
-@attrs.frozen(repr=False, cache_hash=True)
-class PlayerView:
+@attrs.frozen(repr=False, cache_hash=True, field_transformer=in_reading_order)
+class PlayerView(Shown):
     """One seat's view of a state: everything public plus that seat's own hand (R27).
 
     Public: the melds with the seat credited for each card, the whole discard pile in order,
@@ -100,34 +95,9 @@ class PlayerView:
     hand_sizes: tuple[int, ...]
     #: The number of cards in the stock (its order is hidden, R27).
     stock_size: int
-    #: As :attr:`GameState.discard_pile <persian_rummy.GameState.discard_pile>`: public.
-    discard_pile: tuple[Card, ...]
-    #: As :attr:`GameState.melds <persian_rummy.GameState.melds>`: public, with each card's credit.
-    melds: tuple[Meld, ...]
-    #: As :attr:`GameState.current_player <persian_rummy.GameState.current_player>`.
-    current_player: int
-    #: As :attr:`GameState.dealer <persian_rummy.GameState.dealer>`.
-    dealer: int
-    #: As :attr:`GameState.phase <persian_rummy.GameState.phase>`.
-    phase: Phase
-    #: As :attr:`GameState.must_meld <persian_rummy.GameState.must_meld>`: public (R13-R14).
-    must_meld: Card | None
-    #: As :attr:`GameState.deal_number <persian_rummy.GameState.deal_number>`.
-    deal_number: int
-    #: As :attr:`GameState.scores <persian_rummy.GameState.scores>`.
-    scores: tuple[int, int]
-    #: As :attr:`GameState.rules <persian_rummy.GameState.rules>`.
-    rules: Rules
-    #: As :attr:`GameState.consecutive_passes <persian_rummy.GameState.consecutive_passes>`.
-    consecutive_passes: int = 0
-    #: As :attr:`GameState.idle_turns <persian_rummy.GameState.idle_turns>`.
-    idle_turns: int = 0
-    #: As :attr:`GameState.turn_progress <persian_rummy.GameState.turn_progress>`.
-    turn_progress: bool = False
-    #: As :attr:`GameState.went_out <persian_rummy.GameState.went_out>`.
-    went_out: int | None = None
     #: Every hand once the round is over (R23), in seat order; ``None`` while it is played.
-    revealed_hands: tuple[Hand, ...] | None = None
+    #: (A frozen field in place of the base's read-only property: a sound override.)
+    revealed_hands: tuple[Hand, ...] | None = None  # pyright: ignore[reportIncompatibleMethodOverride]
 
     @classmethod
     def parse(cls, text: str) -> PlayerView:
@@ -238,28 +208,6 @@ class PlayerView:
         )
 
     @property
-    def is_deal_over(self) -> bool:
-        """Whether the deal is over; see :attr:`GameState.is_deal_over
-        <persian_rummy.GameState.is_deal_over>`.
-
-        >>> from persian_rummy import new_game
-        >>> new_game(1).view(0).is_deal_over
-        False
-        """
-        return not self.phase.is_live
-
-    @property
-    def is_game_over(self) -> bool:
-        """Whether the whole game is over; see :attr:`GameState.is_game_over
-        <persian_rummy.GameState.is_game_over>`.
-
-        >>> from persian_rummy import new_game
-        >>> new_game(1).view(0).is_game_over
-        False
-        """
-        return self.phase is Phase.GAME_OVER
-
-    @property
     def is_to_move(self) -> bool:
         """Whether the viewer is the player to act.
 
@@ -268,27 +216,6 @@ class PlayerView:
         (True, False)
         """
         return self.phase.is_live and self.seat == self.current_player
-
-    @property
-    def round_end(self) -> RoundEnd | None:
-        """Why the round ended (a :class:`~persian_rummy.RoundEnd`), or ``None`` while it is
-        played; see :attr:`GameState.round_end <persian_rummy.GameState.round_end>`.
-
-        >>> from persian_rummy import new_game
-        >>> new_game(1).view(0).round_end is None
-        True
-        """
-        return round_end(self)
-
-    @property
-    def top_card(self) -> Card | None:
-        """The top card of the discard pile, or ``None`` when the pile is empty.
-
-        >>> from persian_rummy import new_game
-        >>> new_game(1).view(0).top_card
-        Card.parse('2s')
-        """
-        return self.discard_pile[-1] if self.discard_pile else None
 
     def _repr_svg_(self) -> str:
         """The table as this seat sees it, as an SVG picture shown by Jupyter (see
@@ -311,28 +238,7 @@ def observe(state: Dealt, seat: int) -> PlayerView:
     >>> observe(new_game(1), 0).hand
     Hand.parse('3s 6s Ts Qs 3h 8h 8c')
     """
-    if type(seat) is not int or not 0 <= seat < PLAYERS:
-        raise InvalidStateError(f"R3: a view is for a seat 0-3, not {excerpt(seat)}")
-    return PlayerView(
-        seat,
-        state.hands[seat],
-        tuple(len(hand) for hand in state.hands),
-        len(state.stock),
-        state.discard_pile,
-        state.melds,
-        state.current_player,
-        state.dealer,
-        state.phase,
-        state.must_meld,
-        state.deal_number,
-        state.scores,
-        state.rules,
-        state.consecutive_passes,
-        state.idle_turns,
-        state.turn_progress,
-        state.went_out,
-        None if state.phase.is_live else state.hands,
-    )
+    return state.view(seat)
 
 
 def _validate_view(view: PlayerView) -> None:

@@ -253,7 +253,7 @@ def test_r27_replay_of_a_redacted_record_shows_only_the_viewers_cards(
 
 def test_progress_bar_and_many_games_on_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
     from persian_rummy import Rules
-    from persian_rummy.cli import _summarise
+    from persian_rummy.cli._simulate import _summarise
 
     bar = io.StringIO()
     finals = _summarise(1, 3, ["random"], Rules(deals=1), io.StringIO(), bar)
@@ -300,12 +300,12 @@ def test_replay_of_an_unfinished_game_and_end_of_input_while_stepping(
 
 
 def test_a_closed_pipe_ends_quietly(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from persian_rummy import cli
+    from persian_rummy.cli import _simulate
 
     def closed(*args: object, **kwargs: object) -> None:
         raise BrokenPipeError
 
-    monkeypatch.setattr(cli, "_print_game", closed)
+    monkeypatch.setattr(_simulate, "_print_game", closed)
     with (tmp_path / "out.txt").open("w", encoding="utf-8") as stream:
         monkeypatch.setattr(sys, "stdout", stream)
         assert main(["simulate"]) == 0

@@ -128,10 +128,13 @@ def test_every_public_field_of_the_libraries_values_is_documented_where_it_is_de
         classes |= {Limits, Table}
     undocumented = []
     for cls in classes:
-        source = inspect.getsource(cls).splitlines()
         for field in attrs.fields(cls):
             if field.name.startswith("_"):
                 continue
+            # Where the field is declared: the class, or the base that declares it once for
+            # several (a state's and a view's shared fields).
+            owner = next(base for base in cls.__mro__ if field.name in vars(base).get("__annotations__", {}))
+            source = inspect.getsource(owner).splitlines()
             line = next(index for index, text in enumerate(source) if re.match(rf"    {field.name}\s*:", text))
             if not source[line - 1].strip().startswith("#:"):
                 undocumented.append(f"{cls.__name__}.{field.name}")

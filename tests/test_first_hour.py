@@ -41,7 +41,8 @@ from persian_rummy import (
 )
 from persian_rummy.arena import play_game
 from persian_rummy.bots import GreedyBot
-from persian_rummy.cli import _action_text, _ask, main
+from persian_rummy.cli import main
+from persian_rummy.cli._play import _action_text, _ask
 from persian_rummy.presentation import Style
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -282,7 +283,7 @@ def test_simulate_wraps_to_the_terminals_width(
 def test_simulate_wraps_to_the_width_of_the_terminal_it_writes_to(monkeypatch: pytest.MonkeyPatch) -> None:
     import shutil
 
-    from persian_rummy import cli
+    from persian_rummy.cli import _options
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -290,10 +291,10 @@ def test_simulate_wraps_to_the_width_of_the_terminal_it_writes_to(monkeypatch: p
 
     monkeypatch.delenv("COLUMNS", raising=False)
     monkeypatch.setattr(shutil, "get_terminal_size", lambda fallback=(80, 24): os.terminal_size((72, 24)))
-    assert cli._output_width(Terminal()) == 72
-    assert cli._output_width(io.StringIO()) == 100
+    assert _options.output_width(Terminal()) == 72
+    assert _options.output_width(io.StringIO()) == 100
     monkeypatch.setenv("COLUMNS", "10")
-    assert cli._output_width(Terminal()) == 40  # never narrower than a card line needs
+    assert _options.output_width(Terminal()) == 40  # never narrower than a card line needs
 
 
 @pytest.mark.parametrize("command", ["simulate", "play", "replay", "serve"])

@@ -46,7 +46,7 @@ def visible_cards(state: GameState, seat: int) -> Counter[Card]:
         seen[state.must_meld] += 1
     for meld in state.melds:
         seen.update(meld.cards)
-    if state.is_over:
+    if state.is_deal_over:
         for other, hand in enumerate(state.hands):
             if other != seat:
                 seen.update(hand)
@@ -125,7 +125,7 @@ def test_r23_r27_decision_hands_are_revealed_exactly_when_the_round_is_over() ->
                 assert view.revealed_hands is None
             else:
                 assert view.revealed_hands == state.hands
-    assert state.is_over
+    assert state.is_deal_over
 
 
 @given(st.integers(0, 2**32 - 1), st.sampled_from(RULE_SETS), st.integers(0, 3), st.integers(1, 250))

@@ -23,6 +23,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "position",
         "presentation",  # the game in words, which the pictures and the programs above say
+        # the pictures: the colours, the cached pieces, the layout, then the public module
+        "svg._theme",
+        "svg._pieces",
+        "svg._layout",
         "svg",
         "record._deal",
         "record._redaction",
@@ -42,6 +46,12 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "server.app",
         "server.client",
         "server",
+        # the command line: the options its subcommands share, one module per subcommand
+        "cli._options",
+        "cli._simulate",
+        "cli._play",
+        "cli._replay",
+        "cli._serve",
         "cli",
         # The AI adapters: the numbering, then (with the [rl] extra) arrays and environments.
         "encoding",
@@ -49,6 +59,14 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "observation",
         "pettingzoo",
         "gymnasium",
+        # the OpenSpiel game: the pickle guard, a node and its checks, the texts and their
+        # readers, the observer, the game and its state, the IS-MCTS player
+        "openspiel._guard",
+        "openspiel._node",
+        "openspiel._text",
+        "openspiel._observer",
+        "openspiel._game",
+        "openspiel._search",
         "openspiel",
         # The vectorized engine (the [jax] extra): its tables from the scalar modules, then it.
         "vector._tables",

@@ -355,7 +355,7 @@ def test_r23_a_redacted_records_hands_tag_must_match_its_replay() -> None:
     # Regression: a Hands tag missing a card loaded (once the Scores tags were gone) and the
     # replay filled the card in from the unseen ones, so the views disagreed with the tag.
     record, states = record_game(5, Rules(deals=1), 0)
-    assert states[-1].is_over
+    assert states[-1].is_deal_over
     text = dumps(record.redact(0))
     hands = re.search(r'\[Hands "([^"]*)"\]', text)
     assert hands is not None

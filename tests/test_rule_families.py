@@ -16,6 +16,7 @@ from collections.abc import Iterator
 import pytest
 
 import persian_rummy
+import persian_rummy.engine
 from persian_rummy import (
     DECK,
     Action,
@@ -28,12 +29,14 @@ from persian_rummy import (
     MeldCards,
     Pass,
     Rules,
+    is_legal,
     legal_actions,
     new_game,
     observe,
     play,
     score_round,
 )
+from persian_rummy import _moves as moves
 from persian_rummy._moves import (
     Refusal,
     discard_verdict,
@@ -103,8 +106,15 @@ def positions(games: int, every: int) -> Iterator[GameState]:
 
 def check_families(state: GameState) -> None:
     legal = set(legal_actions(state))
+    mover = observe(state, state.current_player)
+    other = observe(state, (state.current_player + 1) % 4)
     for action in candidates(state):
         found = verdict(state, action)
+        # The one dispatcher play and is_legal ask gives each family's own verdict, and
+        # is_legal answers it for the state and for the mover's view (never for another seat's).
+        assert moves.verdict(state, state.hands[state.current_player], len(state.stock), action) == found
+        assert is_legal(state, action) is is_legal(mover, action) is (action in legal)
+        assert not is_legal(other, action)
         if not isinstance(found, Refusal):
             assert action in legal, (action, state)
             play(state, action)  # it plays
@@ -116,6 +126,18 @@ def check_families(state: GameState) -> None:
         assert str(caught.value).startswith(f"{found.rule}: {found.message}")
         if found.reason is not None:
             assert caught.value.reason == found.reason
+
+
+def test_is_legal_answers_without_making_a_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    # python-chess's is_legal is a predicate: so is ours (the next state is never made).
+    def made(*args: object, **kwargs: object) -> GameState:
+        raise AssertionError("is_legal made a state")
+
+    monkeypatch.setattr(persian_rummy.engine, "evolve", made)
+    state = new_game(1)
+    assert is_legal(state, DrawStock()) and not is_legal(state, Pass())
+    with pytest.raises(AssertionError, match="made a state"):
+        play(state, DrawStock())
 
 
 def test_r8_r20_each_familys_check_allows_exactly_the_legal_actions_and_play_raises_its_refusal() -> None:

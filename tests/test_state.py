@@ -234,7 +234,7 @@ def test_r6_new_game_state_fields() -> None:
     assert [len(hand) for hand in state.hands] == [7, 7, 7, 7]
     assert len(state.stock) == 27 and len(state.discard_pile) == 1
     assert state.phase is Phase.DRAW and state.hand == state.hands[3]
-    assert not state.is_over
+    assert not state.is_deal_over
     state.validate()
 
 

@@ -204,7 +204,7 @@ def test_legal_actions_for_a_finished_round_is_an_error() -> None:
     state = GameState.from_position([deck[:13], deck[13:26], deck[26:39], deck[39:52]], "Jk Jk Jk Jk", stock=())
     for _ in range(4):
         state = play(state, "pass")
-    assert state.is_over
+    assert state.is_deal_over
     with pytest.raises(ValueError, match="the round is over"):
         strategies.legal_actions_for(state)
 

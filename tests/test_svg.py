@@ -14,6 +14,7 @@ from persian_rummy import (
     DECK,
     ArgumentTypeError,
     GameState,
+    InvalidArgumentError,
     InvalidStateError,
     PlayerView,
     Rules,
@@ -386,3 +387,35 @@ def test_seat_tables_refuses_what_is_not_a_state_or_a_seat() -> None:
     for seat in (4, -1, True, "0", 1.0):
         with pytest.raises(InvalidStateError, match="R3"):
             seat_tables(state, [seat])  # type: ignore[list-item]
+
+
+def test_a_theme_recolours_every_piece_of_its_roles_and_nothing_else() -> None:
+    # As python-chess's colors=: the default theme draws the library's pictures exactly, and
+    # another theme changes the colours of the roles it names, never the layout.
+    import re
+
+    from persian_rummy.svg import Theme
+
+    state = new_game(3)
+    plain = table(state.view(1))
+    assert table(state.view(1), colors=Theme()) == plain == table(state.view(1), colors={})
+    themed = table(state.view(1), colors={"felt": "#102030", "red": "crimson", "north_south": "#abc"})
+    assert "#2e7d4f" not in themed and 'fill="#102030"' in themed and "#c62828" not in themed
+    assert re.sub(r'"(#102030|crimson|#abc)"', "", themed) == re.sub(r'"(#2e7d4f|#c62828|#1565c0)"', "", plain)
+    parts = seat_tables(state, [0, None], colors=Theme(felt="#102030"))
+    assert "".join(parts[0]) == table(state.view(0), colors={"felt": "#102030"})
+    assert 'fill="#102030"' in card("Qd", colors={"paper": "#102030"})
+
+
+@pytest.mark.parametrize(
+    ("colors", "error"),
+    [
+        ({"felt": 'red" onload="x'}, InvalidArgumentError),
+        ({"felt": "url(#x)"}, InvalidArgumentError),
+        ({"grass": "#000"}, InvalidArgumentError),
+        (["felt"], ArgumentTypeError),
+    ],
+)
+def test_a_theme_takes_colours_only(colors: object, error: type[Exception]) -> None:
+    with pytest.raises(error):
+        table(new_game(1), colors=colors)  # type: ignore[arg-type]

@@ -205,7 +205,7 @@ def play_recorded(state: GameState, action: Action | str, comment: str) -> tuple
 
 def finish_deal(deal: DealRecord, actions: Sequence[RecordedAction], state: GameState | None) -> DealRecord:
     """``deal`` with its ``actions`` and, if ``state`` (its last state) is over, its scores."""
-    scores = state.scores if state is not None and state.is_over else None
+    scores = state.scores if state is not None and state.is_deal_over else None
     return attrs.evolve(deal, actions=tuple(actions), scores=scores)
 
 

@@ -26,12 +26,12 @@ def check_final_hands(deals: Sequence[DealRecord], states: Sequence[GameState]) 
     for deal in deals:
         end += 1 + len(deal.actions)  # a strict replay has the first state and one per action
         if deal.final_hands is None:
-            if states[end].is_over:
+            if states[end].is_deal_over:
                 raise ReplayError(
                     "R23: a finished deal of a redacted record shows the hands (tag Hands)", deal=deal.number
                 )
             continue
-        if not states[end].is_over or states[end].hands != deal.final_hands:
+        if not states[end].is_deal_over or states[end].hands != deal.final_hands:
             raise ReplayError(
                 "R23: the tag Hands is not the four hands at the end of the deal (the deal is not over, "
                 "or the hands shown do not add up with the actions)",
@@ -136,7 +136,7 @@ def redacted_deals(deals_in: Sequence[DealRecord], states: Sequence[GameState], 
             state = states[position]
         position += 1
         deck = tuple(card if visible else None for card, visible in zip(deal.deck, seen, strict=True))
-        final = state.hands if state.is_over else None
+        final = state.hands if state.is_deal_over else None
         actions = tuple(
             item if item.seat == seat or not item.comment else attrs.evolve(item, comment="") for item in deal.actions
         )

@@ -119,6 +119,25 @@ def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
     >>> len(loads('[Format "persian-rummy record 1"]\\n[Deal 1]\\n[Dealer 0]\\n[Seed 1]\\nE pass\\n', check=False).deals)
     1
     """
+    reader = _Reader(_decoded(text))
+    # Only "\n" ends a line: names and comments may hold other line separators (like U+2028).
+    for number, line in enumerate(_lines(reader.text), start=1):
+        try:
+            reader.read(number, line)
+        except (NotationError, InvalidArgumentError) as error:  # e.g. a comment that is not one line
+            raise NotationError(f"line {number}: {error}") from None
+        except InvalidStateError as error:
+            raise InvalidStateError(f"line {number}: {error}") from None
+    if not reader.saw_format:
+        raise NotationError(f'line 1: a record starts with [Format "{FORMAT}"]')
+    record = _build(reader.game, reader.deals)
+    if check:
+        _replay_checked(record, reader.lines)
+    return record
+
+
+def _decoded(text: object) -> str:
+    """The text of a record given as text or UTF-8 bytes, without a byte-order mark."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -127,73 +146,79 @@ def loads(text: str | bytes, *, check: bool = True) -> GameRecord:
     if not isinstance(text, str):
         raise NotationError(f"expected the text of a record, not {type(text).__name__}")
     # A byte-order mark, as some editors write, is not part of the text.
-    text = text.removeprefix("\ufeff")
-    most_deals = _check_size(text)
-    game: dict[str, object] = {}
-    deals: list[tuple[dict[str, object], list[RecordedAction]]] = []
-    # Where each deal's [Deal] tag and each of its actions stand, for replay errors.
-    lines: list[tuple[int, list[int]]] = []
-    saw_format = False
-    # Only "\n" ends a line: names and comments may hold other line separators (like U+2028).
-    for number, line in enumerate(_lines(text), start=1):
-        try:
-            stripped = line.strip()
-            if not stripped:
-                continue
-            if stripped.startswith("["):
-                name, value = _parse_tag(stripped)
-                if not saw_format:
-                    if name != "Format":
-                        raise NotationError(f'a record starts with [Format "{FORMAT}"]')
-                    if value != FORMAT:
-                        raise NotationError(f"this library reads the format {excerpt(FORMAT)}, not {excerpt(value)}")
-                    saw_format = True
-                    continue
-                if name == "Deal":
-                    if len(deals) >= most_deals:
-                        raise NotationError(f"R7: a game of these rules has {most_deals} deals, so a record no more")
-                    deals.append(({"Deal": value}, []))
-                    lines.append((number, []))
-                    continue
-                target = deals[-1][0] if deals else game
-                allowed = _DEAL_TAGS if deals else _GAME_TAGS - {"Format"}
-                if name not in allowed:
-                    where = "a deal's" if deals else "the game's"
-                    raise NotationError(f"{excerpt(name)} is not one of {where} tags ({', '.join(sorted(allowed))})")
-                if name in target:
-                    raise NotationError(f"the tag {name} is given twice")
-                if deals and deals[-1][1]:
-                    raise NotationError("a deal's tags come before its actions")
-                target[name] = value
-                continue
-            if not saw_format:
+    return text.removeprefix("\ufeff")
+
+
+class _Reader:
+    """What :func:`loads` has read so far: the game's tags, each deal's tags and actions, and
+    where each deal's [Deal] tag and each of its actions stand (for replay errors)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.most_deals = _check_size(text)
+        self.game: dict[str, object] = {}
+        self.deals: list[tuple[dict[str, object], list[RecordedAction]]] = []
+        self.lines: list[tuple[int, list[int]]] = []
+        self.saw_format = False
+
+    def read(self, number: int, line: str) -> None:
+        """Read line ``number``: a tag, an action or a blank line."""
+        stripped = line.strip()
+        if not stripped:
+            return
+        if stripped.startswith("["):
+            self._tag(number, *_parse_tag(stripped))
+            return
+        if not self.saw_format:
+            raise NotationError(f'a record starts with [Format "{FORMAT}"]')
+        if not self.deals:
+            raise NotationError("an action comes before the first [Deal ...] tag")
+        if len(self.deals[-1][1]) >= ACTIONS_PER_DEAL:
+            raise NotationError(f"R21: no deal has more than {ACTIONS_PER_DEAL} actions")
+        self.deals[-1][1].append(RecordedAction.parse(line))
+        self.lines[-1][1].append(number)
+
+    def _tag(self, number: int, name: str, value: object) -> None:
+        deals = self.deals
+        if not self.saw_format:
+            if name != "Format":
                 raise NotationError(f'a record starts with [Format "{FORMAT}"]')
-            if not deals:
-                raise NotationError("an action comes before the first [Deal ...] tag")
-            if len(deals[-1][1]) >= ACTIONS_PER_DEAL:
-                raise NotationError(f"R21: no deal has more than {ACTIONS_PER_DEAL} actions")
-            deals[-1][1].append(RecordedAction.parse(line))
-            lines[-1][1].append(number)
-        except (NotationError, InvalidArgumentError) as error:  # e.g. a comment that is not one line
-            raise NotationError(f"line {number}: {error}") from None
-        except InvalidStateError as error:
-            raise InvalidStateError(f"line {number}: {error}") from None
-    if not saw_format:
-        raise NotationError(f'line 1: a record starts with [Format "{FORMAT}"]')
-    record = _build(game, deals)
-    if check:
-        try:
-            if record.viewer is None:
-                record.replay()
-            else:
-                for _ in record.views():
-                    pass
-        except ReplayError as error:
-            line_number = _line_of(record, lines, error)
-            if line_number is None:
-                raise
-            raise error.at_line(line_number) from error.cause
-    return record
+            if value != FORMAT:
+                raise NotationError(f"this library reads the format {excerpt(FORMAT)}, not {excerpt(value)}")
+            self.saw_format = True
+            return
+        if name == "Deal":
+            if len(deals) >= self.most_deals:
+                raise NotationError(f"R7: a game of these rules has {self.most_deals} deals, so a record no more")
+            deals.append(({"Deal": value}, []))
+            self.lines.append((number, []))
+            return
+        target = deals[-1][0] if deals else self.game
+        allowed = _DEAL_TAGS if deals else _GAME_TAGS - {"Format"}
+        if name not in allowed:
+            where = "a deal's" if deals else "the game's"
+            raise NotationError(f"{excerpt(name)} is not one of {where} tags ({', '.join(sorted(allowed))})")
+        if name in target:
+            raise NotationError(f"the tag {name} is given twice")
+        if deals and deals[-1][1]:
+            raise NotationError("a deal's tags come before its actions")
+        target[name] = value
+
+
+def _replay_checked(record: GameRecord, lines: list[tuple[int, list[int]]]) -> None:
+    """Replay ``record`` in strict mode (a redacted one as its viewer's views); a replay error
+    names the line of the action that fails."""
+    try:
+        if record.viewer is None:
+            record.replay()
+        else:
+            for _ in record.views():
+                pass
+    except ReplayError as error:
+        line_number = _line_of(record, lines, error)
+        if line_number is None:
+            raise
+        raise error.at_line(line_number) from error.cause
 
 
 def _lines(text: str) -> Iterator[str]:

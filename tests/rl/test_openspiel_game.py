@@ -54,10 +54,42 @@ def test_openspiel_random_sim_test() -> None:
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
+def test_the_observer_gives_named_pieces_that_tile_the_tensor() -> None:
+    # As OpenSpiel's own games do: each piece a view of the tensor, together the whole of it,
+    # in plane order (persian_rummy.observation's planes).
+    game = _game(deals=1)
+    observer = game.make_py_observer()
+    assert list(observer.dict) == [
+        "hand",
+        "melds",
+        "credited",
+        "laid_off",
+        "must_meld",
+        "discard_pile",
+        "revealed_hands",
+        "scalars",
+    ]
+    assert sum(piece.size for piece in observer.dict.values()) == observer.tensor.size == 30 * 53
+    assert all(np.shares_memory(piece, observer.tensor) for piece in observer.dict.values())
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while state.is_chance_node():
+        state.apply_action(rng.choice([action for action, _ in state.chance_outcomes()]))
+    player = state.current_player()
+    observer.set_from(state, player)
+    tensor = np.asarray(state.observation_tensor(player), np.float32).reshape(OBSERVATION_SHAPE)
+    assert np.array_equal(np.concatenate([piece.reshape(-1, 53) for piece in observer.dict.values()]), tensor)
+    assert observer.dict["hand"].sum() == len(state._node.state.hands[player])
+    assert observer.dict["scalars"].shape == (53,)
+    assert observer.dict["melds"].shape == (18, 53) and observer.dict["revealed_hands"].shape == (3, 53)
+
+
 def test_the_game_describes_itself() -> None:
     game = _game()
     assert (game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes()) == (4, 1436, 53)
-    assert game.observation_tensor_shape() == list(OBSERVATION_SHAPE) and game.observation_tensor_size() == 30 * 53
+    # The observer gives the tensor as named pieces, so OpenSpiel reports it flat, as it does
+    # for its own games with several pieces.
+    assert game.observation_tensor_shape() == [30 * 53] and game.observation_tensor_size() == 30 * 53
     assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
     margin = _game(utility="margin")
     assert margin.max_utility() == pytest.approx(2 * (2 * 476 + 25) / 1000)
@@ -256,7 +288,7 @@ def test_ismcts_player_plays_arena_games_from_the_info_state() -> None:
     ]
     game = play_game(bots, 3, rules=Rules(deals=1))
     state, actions = game.final, game.action_count
-    assert state.is_over and actions > 0
+    assert state.is_deal_over and actions > 0
 
 
 def test_ismcts_player_with_the_same_seed_plays_the_same_game() -> None:

@@ -1,0 +1,239 @@
+"""``persian-rummy play``: a game in the terminal against bots (the partner is a bot too);
+without ``--seed`` a random seed is dealt and printed, so the game can be played again.
+``--save`` saves the game when it ends or the player leaves (quit, Ctrl-D or Ctrl-C)."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import secrets
+import shlex
+from collections.abc import Sequence
+from typing import Final, TextIO
+
+from persian_rummy._bits import partner_of
+from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards
+from persian_rummy.cli._options import (
+    SEED_HELP,
+    bots_for,
+    command,
+    guarded,
+    interactive,
+    rules_and_bots,
+    save_game,
+    seed_option,
+)
+from persian_rummy.dealing import Seed, new_game, next_deal
+from persian_rummy.engine import legal_actions, play
+from persian_rummy.errors import IllegalActionError, NotationError, excerpt
+from persian_rummy.presentation import Style, describe, result_text, round_end_text, score_sheet, styled_table
+from persian_rummy.rules import Rules
+from persian_rummy.state import SEAT_NAMES, GameState
+
+
+def add_parser(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser], parents: dict[str, argparse.ArgumentParser]
+) -> None:
+    """Add ``play`` to ``commands``."""
+    game = command(
+        commands,
+        "play",
+        "play a game in the terminal against bots (your partner is a bot too)",
+        """
+        persian-rummy play                               South, against greedy bots, a random seed
+        persian-rummy play --seed 42 --save mine.prr     the game is saved when it ends or you quit
+        persian-rummy play --seat 0 --bot mc             North, against Monte Carlo bots
+        At the prompt type an option's number, or the action (draw, take 2, meld 7s 7h 7d,
+        lay off 9s on #0, discard Kd, pass); help shows the syntax, quit (or Ctrl-D, Ctrl-C) leaves.
+        """,
+        [parents["players"], parents["colour"]],
+    )
+    game.add_argument(
+        "--seed",
+        type=seed_option,
+        default=None,
+        help=f"the seed of the game, {SEED_HELP} (default: a random one, printed to replay it)",
+    )
+    game.add_argument(
+        "--seat", type=int, default=2, choices=range(4), help="your seat: 0 North, 1 East, 2 South (default), 3 West"
+    )
+    game.add_argument(
+        "--save", metavar="FILE", help="save the game as a game record when it ends or you quit (quit, Ctrl-D, Ctrl-C)"
+    )
+    game.set_defaults(handler=guarded(play_command))
+
+
+def play_command(args: argparse.Namespace, out: TextIO) -> int:
+    """Play the game ``args`` asks for with the person at the terminal."""
+    style = Style.for_stream(out, args.color)
+    rules = rules_and_bots(args)
+    seed = _random_seed() if args.seed is None else args.seed
+    return _play(seed, args.seat, args.bot, rules, out, style, args.save)
+
+
+def _random_seed() -> int:
+    """A fresh seed for ``persian-rummy play`` when none is given: short enough to type back
+    as ``--seed``, from the operating system's randomness so that games differ run to run."""
+    return secrets.randbelow(999_999) + 1
+
+
+def _action_text(state: GameState, action: Action, style: Style) -> str:
+    # The action's words (which Action.parse reads), then what it takes or where it goes in
+    # brackets (which _read drops): every option can be typed back as it is listed.
+    if isinstance(action, DrawStock):
+        return "draw from the stock"
+    if isinstance(action, DrawDiscard):
+        taken = state.discard_pile[action.index :]
+        return f"take {action.index} ({style.cards(taken)}, then meld the {style.card(taken[0])})"
+    if isinstance(action, MeldCards):
+        return f"meld {style.cards(action.cards)}"
+    if isinstance(action, LayOff):
+        target = state.melds[action.meld]
+        return f"lay off {style.card(action.card)} on #{action.meld} ({style.cards(target.cards)})"
+    if isinstance(action, Discard):
+        return f"discard {style.card(action.card)}"
+    return "pass"
+
+
+#: A note in brackets at the end of an option (what a take takes, the meld laid off on).
+_NOTE: Final = re.compile(r"\s*\([^()]*\)\s*$")
+
+
+def _read(answer: str) -> Action:
+    """The action typed at the prompt: any text :meth:`Action.parse` reads, or an option
+    exactly as :func:`_action_text` lists it (with its note in brackets)."""
+    return Action.parse(_NOTE.sub("", answer))
+
+
+_HELP = """Type the number of an action, or the action itself (an option as it is listed works too):
+  draw | take INDEX | meld CARD CARD CARD ... | lay off CARD MELD | discard CARD | pass
+Cards are written like 7h, Td, Qs, Jk (joker); 10h and 7♥ work too.
+Other commands: table (show the table again), help, quit."""
+
+
+def _ask(state: GameState, seat: int, actions: Sequence[Action], out: TextIO, style: Style) -> Action | None:
+    """Ask the human for an action until a legal one is given; ``None`` to quit."""
+    print(file=out)
+    print(styled_table(state.view(seat), style), file=out)
+    print("Your options:", file=out)
+    for number, action in enumerate(actions, 1):
+        print(f"  {number:>2}) {_action_text(state, action, style)}", file=out)
+    while True:
+        out.flush()
+        try:
+            text = input("Your move (number, action, help or quit): ")
+        except EOFError:
+            print(file=out)
+            return None
+        if not interactive():
+            print(text, file=out)  # echo scripted input, so the transcript reads like a session
+        answer = text.strip()
+        if not answer:
+            continue
+        lowered = answer.lower()
+        if lowered in ("q", "quit", "exit"):
+            return None
+        if lowered in ("h", "help", "?"):
+            print(_HELP, file=out)
+            continue
+        if lowered in ("t", "table"):
+            print(styled_table(state.view(seat), style), file=out)
+            for number, action in enumerate(actions, 1):
+                print(f"  {number:>2}) {_action_text(state, action, style)}", file=out)
+            continue
+        if answer.isdecimal():  # not isdigit: int() rejects "²"
+            # No list is a million long, and int() refuses thousands of digits.
+            choice = int(answer) if len(answer) <= 6 else 0
+            if 1 <= choice <= len(actions):
+                return actions[choice - 1]
+            shown = answer if len(answer) <= 20 else answer[:20] + "..."
+            choose = "the only option is 1" if len(actions) == 1 else f"choose 1 to {len(actions)}"
+            print(f"There is no option {shown}: {choose}.", file=out)
+            continue
+        try:
+            action = _read(answer)
+        except NotationError as error:
+            print(
+                f"I do not understand {excerpt(answer)}: {style.in_text(str(error))}. Type help for the syntax.",
+                file=out,
+            )
+            continue
+        if action in actions:
+            return action
+        try:
+            play(state, action)
+        except IllegalActionError as error:
+            # The reason names no hidden card: what a server would show the whole table.
+            print(f"That is not allowed: {style.in_text(error.reason)}", file=out)
+        else:  # pragma: no cover - the legal list is authoritative
+            return action
+
+
+def _play(
+    seed: Seed, seat: int, specs: Sequence[str], rules: Rules, out: TextIO, style: Style, save: str | None = None
+) -> int:
+    deals: list[list[Action]] = []
+    try:
+        return _play_game(seed, seat, specs, rules, out, style, save, deals)
+    except KeyboardInterrupt:
+        # Ctrl-C saves the game played so far, as quit and Ctrl-D do; main says "Interrupted."
+        if save is not None:
+            print(file=out)
+            save_game(save, seed, deals, rules, out)
+        raise
+
+
+def _play_game(
+    seed: Seed,
+    seat: int,
+    specs: Sequence[str],
+    rules: Rules,
+    out: TextIO,
+    style: Style,
+    save: str | None,
+    deals: list[list[Action]],
+) -> int:
+    # ``deals`` fills as the game is played: every action is in it once it has been played.
+    bots = bots_for(specs, seed)
+    print(style.bold(f"Persian Rummy: you are {SEAT_NAMES[seat]} (seat {seat}); your partner is "
+                     f"{SEAT_NAMES[partner_of(seat)]}."), file=out)  # fmt: skip
+    print(f"Seed {seed}: persian-rummy play --seed {shlex.quote(str(seed))} deals this game again.", file=out)
+    print("Type help at the prompt for the syntax; quit (or Ctrl-D, or Ctrl-C) leaves.", file=out)
+    state = new_game(seed, rules=rules)
+    while True:
+        deals.append([])
+        print(file=out)
+        print(
+            style.bold(f"== Deal {state.deal_number} of {rules.deals}: {SEAT_NAMES[state.dealer]} deals =="),
+            file=out,
+        )
+        while state.phase.is_live:
+            mover = state.current_player
+            if mover == seat:
+                action = _ask(state, seat, legal_actions(state), out, style)
+                if action is None:
+                    if save is not None:
+                        save_game(save, seed, deals, rules, out)
+                    print("Goodbye.", file=out)
+                    return 0
+            else:
+                action = bots[mover](state.view(mover))
+            after = play(state, action)
+            deals[-1].append(action)
+            state, before = after, state
+            if mover == seat:
+                print(f"  You {describe(before, action, state, style, you=True)}", file=out)
+            else:
+                print(f"  {SEAT_NAMES[mover]} {describe(before, action, state, style, reveal=False)}", file=out)
+        print(f"  {round_end_text(state)}", file=out)
+        print(
+            "  Hands left: " + "; ".join(f"{SEAT_NAMES[s]} {style.cards(h)}" for s, h in enumerate(state.hands)),
+            file=out,
+        )
+        print(score_sheet(state, style), file=out)
+        if state.is_game_over:
+            print(style.bold(f"{result_text(state)}."), file=out)
+            if save is not None:
+                save_game(save, seed, deals, rules, out)
+            return 0
+        state = next_deal(state, game_seed=seed)
