@@ -6,7 +6,9 @@ connections and the bots. Every message from a client goes through :meth:`Server
 it is size- and rate-limited, parsed, and answered with an error frame when it is bad, never
 with a crash. An action is applied by the table for the seat its token opens
 (``play(..., seat=...)``), written to SQLite, acknowledged to its sender and then sent to
-every connection of the table as that seat's (or the spectators') frame.
+every connection of the table as that seat's (or the spectators') frame: its view, its legal
+actions and the new entries of the table's log (protocol
+:data:`~persian_rummy.server.tables.PROTOCOL`).
 
 >>> from starlette.testclient import TestClient
 >>> with TestClient(create_app(":memory:")) as client:
@@ -15,8 +17,8 @@ every connection of the table as that seat's (or the spectators') frame.
 ...         welcome, first = ws.receive_json(), ws.receive_json()
 >>> sorted(created), [seat["bot"] for seat in created["seats"]]
 (['id', 'seats', 'spectator'], [None, 'greedy', 'greedy', 'greedy'])
->>> welcome["type"], first["type"], first["seat"], first["view"]["seat"]
-('welcome', 'state', 0, 0)
+>>> welcome["type"], welcome["protocol"], first["type"], first["seat"], first["view"]["seat"]
+('welcome', 2, 'state', 0, 0)
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ from persian_rummy.errors import NotationError, NotYourTurnError, PersianRummyEr
 from persian_rummy.rules import Rules
 from persian_rummy.server.pages import created, lobby, problem, table_page
 from persian_rummy.server.store import ActionRow, Store
-from persian_rummy.server.tables import HUMAN, StateFrame, Table, new_token
+from persian_rummy.server.tables import HUMAN, PROTOCOL, Table, new_token
 from persian_rummy.state import PLAYERS, SEAT_NAMES, GameState, Phase
 
 #: The server's icon (also its ``/favicon.ico``, which browsers ask for).
@@ -166,20 +168,10 @@ class Connection:
         self.bucket = _Bucket(limits.rate, limits.burst)
         self.strikes = 0
         self.closed = False
-        # The pieces of the last picture sent: the next frame refers to them.
-        self.sent: tuple[str, ...] | None = None
 
     async def send(self, frame: Mapping[str, Any]) -> None:
         """Send one frame as JSON text, unless the connection is closed (:meth:`send_text`)."""
         await self.send_text(_FRAME_ENCODER.encode(frame))
-
-    def frame_text(self, frame: StateFrame) -> str:
-        """``frame`` as this connection is sent it (the pieces of its last picture as their
-        indices there), its pieces kept for the next frame: the caller sends the text next,
-        or closes the connection."""
-        text = frame.text(self.sent)
-        self.sent = frame.pieces
-        return text
 
     async def send_text(self, text: str) -> None:
         """Send a frame already written as JSON text. A client that does not read for
@@ -353,6 +345,8 @@ class Server:
         # Tables being stored by create_table_async, by client: they count towards the limits.
         self._creating: Counter[str] = Counter()
         self._swept = 0.0
+        #: The rematch of each finished table that has one: its people's seats' tokens.
+        self.rematches: dict[str, dict[int, str]] = {}
 
     # --- tables ----------------------------------------------------------------------------
 
@@ -404,6 +398,24 @@ class Server:
         self._adopt(table)
         return table, links
 
+    async def rematch(self, token: str, client: str) -> str:
+        """The token of the same seat at the rematch of the finished game ``token`` opens (a
+        new table with the same seats, names and rules, made by the first seat to ask).
+        Raises :class:`~persian_rummy.NotationError` for a link that opens no seat or a game
+        not over, and :class:`CapacityError` as :meth:`create_table` does."""
+        opened = self.open(token)
+        if opened is None or opened[1] is None:
+            raise NotationError("this link opens no seat", reason="this link opens no seat")
+        table, seat = opened[0], opened[1]
+        if not table.finished:
+            raise NotationError("the game is not over yet", reason="the game is not over yet")
+        if table.id not in self.rematches:
+            _, links = await self.create_table_async(
+                list(table.seats), rules=table.rules, names=list(table.names), client=client
+            )
+            self.rematches.setdefault(table.id, dict(links["seats"]))
+        return self.rematches[table.id][seat]
+
     def _new_table(
         self, seats: list[str], rules: Rules, names: list[str] | None, seed: int | None, dealer: int | None, client: str
     ) -> tuple[Table, dict[str, int | None], dict[str, Any]]:
@@ -442,11 +454,6 @@ class Server:
                     )
             else:
                 return
-
-    @property
-    def is_full(self) -> bool:
-        """Whether the server has as many tables in play as :class:`Limits` allows."""
-        return sum(not table.finished for table in self.tables.values()) >= self.limits.tables
 
     def is_stale(self, table: Table, now: float) -> bool:
         """Whether a table in play has expired: no person has played on it for
@@ -532,45 +539,36 @@ class Server:
                      request_id: object = None) -> None:  # fmt: skip
         """Apply ``action`` for ``seat`` (under the table's lock), store it, acknowledge it to
         ``sender`` and send every connection its new frame. Raises what the table raises."""
-        before = table.state
+        before, logged = table.state, len(table.log)
         action, after = table.check(seat, action)
         # The commit (an fsync) runs on the store's own thread: the event loop serves the other
         # tables meanwhile, and this table's lock keeps its actions in order.
         await self._commits.add(ActionRow(table.id, table.seq + 1, seat, str(action), after.phase is Phase.GAME_OVER))
         table.commit(action, after)
         sends = [] if sender is None else [(sender, _ack(table.seq, action, request_id))]
-        last = {"seat": seat, "action": str(action), "seq": table.seq}
         if table.state.deal_number != before.deal_number and table.ended is not None:
-            sends += self._frames(table, last, table.ended)
-            last = {"seat": None, "action": "deal", "seq": table.seq}
-        await _send_in_turn(sends + self._frames(table, last))
+            # The finished deal (its action and score), then the next deal's heading.
+            heading = len(table.log) - 1
+            sends += self._frames(table, (logged, heading), table.ended)
+            logged = heading
+        await _send_in_turn(sends + self._frames(table, (logged, len(table.log))))
         self._start_bots(table)
 
     def _frames(
-        self, table: Table, last: dict[str, Any], state: GameState | None = None
+        self, table: Table, log: tuple[int, int], state: GameState | None = None
     ) -> list[tuple[Connection, str]]:
-        """Each connection of a table and its frame: the frames are written together
-        (:meth:`~persian_rummy.server.tables.Table.frames`), the spectators' once for all
-        those that were sent the same last picture."""
+        """Each connection of a table and its frame with the log entries ``log`` (a slice):
+        the frames are written together (:meth:`~persian_rummy.server.tables.Table.frames`),
+        the spectators' once for them all."""
         found = [(seat, self.players.get((table.id, seat))) for seat in range(PLAYERS)]
         seated = [(seat, connection) for seat, connection in found if connection is not None]
         watchers = list(self.spectators.get(table.id, ()))
         if not seated and not watchers:
             return []
         seats: list[int | None] = [seat for seat, _ in seated]
-        frames = table.frames([*seats, None] if watchers else seats, state, last)
-        sends = [
-            (connection, connection.frame_text(frame)) for (_, connection), frame in zip(seated, frames, strict=False)
-        ]
-        if watchers:
-            frame = frames[-1]
-            texts: dict[int, str] = {}  # by the last picture sent (its pieces, the same tuple)
-            for connection in watchers:
-                if id(connection.sent) not in texts:
-                    texts[id(connection.sent)] = frame.text(connection.sent)
-            sends += [(connection, texts[id(connection.sent)]) for connection in watchers]
-            for connection in watchers:
-                connection.sent = frame.pieces
+        frames = table.frames([*seats, None] if watchers else seats, state, log)
+        sends = [(connection, frame) for (_, connection), frame in zip(seated, frames, strict=False)]
+        sends += [(connection, frames[-1]) for connection in watchers]
         return sends
 
     def _spawn(self, work: Any) -> None:
@@ -657,14 +655,15 @@ class Server:
                 await connection.send(
                     {
                         "type": "welcome",
+                        "protocol": PROTOCOL,
                         "table": table.id,
                         "seat": seat,
                         "role": "spectator" if seat is None else "player",
                         "names": list(table.names),
                     }
                 )
-                frame = table.frames([seat])[0]
-                await connection.send_text(connection.frame_text(frame))
+                # The connection's first frame holds the whole log.
+                await connection.send_text(table.frames([seat])[0])
                 if seat is None:
                     self.spectators[table.id].add(connection)
                 else:
@@ -995,6 +994,17 @@ def create_app(
         disposition = f'attachment; filename="persian-rummy-{table.id}-{SEAT_NAMES[seat].lower()}.prr"'
         return PlainTextResponse(text, headers={"Content-Disposition": disposition})
 
+    async def rematch(request: Request) -> Response:
+        if _cross_site(request):
+            return JSONResponse({"error": "a rematch is not asked for from another site's page"}, 403)
+        try:
+            token = await server.rematch(request.path_params["token"], _client(request))
+        except CapacityError as error:
+            return JSONResponse({"error": error.reason}, error.status)
+        except PersianRummyError as error:
+            return JSONResponse({"error": error.reason}, 400)
+        return JSONResponse({"url": f"/play/{token}"}, 201)
+
     async def favicon(request: Request) -> Response:
         return FileResponse(_ICON, media_type="image/svg+xml")
 
@@ -1013,6 +1023,7 @@ def create_app(
             Route("/", lobby_page),
             Route("/tables", create_form, methods=["POST"]),
             Route("/api/tables", create_json, methods=["POST"]),
+            Route("/api/rematch/{token}", rematch, methods=["POST"]),
             Route("/play/{token}", seat_page),
             Route("/watch/{token}", seat_page),
             Route("/record/{token}", record),

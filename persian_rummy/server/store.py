@@ -19,7 +19,7 @@ connection through its ``fsync``.
 >>> table = Table.new(seats=("human", "greedy", "greedy", "greedy"), seed=4, dealer=0, table_id="t1")
 >>> store.add_table(table, {"tok-north": 0, "tok-watch": None})
 >>> _ = table.apply(1, "draw")
->>> store.add_action(table.id, 1, 1, "draw")
+>>> store.add_actions([ActionRow(table.id, 1, 1, "draw", False)])
 >>> store.find_token("tok-north"), store.find_token("tok-watch"), store.find_token("guess")
 (('t1', 0), ('t1', None), None)
 >>> [resumed.state == table.state for resumed in store.unfinished()]
@@ -168,11 +168,6 @@ class Store:
                 "INSERT INTO tokens (digest, table_id, seat) VALUES (?, ?, ?)",
                 [(token_digest(token), table.id, seat) for token, seat in tokens.items()],
             )
-
-    def add_action(self, table_id: str, seq: int, seat: int, action: str, *, finished: bool = False) -> None:
-        """Store accepted action number ``seq`` (1-based) of a table, committed before this
-        returns; ``finished`` marks the game over in the same transaction."""
-        self.add_actions([ActionRow(table_id, seq, seat, action, finished)])
 
     def add_actions(self, rows: Sequence[ActionRow]) -> None:
         """Store accepted actions, of one table or several, in one transaction committed

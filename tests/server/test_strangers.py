@@ -355,7 +355,7 @@ def test_a_frame_is_written_once_for_all_the_spectators(client_path: str, monkey
             frames = [watcher.receive_text() for watcher in watchers]
             count = len(written)
             monkeypatch.setattr(json, "dumps", real)
-            assert len(set(frames)) == 1 and json.loads(frames[0])["view"] is None
+            assert len(set(frames)) == 1 and json.loads(frames[0])["view"]["hand"] is None
             return count
 
     assert encodings_of_one_action(1) == encodings_of_one_action(20)
