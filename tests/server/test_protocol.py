@@ -20,7 +20,7 @@ from persian_rummy.actions import DrawStock
 from persian_rummy.bots import RandomBot
 from persian_rummy.record import loads
 from persian_rummy.server import Limits, Store, create_app
-from persian_rummy.server.app import Server
+from persian_rummy.server.hub import Server
 
 HUMANS = ["human"] * 4
 

@@ -14,8 +14,9 @@ import pytest
 from starlette.websockets import WebSocketState
 
 from persian_rummy import legal_actions
-from persian_rummy.server import app as app_module
-from persian_rummy.server.app import Connection, Server
+from persian_rummy.server import connections as app_module
+from persian_rummy.server.connections import Connection
+from persian_rummy.server.hub import Server
 from persian_rummy.server.store import Store
 
 TIMEOUT = 1.0

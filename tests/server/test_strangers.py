@@ -24,7 +24,8 @@ from starlette.websockets import WebSocketDisconnect
 from persian_rummy import PlayerView
 from persian_rummy.bots import RandomBot
 from persian_rummy.server import Limits, create_app
-from persian_rummy.server.app import CapacityError, Server
+from persian_rummy.server.hub import Server
+from persian_rummy.server.limits import CapacityError
 
 HUMANS = ["human"] * 4
 SEATS = {"seats": HUMANS}
