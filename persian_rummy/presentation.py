@@ -25,12 +25,22 @@ from typing import Final, Literal, TextIO
 
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
 from persian_rummy.cards import Card, Suit
+from persian_rummy.errors import PersianRummyError
 from persian_rummy.melds import Meld, MeldKind
 from persian_rummy.scoring import RoundScore, score_round, winner
 from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, GameState, RoundEnd, team_of
 from persian_rummy.view import PlayerView
 
-__all__ = ["Style", "describe", "narrate", "result_text", "round_end_text", "score_sheet", "styled_table"]
+__all__ = [
+    "Style",
+    "addressed",
+    "describe",
+    "narrate",
+    "result_text",
+    "round_end_text",
+    "score_sheet",
+    "styled_table",
+]
 
 #: A card as the library's messages write it (6s, Th, Jk), as a word of its own.
 _CARD_IN_TEXT: Final = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][shdc]|Jk)(?![A-Za-z0-9])")
@@ -241,6 +251,49 @@ def describe(
     if isinstance(action, Pass):
         return f"{narrate(action, form=form)} (the stock is empty)"
     return narrate(action, card=style.card, form=form)
+
+
+def addressed(error: PersianRummyError, seat: int, style: Style | None = None) -> str:
+    """``error``'s public reason (:attr:`~persian_rummy.PersianRummyError.reason`) in words
+    for the player at ``seat`` who tried the action: ``you`` for that seat, the other seats by
+    name, and the card the action named (the mover's own: tell it to the mover only).
+
+    >>> from persian_rummy import GameState, play
+    >>> state = GameState.from_position(["4s 9d", "5s 6s Kd", "Qh Qd", "2c 2d"], "4c 7s 9c 2h")
+    >>> def refusal(action, seat):
+    ...     try:
+    ...         play(state, action, seat=seat)
+    ...     except PersianRummyError as error:
+    ...         return error.reason, addressed(error, seat)
+    >>> refusal("draw", 2)
+    ("R6: it is seat 1's turn, not seat 2's", "R6: it is East's turn, not yours")
+    >>> after = play(state, "draw")
+    >>> try:
+    ...     play(after, "meld 5s 6s 7s", seat=1)
+    ... except PersianRummyError as error:
+    ...     print(error.reason, "|", addressed(error, 1))
+    R15: seat 1 does not hold every card of the meld | R15: you do not hold 7♠
+    """
+    style = Style() if style is None else style
+    reason = error.reason
+    action = getattr(error, "action", None)
+    state = getattr(error, "state", None)
+    if isinstance(action, LayOff | Discard):
+        reason = reason.replace("the card named", style.card(action.card))
+    if isinstance(action, MeldCards) and "every card of the meld" in reason and state is not None:
+        hand = state.hand if isinstance(state, PlayerView) else getattr(state, "hands", [()] * 4)[seat]
+        held = list(hand)
+        missing = []
+        for card in action.cards:
+            if card in held:
+                held.remove(card)
+            else:
+                missing.append(card)
+        if missing:
+            reason = reason.replace("every card of the meld", style.cards(missing))
+    reason = reason.replace(f"seat {seat} does not", "you do not").replace(f"not seat {seat}'s", "not yours")
+    reason = re.sub(r"\bseat ([0-3])\b", lambda found: SEAT_NAMES[int(found[1])], reason)
+    return style.in_text(reason)
 
 
 def round_end_text(state: GameState | PlayerView) -> str:

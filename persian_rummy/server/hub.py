@@ -29,6 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from persian_rummy.actions import Action
 from persian_rummy.errors import NotationError, NotYourTurnError, PersianRummyError
+from persian_rummy.presentation import addressed
 from persian_rummy.rules import Rules
 from persian_rummy.server.connections import (
     Connection,
@@ -39,7 +40,7 @@ from persian_rummy.server.connections import (
 )
 from persian_rummy.server.limits import DEFAULT_LIMITS, CapacityError, Limits, client_address
 from persian_rummy.server.store import ActionRow, GroupCommit, Store
-from persian_rummy.server.tables import HUMAN, PROTOCOL, Table, new_token
+from persian_rummy.server.tables import HUMAN, PROTOCOL, WEB_STYLE, Table, new_token
 from persian_rummy.state import PLAYERS, SEAT_NAMES, GameState, Phase
 
 __all__ = ["KEEP_FINISHED", "SWEEP_SECONDS", "BadMessage", "ClientMessage", "Server", "parse_message"]
@@ -539,10 +540,11 @@ class Server:
                 await connection.send(
                     error_frame("unavailable", "the action could not be stored: try again", id=request_id)
                 )
-            except NotYourTurnError as error:
-                await connection.send(error_frame("not_your_turn", error.reason, id=request_id, action=str(action)))
             except PersianRummyError as error:
-                await connection.send(error_frame("refused", error.reason, id=request_id, action=str(action)))
+                # The reason in words for the player who tried (only they are sent it).
+                code = "not_your_turn" if isinstance(error, NotYourTurnError) else "refused"
+                reason = addressed(error, connection.seat, WEB_STYLE)
+                await connection.send(error_frame(code, reason, id=request_id, action=str(action)))
         return True
 
 

@@ -186,6 +186,7 @@ def test_r6_refused_actions_say_why_and_change_nothing(client: TestClient) -> No
         north.send_json({"type": "action", "action": "draw", "id": 1})
         refused = north.receive_json()
         assert refused["type"] == "error" and refused["code"] == "not_your_turn" and refused["id"] == 1
+        assert refused["reason"] == "R6: it is East's turn, not yours"  # in words for the player who tried
         east.send_json({"type": "action", "action": "discard 4s"})  # R12: draw first
         refused = east.receive_json()
         assert refused["code"] == "refused" and refused["reason"] and refused["action"] == "discard 4s"
