@@ -8,7 +8,7 @@ seconds), the number of actions played when each connection began (``joined``: a
 shows where the table resumed) and, when asked, every message received, byte for byte
 (``messages``), for tests that check what crossed the wire, and the table's log as its seat
 reads it (``log``, one entry a line: every action in words, each deal's heading and score).
-It speaks protocol :data:`PROTOCOL` and refuses a frame of another
+It speaks protocol :data:`~persian_rummy.server.tables.PROTOCOL` and refuses a frame of another
 (:class:`~persian_rummy.InvalidArgumentError`).
 
 >>> client = SeatClient("ws://127.0.0.1:8000/ws/TOKEN", "greedy")

@@ -98,10 +98,20 @@ async def within(work: Awaitable[None], seconds: float) -> None:
 
 
 def ack_frame(seq: int, action: Action, request_id: object) -> str:
+    """The acknowledgement of accepted action number ``seq``, as JSON text.
+
+    >>> ack_frame(3, Action.parse("draw"), 7)
+    '{"type":"ack","seq":3,"action":"draw","id":7}'
+    """
     return _FRAME_ENCODER.encode({"type": "ack", "seq": seq, "action": str(action), "id": request_id})
 
 
 def error_frame(code: str, reason: str, **extra: Any) -> dict[str, Any]:
+    """An error frame: what was refused (``code``), why, in words, and ``extra`` fields.
+
+    >>> error_frame("refused", "R12: draw first", id=2)
+    {'type': 'error', 'code': 'refused', 'reason': 'R12: draw first', 'id': 2}
+    """
     return {"type": "error", "code": code, "reason": reason, **extra}
 
 

@@ -165,8 +165,8 @@ class Server:
         secret tokens (``{"seats": [(seat, token), ...], "spectator": token}``, people's seats
         only). The seed and first dealer are random unless given (tests give them). Raises
         :class:`~persian_rummy.NotationError` for a bad seat kind or name, and
-        :class:`CapacityError` when the server or the client has as many tables in play as
-        :class:`Limits` allows (after expiring the tables nobody plays)."""
+        :class:`~persian_rummy.server.limits.CapacityError` when the server or the client has as many tables in play as
+        :class:`~persian_rummy.server.limits.Limits` allows (after expiring the tables nobody plays)."""
         self._check_capacity(client)
         table, tokens, links = self._new_table(seats, rules, names, seed, dealer, client)
         self.store.add_table(table, tokens)
@@ -203,7 +203,7 @@ class Server:
         """The token of the same seat at the rematch of the finished game ``token`` opens (a
         new table with the same seats, names and rules, made by the first seat to ask).
         Raises :class:`~persian_rummy.NotationError` for a link that opens no seat or a game
-        not over, and :class:`CapacityError` as :meth:`create_table` does."""
+        not over, and :class:`~persian_rummy.server.limits.CapacityError` as :meth:`create_table` does."""
         opened = self.open(token)
         if opened is None or opened[1] is None:
             raise NotationError("this link opens no seat", reason="this link opens no seat")
@@ -232,7 +232,7 @@ class Server:
         return table, tokens, links
 
     def _check_capacity(self, client: str) -> None:
-        """Raise :class:`CapacityError` if one more table for ``client`` is over a limit."""
+        """Raise :class:`~persian_rummy.server.limits.CapacityError` if one more table for ``client`` is over a limit."""
         for attempt in range(2):
             if attempt or time.monotonic() - self._swept > 1.0:
                 self.expire()

@@ -93,6 +93,7 @@ class TokenBucket:
         self.stamp = time.monotonic()
 
     def take(self) -> bool:
+        """Whether one more message fits the rate now (it is counted if so)."""
         now = time.monotonic()
         self.level = min(self.burst, self.level + (now - self.stamp) * self.rate)
         self.stamp = now
