@@ -339,21 +339,22 @@ def score_sheet(state: GameState | PlayerView, style: Style) -> str:
     >>> from persian_rummy import GameState, play
     >>> state = GameState.from_position(["9d", "5s 6s", "Qh", "2d"], "2c 7s", melds=["Js@0 Jh@0 Jd@0 Jc@0"])
     >>> print(score_sheet(play(play(state, "take 1"), "meld 5s 6s 7s"), Style()))
-    Score sheet, deal 1      melded  laid off  doubles  in hand  going out    deal   total
-      North-South                40         0       40      -19          0      61      61
-      East-West                  18         0        0       -2         25      41      41
+    Score sheet, deal 1
+                   melded laid off doubles in hand going out   deal  total
+      North-South      40        0      40     -19         0     61     61
+      East-West        18        0       0      -2        25     41     41
+
+    It is 71 characters wide: it fits an 80-column terminal.
     """
-    title = f"Score sheet, deal {state.deal_number}"
     rows = [
-        style.bold(title)
-        + " " * (22 - len(title))
-        + f"{'melded':>9}{'laid off':>10}{'doubles':>9}{'in hand':>9}{'going out':>11}{'deal':>8}{'total':>8}"
+        style.bold(f"Score sheet, deal {state.deal_number}"),
+        " " * 15 + f"{'melded':>6}{'laid off':>9}{'doubles':>8}{'in hand':>8}{'going out':>10}{'deal':>7}{'total':>7}",
     ]
     score: RoundScore
     for score in score_round(state):
         rows.append(
-            f"  {TEAM_NAMES[score.team]:<20}{score.melded:>9}{score.laid_off:>10}{score.doubles:>9}"
-            f"{-score.in_hand:>9}{score.going_out:>11}{score.total:>8}{state.scores[score.team]:>8}"
+            f"  {TEAM_NAMES[score.team]:<13}{score.melded:>6}{score.laid_off:>9}{score.doubles:>8}"
+            f"{-score.in_hand:>8}{score.going_out:>10}{score.total:>7}{state.scores[score.team]:>7}"
         )
     return "\n".join(rows)
 
