@@ -34,12 +34,13 @@ from persian_rummy.dealing import new_game, next_deal
 from persian_rummy.engine import legal_actions, play
 from persian_rummy.errors import NotationError
 from persian_rummy.melds import credits
-from persian_rummy.presentation import Style, describe, result_text, round_end_text
+from persian_rummy.presentation import Style, describe, narrate, result_text, round_end_text
 from persian_rummy.record import GameRecord, dumps
 from persian_rummy.rules import Rules
 from persian_rummy.scoring import score_round
 from persian_rummy.serialization import views_to_json
 from persian_rummy.state import PLAYERS, SEAT_NAMES, TEAM_NAMES, GameState, Phase
+from persian_rummy.view import PlayerView
 
 __all__ = ["HUMAN", "PROTOCOL", "WEB_STYLE", "Table", "new_token"]
 
@@ -288,9 +289,9 @@ class Table:
         spectators) on ``state`` (default: the current state), written together: each seat's
         view as :meth:`~persian_rummy.PlayerView.to_json` writes it
         (:func:`~persian_rummy.serialization.views_to_json`: what the views share, once), its
-        legal actions when it is to move, the score sheet once the deal is over, each team's
-        points on the table, and the entries ``log`` (a slice of :attr:`log`, default all) as
-        that seat may read them. A spectator's view has no hand and no seat (R27).
+        legal actions when it is to move (``legal``, and in words: ``legal_text``), the score
+        sheet once the deal is over, each team's points on the table, and the entries ``log``
+        (a slice of :attr:`log`, default all) as that seat may read them. A spectator's view has no hand and no seat (R27).
 
         >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
         >>> east, watcher = [json.loads(text) for text in table.frames([1, None])]
@@ -335,15 +336,17 @@ class Table:
             view_texts[None] = _dumps(public_view)
         frames = []
         for seat in seats:
-            legal = "[]"
+            legal = said = "[]"
             if seat is not None and views[seat].is_to_move:
-                legal = _dumps([str(action) for action in legal_actions(views[seat])])
+                actions = legal_actions(views[seat])
+                legal = _dumps([str(action) for action in actions])
+                said = _dumps([_offer(views[seat], action) for action in actions])
             log_text = ",".join(
                 own if seat is not None and seat == mover and own else public for mover, public, own in entries
             )
             frames.append(
                 f'{{"type":"state","protocol":{PROTOCOL},"seq":{self.seq},"seat":{"null" if seat is None else seat},'
-                f'{middle},"legal":{legal},"log":[{log_text}],"view":{view_texts[seat]}}}'
+                f'{middle},"legal":{legal},"legal_text":{said},"log":[{log_text}],"view":{view_texts[seat]}}}'
             )
         return frames
 
@@ -384,6 +387,14 @@ class Table:
         if state.phase is Phase.GAME_OVER:
             text += f" Game over: {result_text(state)}."
         self._note("score", state.deal_number, text)
+
+
+def _offer(view: PlayerView, action: Action) -> str:
+    """A legal action in words for the player who may play it: ``take 7♣ 9♦ from the discard pile``."""
+    if isinstance(action, DrawDiscard):
+        return narrate(action, view.discard_pile[action.index :], card=WEB_STYLE.card, form="you")
+    target = view.melds[action.meld] if isinstance(action, LayOff) else None
+    return narrate(action, card=WEB_STYLE.card, form="you", target=target)
 
 
 class _WebStyle(Style):

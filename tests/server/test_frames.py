@@ -11,9 +11,10 @@ import random
 import pytest
 
 from persian_rummy import legal_actions
-from persian_rummy.actions import DrawStock
+from persian_rummy.actions import DrawDiscard, DrawStock, LayOff
 from persian_rummy.melds import credits
-from persian_rummy.server.tables import PROTOCOL, Table
+from persian_rummy.presentation import narrate
+from persian_rummy.server.tables import PROTOCOL, WEB_STYLE, Table
 
 SEATS = (0, 1, 2, 3, None)
 
@@ -39,6 +40,18 @@ def expected(table_: Table, seat: int | None) -> dict[str, object]:
         "names": list(table_.names),
         "seats": list(table_.seats),
         "legal": [str(action) for action in legal_actions(view)] if seat is not None and view.is_to_move else [],
+        "legal_text": [
+            narrate(
+                action,
+                form="you",
+                card=WEB_STYLE.card,
+                target=view.melds[action.meld] if isinstance(action, LayOff) else None,
+                cards=view.discard_pile[action.index :] if isinstance(action, DrawDiscard) else (),
+            )
+            for action in legal_actions(view)
+        ]
+        if seat is not None and view.is_to_move
+        else [],
         "view": public_view,
     }
 

@@ -329,7 +329,13 @@
     $("discard").classList.toggle("lit", cards.length === 1 && isLegal("discard " + cards[0]));
     $("discard").textContent = cards.length === 1 ? "Discard " + face(cards[0]) : "Discard";
     $("clear").disabled = cards.length === 0;
-    $("legal").replaceChildren(...legal().map((action) => { const option = document.createElement("option"); option.value = action; return option; }));
+    const said = frame.legal_text || [];
+    $("legal").replaceChildren(...legal().map((action, index) => {
+      const option = document.createElement("option");
+      option.value = action;
+      if (said[index]) option.label = said[index];
+      return option;
+    }));
     if (turn && cards.length === 1) {
       const targets = layOffTargets();
       const hint = [];
@@ -477,7 +483,11 @@
     $("typed").addEventListener("submit", (event) => {
       event.preventDefault();
       const text = $("action").value.trim();
-      if (text === "help" || text === "?") { say(legal().length ? "You may: " + legal().join(", ") + "." : "It is not your turn.", ""); return; }
+      if (text === "help" || text === "?") {
+        const said = frame && frame.legal_text ? frame.legal_text : legal();
+        say(said.length ? "You may " + said.join("; ") + "." : "It is not your turn: nothing to play now.", "");
+        return;
+      }
       if (text) send(text);  // kept in the box until the server accepts it
     });
   }
