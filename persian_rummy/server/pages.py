@@ -175,7 +175,7 @@ def table_page(table: Table, seat: int | None) -> str:
         '<aside id="log-box" aria-label="Moves"><h2 class="small">Moves</h2><div id="log" tabindex="0"></div></aside></div>'
         f'<details id="help"><summary>How to play here</summary><p>{help_text}</p></details>'
         + ('<p><a id="record" href="">Download the game record</a></p>' if seat is not None else "")
-        + '<dialog id="sheet" aria-labelledby="sheet-title"><h2 id="sheet-title">Score sheet</h2><table id="sheet-table"></table>'
+        + '<dialog id="sheet" aria-labelledby="sheet-title"><h2 id="sheet-title">Score sheet</h2><div class="scroll"><table id="sheet-table"></table></div>'
         '<p id="sheet-result"></p><div id="end" hidden>'
         + ('<button id="rematch" type="button">Rematch</button>' if seat is not None else "")
         + '<a class="button" id="lobby" href="/">New game: back to the lobby</a></div>'

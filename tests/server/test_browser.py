@@ -247,7 +247,7 @@ def test_a_phone_shows_every_card_of_the_hand_big_enough_to_tap(
             )
     size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#log li')).fontSize)")
     assert size >= 12  # readable without zoom
-    page.screenshot(path=str(screenshots(tmp_path) / "serving-phone.png"))
+    page.screenshot(path=str(screenshots(tmp_path) / "hand-phone.png"))
     assert problems == []
     page.close()
 
