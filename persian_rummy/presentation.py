@@ -254,7 +254,7 @@ def describe(
 
 
 def addressed(error: PersianRummyError, seat: int, style: Style | None = None) -> str:
-    """``error``'s public reason (:attr:`~persian_rummy.PersianRummyError.reason`) in words
+    """``error``'s public reason (its ``reason``, which names no hidden card) in words
     for the player at ``seat`` who tried the action: ``you`` for that seat, the other seats by
     name, and the card the action named (the mover's own: tell it to the mover only).
 
