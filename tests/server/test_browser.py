@@ -258,9 +258,11 @@ def test_the_table_has_no_serious_accessibility_violation(browser: Browser, serv
     page, problems = new_page(browser, DESKTOP)
     open_south_seat(page, server)
     page.wait_for_selector("#legal option", state="attached")
+    # The page is still while South is to act; the scan reads a settled page (no transition).
+    page.wait_for_function("() => document.getAnimations().every(animation => animation.playState !== 'running')")
     results = Axe().run(page)
     serious = [
-        (violation["id"], [node["target"] for node in violation["nodes"]][:3])
+        (violation["id"], [(node["target"], node["failureSummary"]) for node in violation["nodes"]][:3])
         for violation in results.response["violations"]
         if violation["impact"] in ("serious", "critical")
     ]
