@@ -321,3 +321,19 @@ def test_a_person_plays_a_whole_game_against_three_bots_by_clicks_alone(
     assert len(server.app.state.server.tables) == 2
     assert problems == []
     page.close()
+
+
+def test_r27_a_spectator_sees_the_public_table_and_the_log(browser: Browser, server: LiveServer) -> None:
+    from live import create_table
+
+    created = create_table(server.url, ["greedy", "greedy", "human", "greedy"])
+    page, problems = new_page(browser, PHONE)
+    page.goto(server.url + created["spectator"]["url"])
+    page.wait_for_selector("#log h3")  # the deal's heading (the bots play until South is to act)
+    assert page.locator("#hand").count() == 0 and page.locator("#draw").count() == 0
+    assert page.locator(".seat").count() == 4  # every seat as card backs, no face (R27)
+    assert page.locator(".seat [data-card]").count() == 0
+    assert all(not text.startswith("You ") for text in page.locator("#log li").all_text_contents())
+    assert page.is_disabled("[data-stock]")
+    assert problems == []
+    page.close()
