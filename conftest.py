@@ -10,6 +10,9 @@ README and in ``.ci/run``:
   listed in ``OPTIONAL`` below. When an extra is not installed, its tests and modules are not
   collected and the header says so; ``PERSIAN_RUMMY_REQUIRE_EXTRAS=1`` (set by ``.ci/run``)
   turns a missing extra into a failure, so CI can never pass by leaving them out.
+
+Every test is bounded: pytest-timeout's per-test limit (``[tool.pytest.ini_options]``), a
+longer one for thorough tests, and a hard backstop behind it (``tests/backstop.py``).
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ import importlib.util
 import os
 
 import pytest
+
+pytest_plugins = ["tests.backstop"]
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE", "dev") == "ci"
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import random
 import sys
-import threading
 from collections.abc import Iterator
+
+from waiting import run_threads
 
 from persian_rummy import (
     DECK,
@@ -55,29 +56,19 @@ def transcript(seed: int) -> Iterator[str]:
 def test_r12_r21_eight_threads_with_a_tiny_switch_interval_match_the_serial_games() -> None:
     serial = {seed: list(transcript(seed)) for seed in range(GAMES)}
     results: dict[tuple[int, int], list[str]] = {}
-    failures: list[BaseException] = []
-    start = threading.Barrier(8)
 
     def work(worker: int) -> None:
-        try:
-            start.wait()
-            for seed in range(GAMES):
-                seed = (seed + worker) % GAMES  # each thread in another order
-                results[(worker, seed)] = list(transcript(seed))
-        except BaseException as error:  # reported below
-            failures.append(error)
+        for seed in range(GAMES):
+            seed = (seed + worker) % GAMES  # each thread in another order
+            results[(worker, seed)] = list(transcript(seed))
 
     interval = sys.getswitchinterval()
     sys.setswitchinterval(1e-6)
     try:
-        threads = [threading.Thread(target=work, args=(worker,)) for worker in range(8)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        # Bounded: a thread that dies anywhere, even as it starts, fails the test at once.
+        run_threads(work, 8, name="engine", limit=240)
     finally:
         sys.setswitchinterval(interval)
-    assert not failures, failures
     assert len(results) == 8 * GAMES
     for (_, seed), lines in results.items():
         assert lines == serial[seed]

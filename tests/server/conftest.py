@@ -1,4 +1,4 @@
-"""Fixtures of the server's tests."""
+"""Fixtures of the server's tests; every WebSocket read of Starlette's test client is bounded."""
 
 from __future__ import annotations
 
@@ -6,7 +6,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from live import LiveServer
+from live import LiveServer, bounded_receive
+from starlette.testclient import WebSocketTestSession
+
+
+@pytest.fixture(autouse=True)
+def bounded_websocket_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(WebSocketTestSession, "receive", bounded_receive)
 
 
 @pytest.fixture

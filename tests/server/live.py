@@ -16,7 +16,11 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import anyio
 import uvicorn
+from starlette.testclient import WebSocketTestSession
+from starlette.types import Message
+from waiting import WaitTimeout, join
 
 from persian_rummy.server import create_app
 
@@ -110,4 +114,23 @@ class LiveServer:
 
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
-        self.thread.join(20)
+        join(self.thread, "uvicorn to shut down", limit=30)
+
+
+# Seconds a test waits for the server's next WebSocket message: far beyond any frame's time on
+# a loaded machine, far below pytest-timeout's limit.
+RECEIVE_LIMIT = 30.0
+
+
+async def _receive_within(stream: Any, limit: float) -> Message:
+    with anyio.fail_after(limit):
+        return await stream.receive()  # type: ignore[no-any-return]
+
+
+def bounded_receive(session: WebSocketTestSession) -> Message:
+    """``WebSocketTestSession.receive`` with a limit: Starlette's waits for a message for ever,
+    so a server that sends nothing would hold the test until pytest-timeout's limit."""
+    try:
+        return session.portal.call(_receive_within, session._send_rx, RECEIVE_LIMIT)
+    except TimeoutError:
+        raise WaitTimeout(f"waited {RECEIVE_LIMIT:g} s for a WebSocket message from the server") from None

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from live import create_table, free_port, start_serve
+from waiting import WaitTimeout
 
 from persian_rummy.record import loads
 from persian_rummy.server.client import SeatClient
@@ -37,12 +38,17 @@ def stored(db: pathlib.Path) -> dict[str, list[str]]:
     return actions
 
 
-async def play_until(clients: list[SeatClient], done: Any) -> None:
+async def play_until(clients: list[SeatClient], done: Any, limit: float = 240) -> None:
     tasks = [asyncio.ensure_future(client.run()) for client in clients]
+    deadline = time.monotonic() + limit
     while not done():
         await asyncio.sleep(0.02)
         if all(task.done() for task in tasks):
             break
+        if time.monotonic() > deadline:
+            for task in tasks:
+                task.cancel()
+            raise WaitTimeout(f"waited {limit:g} s for the {len(clients)} clients' games")
     for task in tasks:
         if not task.done():
             task.cancel()

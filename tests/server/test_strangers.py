@@ -20,6 +20,7 @@ import pytest
 from live import free_port, start_serve
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from waiting import join
 
 from persian_rummy import PlayerView
 from persian_rummy.bots import RandomBot
@@ -454,14 +455,15 @@ def test_creating_a_table_does_not_stall_the_event_loop_during_a_commit(
     with commit_held(client_path, monkeypatch) as (client, _, slow):
         created: dict[str, Any] = {}
         creator = threading.Thread(
-            target=lambda: created.update(response=client.post("/api/tables", json={"seats": ["human"] * 4}))
+            target=lambda: created.update(response=client.post("/api/tables", json={"seats": ["human"] * 4})),
+            daemon=True,
         )
         creator.start()
         time.sleep(0.3)
         lobby = client.get("/")  # the event loop answers while the new table waits for the commit
         answered_during_the_commit = not slow.done.is_set() and "response" not in created
         slow.release.set()
-        creator.join(10)
+        join(creator, "the table's creation", limit=30)
         assert lobby.status_code == 200 and answered_during_the_commit
         response = created["response"]
         assert response.status_code == 201

@@ -1,0 +1,30 @@
+"""The server tests' waits are bounded: a WebSocket read of the test client, with a server that
+sends nothing, fails at its limit saying what it waited for."""
+
+from __future__ import annotations
+
+import time
+
+import live
+import pytest
+from starlette.applications import Starlette
+from starlette.routing import WebSocketRoute
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocket
+from waiting import WaitTimeout
+
+
+async def silent(websocket: WebSocket) -> None:
+    await websocket.accept()
+    await websocket.receive()  # reads the client's message, answers nothing
+
+
+def test_a_websocket_read_from_a_silent_server_fails_at_its_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(live, "RECEIVE_LIMIT", 0.5)
+    app = Starlette(routes=[WebSocketRoute("/ws", silent)])
+    with TestClient(app) as client, client.websocket_connect("/ws") as ws:
+        ws.send_text("anyone there?")
+        started = time.monotonic()
+        with pytest.raises(WaitTimeout, match=r"waited 0\.5 s for a WebSocket message from the server"):
+            ws.receive_text()
+        assert time.monotonic() - started < 10
