@@ -233,6 +233,7 @@ def test_a_phone_shows_every_card_of_the_hand_big_enough_to_tap(
     page.wait_for_selector("#legal option", state="attached")
     page.locator("[data-stock]").tap()
     page.wait_for_selector("#hand [data-card] >> nth=7")
+    page.wait_for_function("() => document.getAnimations().every(animation => animation.playState !== 'running')")
     assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
     boxes = [card.bounding_box() for card in page.locator("#hand [data-card]").all()]
     assert len(boxes) == 8
@@ -335,5 +336,21 @@ def test_r27_a_spectator_sees_the_public_table_and_the_log(browser: Browser, ser
     assert page.locator(".seat [data-card]").count() == 0
     assert all(not text.startswith("You ") for text in page.locator("#log li").all_text_contents())
     assert page.is_disabled("[data-stock]")
+    assert problems == []
+    page.close()
+
+
+def test_a_pile_card_that_may_be_taken_is_lit_and_stays_readable(browser: Browser, server: LiveServer) -> None:
+    # Seed 14, East dealing: South plays first and may take the 2♦ of the pile (R13, R14).
+    _, links = server.app.state.server.create_table(["greedy", "greedy", "human", "greedy"], seed=14, dealer=1)
+    ((_, token),) = links["seats"]
+    page, problems = new_page(browser, DESKTOP)
+    page.goto(f"{server.url}/play/{token}")
+    page.wait_for_selector('[data-pile="0"].lit')
+    colours = page.eval_on_selector(
+        '[data-pile="0"]', "card => [getComputedStyle(card).backgroundColor, getComputedStyle(card).color]"
+    )
+    assert colours == ["rgb(255, 255, 255)", "rgb(179, 38, 30)"]  # a white card, its diamond red
+    assert page.get_attribute('[data-pile="0"]', "aria-label") == "2 of diamonds, discard pile card 1: take it"
     assert problems == []
     page.close()
