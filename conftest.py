@@ -30,7 +30,7 @@ THOROUGH = os.environ.get("HYPOTHESIS_PROFILE", "dev") == "ci"
 OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "dask": (("dask", "distributed"), ("tests/test_arena_dask.py",)),
     "server-test": (
-        ("starlette", "uvicorn", "websockets", "httpx2", "playwright"),
+        ("starlette", "uvicorn", "websockets", "httpx2", "playwright", "axe_playwright_python"),
         ("tests/server", "persian_rummy/server"),
     ),
     "rl": (

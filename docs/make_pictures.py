@@ -69,26 +69,6 @@ def game_over(seed: int = 1) -> tuple[GameState, Observation]:
         state = after
 
 
-def serving_position(seed: int = 7) -> GameState:
-    """A greedy game of ``seed`` when South (seat 2) has drawn, with melds of both teams on
-    the table: the position of the serving page's picture of what a player sees."""
-    bot = GreedyBot()
-    state = new_game(seed)
-    while state.phase.is_live:
-        owners = {meld.owner % 2 for meld in state.melds}
-        if state.current_player == 2 and state.phase is Phase.MELD and owners == {0, 1} and len(state.hands[2]) >= 6:
-            return state
-        state = play(state, bot(state.view(state.current_player)))
-    raise RuntimeError(f"seed {seed} has no such position")  # pragma: no cover
-
-
-def seat_picture(state: GameState, seat: int) -> str:
-    """The picture a seat's page shows (``persian-rummy serve``): the table as the seat sees
-    it, drawn as the server's :meth:`Table.frame <persian_rummy.server.tables.Table.frame>`
-    draws it (a test in the server's tests checks that they agree)."""
-    return table(state.view(seat))
-
-
 def pictures() -> dict[str, str]:
     """Every picture by file name."""
     position, take = deep_take()
@@ -99,7 +79,6 @@ def pictures() -> dict[str, str]:
         "opening-view.svg": table(new_game(7).view(2)),
         "game-over.svg": table(final, last=ending),
         "worked-example.svg": table(worked_example(), title="The worked example of the rules, at the end of the round"),
-        "serving-seat.svg": seat_picture(serving_position(), 2),
     }
 
 

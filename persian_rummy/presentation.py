@@ -26,12 +26,23 @@ from typing import Final, Literal, TextIO
 
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
 from persian_rummy.cards import Card, Suit
+from persian_rummy.errors import PersianRummyError
 from persian_rummy.melds import Meld, MeldKind
 from persian_rummy.scoring import RoundScore, score_round, winner
 from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, GameState, RoundEnd, team_of
 from persian_rummy.view import PlayerView
 
-__all__ = ["Style", "describe", "narrate", "result_text", "round_end_text", "score_sheet", "styled_table", "visible"]
+__all__ = [
+    "Style",
+    "addressed",
+    "describe",
+    "narrate",
+    "result_text",
+    "round_end_text",
+    "score_sheet",
+    "styled_table",
+    "visible",
+]
 
 #: A card as the library's messages write it (6s, Th, Jk), as a word of its own.
 _CARD_IN_TEXT: Final = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][shdc]|Jk)(?![A-Za-z0-9])")
@@ -244,6 +255,49 @@ def describe(
     return narrate(action, card=style.card, form=form)
 
 
+def addressed(error: PersianRummyError, seat: int, style: Style | None = None) -> str:
+    """``error``'s public reason (its ``reason``, which names no hidden card) in words
+    for the player at ``seat`` who tried the action: ``you`` for that seat, the other seats by
+    name, and the card the action named (the mover's own: tell it to the mover only).
+
+    >>> from persian_rummy import GameState, play
+    >>> state = GameState.from_position(["4s 9d", "5s 6s Kd", "Qh Qd", "2c 2d"], "4c 7s 9c 2h")
+    >>> def refusal(action, seat):
+    ...     try:
+    ...         play(state, action, seat=seat)
+    ...     except PersianRummyError as error:
+    ...         return error.reason, addressed(error, seat)
+    >>> refusal("draw", 2)
+    ("R6: it is seat 1's turn, not seat 2's", "R6: it is East's turn, not yours")
+    >>> after = play(state, "draw")
+    >>> try:
+    ...     play(after, "meld 5s 6s 7s", seat=1)
+    ... except PersianRummyError as error:
+    ...     print(error.reason, "|", addressed(error, 1))
+    R15: seat 1 does not hold every card of the meld | R15: you do not hold 7♠
+    """
+    style = Style() if style is None else style
+    reason = error.reason
+    action = getattr(error, "action", None)
+    state = getattr(error, "state", None)
+    if isinstance(action, LayOff | Discard):
+        reason = reason.replace("the card named", style.card(action.card))
+    if isinstance(action, MeldCards) and "every card of the meld" in reason and state is not None:
+        hand = state.hand if isinstance(state, PlayerView) else getattr(state, "hands", [()] * 4)[seat]
+        held = list(hand)
+        missing = []
+        for card in action.cards:
+            if card in held:
+                held.remove(card)
+            else:
+                missing.append(card)
+        if missing:
+            reason = reason.replace("every card of the meld", style.cards(missing))
+    reason = reason.replace(f"seat {seat} does not", "you do not").replace(f"not seat {seat}'s", "not yours")
+    reason = re.sub(r"\bseat ([0-3])\b", lambda found: SEAT_NAMES[int(found[1])], reason)
+    return style.in_text(reason)
+
+
 def round_end_text(state: GameState | PlayerView) -> str:
     """Why a finished deal ended, as a sentence: who went out (R18), the passes once the
     stock was empty (R20) or the turns without progress (R21).
@@ -287,21 +341,22 @@ def score_sheet(state: GameState | PlayerView, style: Style) -> str:
     >>> from persian_rummy import GameState, play
     >>> state = GameState.from_position(["9d", "5s 6s", "Qh", "2d"], "2c 7s", melds=["Js@0 Jh@0 Jd@0 Jc@0"])
     >>> print(score_sheet(play(play(state, "take 1"), "meld 5s 6s 7s"), Style()))
-    Score sheet, deal 1      melded  laid off  doubles  in hand  going out    deal   total
-      North-South                40         0       40      -19          0      61      61
-      East-West                  18         0        0       -2         25      41      41
+    Score sheet, deal 1
+                   melded laid off doubles in hand going out   deal  total
+      North-South      40        0      40     -19         0     61     61
+      East-West        18        0       0      -2        25     41     41
+
+    It is 71 characters wide: it fits an 80-column terminal.
     """
-    title = f"Score sheet, deal {state.deal_number}"
     rows = [
-        style.bold(title)
-        + " " * (22 - len(title))
-        + f"{'melded':>9}{'laid off':>10}{'doubles':>9}{'in hand':>9}{'going out':>11}{'deal':>8}{'total':>8}"
+        style.bold(f"Score sheet, deal {state.deal_number}"),
+        " " * 15 + f"{'melded':>6}{'laid off':>9}{'doubles':>8}{'in hand':>8}{'going out':>10}{'deal':>7}{'total':>7}",
     ]
     score: RoundScore
     for score in score_round(state):
         rows.append(
-            f"  {TEAM_NAMES[score.team]:<20}{score.melded:>9}{score.laid_off:>10}{score.doubles:>9}"
-            f"{-score.in_hand:>9}{score.going_out:>11}{score.total:>8}{state.scores[score.team]:>8}"
+            f"  {TEAM_NAMES[score.team]:<13}{score.melded:>6}{score.laid_off:>9}{score.doubles:>8}"
+            f"{-score.in_hand:>8}{score.going_out:>10}{score.total:>7}{state.scores[score.team]:>7}"
         )
     return "\n".join(rows)
 

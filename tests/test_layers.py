@@ -42,6 +42,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         # the table server (the [server] extra): a program built on the library, as the CLI is
         "server.tables",
         "server.store",
+        "server.limits",
+        "server.connections",
+        "server.hub",
         "server.pages",
         "server.app",
         "server.client",

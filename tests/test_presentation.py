@@ -108,3 +108,22 @@ def test_r12_r17_the_terminal_and_the_picture_tell_an_action_in_the_same_words()
 def test_a_hidden_draw_and_an_unknown_take_are_told_without_their_cards() -> None:
     assert narrate(DrawStock(), form="you") == "draw from the stock"
     assert narrate(DrawDiscard(3)) == "takes the card at index 3 and all above it from the discard pile"
+
+
+def test_r15_r16_r17_a_refusal_is_addressed_to_the_player_and_names_the_card() -> None:
+    from persian_rummy import GameState, PersianRummyError, play
+    from persian_rummy.presentation import addressed
+
+    state = play(
+        GameState.from_position(["4s 9d", "5s 6s Kd", "Qh Qd", "2c 2d"], "4c 7s 9c 2h", melds=["Js@0 Jh@0 Jd@0"]),
+        "draw",
+    )
+    said = {}
+    for action in ("layoff 4s 0", "layoff Kd 0", "discard Qh", "meld 5s 6s 7s"):
+        with pytest.raises(PersianRummyError) as refused:
+            play(state, action, seat=1)
+        said[action] = (refused.value.reason, addressed(refused.value, 1))
+    assert said["discard Qh"][1] == "R17: you do not hold Q♥" and "seat 1" in said["discard Qh"][0]
+    assert said["meld 5s 6s 7s"][1] == "R15: you do not hold 7♠"
+    assert said["layoff 4s 0"][1].startswith("R16: you do not hold 4♠")
+    assert said["layoff Kd 0"][1] == "R16: K♦ does not extend meld 0 (J♠ J♥ J♦)"

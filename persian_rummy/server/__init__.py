@@ -4,8 +4,10 @@ own view (needs the ``[server]`` extra: Starlette, uvicorn, websockets).
 ``persian-rummy serve`` runs it (see :func:`serve`); :func:`create_app` gives the ASGI
 application for any ASGI server. The pieces: :mod:`~persian_rummy.server.tables` (a game and
 what each seat is sent), :mod:`~persian_rummy.server.store` (SQLite persistence),
-:mod:`~persian_rummy.server.app` (HTTP, WebSocket protocol, limits, bots) and
-:mod:`~persian_rummy.server.pages` (HTML). The "Serving games" page of the docs describes
+:mod:`~persian_rummy.server.limits` (what strangers may do),
+:mod:`~persian_rummy.server.connections` (the WebSockets and sending under a time limit),
+:mod:`~persian_rummy.server.hub` (the tables, their players and bots, the messages),
+:mod:`~persian_rummy.server.app` (the HTTP endpoints) and :mod:`~persian_rummy.server.pages` (HTML). The "Serving games" page of the docs describes
 the protocol and the security model.
 
 >>> from persian_rummy.server import create_app
@@ -22,7 +24,9 @@ with needs_extra("server", __name__):  # checked here, at once: the server runs 
     import uvicorn  # noqa: F401
     import websockets  # noqa: F401
 
-from persian_rummy.server.app import Limits, Server, create_app
+from persian_rummy.server.app import create_app
+from persian_rummy.server.hub import Server
+from persian_rummy.server.limits import Limits
 from persian_rummy.server.store import Store
 from persian_rummy.server.tables import Table
 
@@ -39,7 +43,7 @@ def serve(
 ) -> None:
     """Serve tables on ``host:port`` with uvicorn until interrupted, storing games in ``db``
     and resuming the unfinished ones found there, within ``limits`` (default:
-    :class:`~persian_rummy.server.app.Limits`). WebSocket messages over 64 KiB close the
+    :class:`~persian_rummy.server.limits.Limits`). WebSocket messages over 64 KiB close the
     connection (the application's own limit, 4 KiB, answers with an error frame first).
     Responses name no server software, frames are not compressed, and the client address the
     limits count by is the connection's own: no ``X-Forwarded-For`` header is believed."""

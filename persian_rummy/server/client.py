@@ -6,12 +6,14 @@ Each :class:`SeatClient` keeps what it measured and received: the acknowledged a
 number (``acks``), the time from sending each action to its acknowledgement (``latencies``,
 seconds), the number of actions played when each connection began (``joined``: a reconnect
 shows where the table resumed) and, when asked, every message received, byte for byte
-(``messages``), for tests that check what crossed the wire, and the latest picture it was
-sent (``picture``, the SVG text :class:`Pictures` rebuilds).
+(``messages``), for tests that check what crossed the wire, and the table's log as its seat
+reads it (``log``, one entry a line: every action in words, each deal's heading and score).
+It speaks protocol :data:`~persian_rummy.server.tables.PROTOCOL` and refuses a frame of another
+(:class:`~persian_rummy.InvalidArgumentError`).
 
 >>> client = SeatClient("ws://127.0.0.1:8000/ws/TOKEN", "greedy")
->>> client.acks, client.finished
-({}, False)
+>>> client.acks, client.finished, client.log
+({}, False, [])
 """
 
 from __future__ import annotations
@@ -22,52 +24,10 @@ from typing import Any
 
 from persian_rummy.bots import Bot, make_bot
 from persian_rummy.errors import InvalidArgumentError, PersianRummyError
+from persian_rummy.server.tables import PROTOCOL
 from persian_rummy.view import PlayerView
 
-__all__ = ["Pictures", "SeatClient"]
-
-
-class Pictures:
-    """The pictures of one connection's state frames, rebuilt as a client must: each frame's
-    ``picture`` lists the picture's pieces, each a string (its SVG text) or the index of an
-    equal piece in the picture of the frame before it on the same connection
-    (:class:`~persian_rummy.server.tables.StateFrame`). Use one for each connection: a new
-    connection's first frame writes every piece out.
-
-    >>> pictures = Pictures()
-    >>> pictures.read({"picture": ["<svg>", "<g/>", "</svg>"]})
-    '<svg><g/></svg>'
-    >>> pictures.read({"picture": [0, "<rect/>", 2]})
-    '<svg><rect/></svg>'
-    >>> pictures.read({"picture": [5]})
-    Traceback (most recent call last):
-      ...
-    persian_rummy.errors.InvalidArgumentError: a frame's picture refers to piece 5 of the last picture, which has 3 pieces
-    """
-
-    def __init__(self) -> None:
-        self.pieces: tuple[str, ...] = ()
-
-    def read(self, frame: dict[str, Any]) -> str:
-        """The SVG text of ``frame``'s picture (a state frame as JSON gives it), which the next
-        frame's numbers refer to."""
-        if not isinstance(frame, dict):
-            raise InvalidArgumentError(f"a state frame with a picture is a JSON object, not {type(frame).__name__}")
-        pieces = frame.get("picture")
-        if not isinstance(pieces, list):
-            raise InvalidArgumentError(f"a state frame's picture is a list of pieces, not {type(pieces).__name__}")
-        rebuilt = []
-        for piece in pieces:
-            if isinstance(piece, str):
-                rebuilt.append(piece)
-            elif type(piece) is int and 0 <= piece < len(self.pieces):
-                rebuilt.append(self.pieces[piece])
-            else:
-                raise InvalidArgumentError(
-                    f"a frame's picture refers to piece {piece!r} of the last picture, which has {len(self.pieces)} pieces"
-                )
-        self.pieces = tuple(rebuilt)
-        return "".join(rebuilt)
+__all__ = ["PROTOCOL", "SeatClient"]
 
 
 class SeatClient:
@@ -87,8 +47,7 @@ class SeatClient:
         self.seq = -1
         self.joined: list[int] = []
         self.finished = False
-        self.picture = ""
-        self._pictures = Pictures()
+        self.log: list[str] = []
         self._sent: dict[int, float] = {}
         self._requests = 0
 
@@ -97,7 +56,6 @@ class SeatClient:
         import websockets
 
         first = True
-        self._pictures = Pictures()  # a new connection's first frame writes its picture whole
         try:
             async with websockets.connect(self.url, max_size=2**22, open_timeout=20) as socket:
                 async for message in socket:
@@ -107,6 +65,7 @@ class SeatClient:
                     frame = json.loads(text)
                     if first and frame.get("type") == "state":
                         self.joined.append(frame["seq"])
+                        self.log = []  # a connection's first frame holds the whole log
                         first = False
                     reply = self._answer(frame)
                     if reply is not None:
@@ -118,6 +77,10 @@ class SeatClient:
 
     def _answer(self, frame: dict[str, Any]) -> str | None:
         kind = frame.get("type")
+        if kind in ("welcome", "state") and frame.get("protocol") != PROTOCOL:
+            raise InvalidArgumentError(
+                f"this client speaks protocol {PROTOCOL}, the server's {kind} frame {frame.get('protocol')!r}"
+            )
         if kind == "ack":
             self.acks[frame["seq"]] = frame["action"]
             sent = self._sent.pop(frame["id"], None)
@@ -132,7 +95,7 @@ class SeatClient:
         if kind != "state":
             return None
         self.seq = frame["seq"]
-        self.picture = self._pictures.read(frame)
+        self.log += [entry["text"] for entry in frame["log"]]
         if frame["phase"] == "game_over":
             self.finished = True
             return None

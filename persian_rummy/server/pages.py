@@ -78,69 +78,108 @@ def lobby() -> str:
     )
 
 
+def _who(table: Table, seat: int) -> str:
+    """A seat as a person reads it: ``South`` or ``South: Tester``."""
+    name = table.names[seat]
+    return SEAT_NAMES[seat] if name == SEAT_NAMES[seat] else f"{SEAT_NAMES[seat]}: {name}"
+
+
 def created(table: Table, tokens: dict[str, Any], base: str) -> str:
-    """The page listing a new table's secret links: one per person's seat and a spectator link."""
+    """The page listing a new table's secret links: one per person's seat, with a button that
+    opens the first one here, and a spectator link.
+
+    >>> table = Table.new(seats=("greedy", "greedy", "human", "greedy"), names=("N", "E", "Tess", "W"))
+    >>> page = created(table, {"seats": [(2, "tok")], "spectator": "watch"}, "http://x")
+    >>> 'id="open-seat" href="/play/tok"' in page, "South: Tess" in page
+    (True, True)
+    """
     rows = "".join(
-        f"<li>{escape(SEAT_NAMES[seat])} ({escape(table.names[seat])}): "
-        f'<a href="/play/{token}">{escape(base)}/play/{token}</a></li>'
+        f'<li>{escape(_who(table, seat))}: <a href="/play/{token}">{escape(base)}/play/{token}</a></li>'
         for seat, token in tokens["seats"]
     )
     bots = "".join(
-        f"<li>{escape(SEAT_NAMES[seat])}: the {escape(kind)} bot</li>"
+        f"<li>{escape(_who(table, seat))}: the {escape(kind)} bot</li>"
         for seat, kind in enumerate(table.seats)
         if kind != HUMAN
     )
     watch = tokens["spectator"]
+    first = tokens["seats"][0] if tokens["seats"] else None
+    opener = (
+        f'<p><a class="button" id="open-seat" href="/play/{first[1]}">Open my seat ({escape(_who(table, first[0]))})</a></p>'
+        if first is not None
+        else ""
+    )
     return _page(
         "Table created",
-        f"<main><h1>Table {escape(table.id)} is ready</h1>"
-        "<p>Give each person their own link: it is the only key to that seat, and it is shown only now.</p>"
+        f"<main><h1>Table {escape(table.id)} is ready</h1>{opener}"
+        "<p>Give each other person their own link: it is the only key to that seat, and it is shown only now.</p>"
         f'<ul class="links">{rows}</ul>'
         + (f"<p>Bots:</p><ul>{bots}</ul>" if bots else "")
-        + f'<p>Spectators: <a href="/watch/{watch}">{escape(base)}/watch/{watch}</a></p></main>',
+        + f'<p>Spectators: <a href="/watch/{watch}">{escape(base)}/watch/{watch}</a></p>'
+        '<p><a href="/">Back to the lobby</a></p></main>',
     )
 
 
 def table_page(table: Table, seat: int | None) -> str:
-    """The page of a seat (or of a spectator, ``seat=None``): a frame filled in live by the
-    page's script from the WebSocket.
+    """The page of a seat (or of a spectator, ``seat=None``): drawn live by the page's script
+    from the WebSocket's frames. Its hooks for scripts and tests are stable: the buttons
+    ``draw``, ``meld``, ``discard`` and ``pass``, ``status``, the ``log``, the own ``hand``.
 
     >>> page = table_page(Table.new(seats=("human",) * 4, table_id="t"), 1)
-    >>> 'data-seat="1"' in page, 'id="board"' in page
-    (True, True)
+    >>> 'data-seat="1"' in page, 'id="hand"' in page, 'id="log"' in page, 'id="rematch"' in page
+    (True, True, True, True)
     """
-    who = "Spectator" if seat is None else f"{SEAT_NAMES[seat]} ({table.names[seat]})"
-    controls = (
+    who = "watching" if seat is None else _who(table, seat)
+    mine = (
         ""
         if seat is None
-        else '<div id="controls" role="toolbar" aria-label="Actions">'
-        '<button id="draw" type="button" accesskey="d">Draw from stock</button>'
-        '<button id="meld" type="button" accesskey="m">Meld selected</button>'
-        '<button id="discard" type="button" accesskey="x">Discard selected</button>'
-        '<button id="pass" type="button" accesskey="p">Pass</button>'
-        '<button id="clear" type="button">Clear selection</button>'
-        '<form id="typed"><label>Action: <input id="action" list="legal" autocomplete="off" '
-        'placeholder="draw, take 2, meld 4s 5s 6s, layoff 7c 1, discard Jk"></label>'
-        '<datalist id="legal"></datalist><button type="submit">Play</button></form>'
-        "</div>"
+        else '<section id="mine" aria-label="Your hand and actions">'
+        '<div id="hand" role="group" aria-label="Your hand: select cards"></div>'
+        '<p id="hint" aria-live="polite"></p>'
+        '<div id="controls" role="toolbar" aria-label="Actions">'
+        '<button id="draw" type="button">Draw</button>'
+        '<button id="meld" type="button">Meld</button>'
+        '<button id="discard" type="button">Discard</button>'
+        '<button id="pass" type="button">Pass</button>'
+        '<button id="clear" type="button" class="quiet">Clear selection</button></div>'
+        '<div id="arrange" role="toolbar" aria-label="Arrange">'
+        '<button id="by-suit" type="button" class="quiet">Sort by suit</button>'
+        '<button id="by-rank" type="button" class="quiet">Sort by rank</button>'
+        '<button id="sound" type="button" class="quiet" aria-pressed="false">Sound: off</button></div>'
+        '<form id="typed"><label>Type an action: <input id="action" list="legal" autocomplete="off" '
+        'placeholder="draw, take 2, meld 4s 5s 6s, layoff 7c 1, discard Jk, help"></label>'
+        '<datalist id="legal"></datalist><button type="submit" class="quiet">Play</button></form>'
+        "</section>"
+    )
+    help_text = (
+        "Tap the stock or Draw to draw, or a discard-pile card to take it and every card above it. "
+        "Tap your cards to select them (they lift), then Meld; select one card and tap a lit meld to lay it off; "
+        "select one card and press Discard to end your turn. Lit cards and buttons are what you may do now. "
+        "Drag cards, or Alt+arrow keys, to arrange your hand. Every control is a button: Tab to it, Enter or Space presses it."
+        if seat is not None
+        else "You are watching: only the public table is shown."
     )
     return _page(
         f"Table {table.id}",
         f'<main id="table" data-seat="{"" if seat is None else seat}">'
-        f'<header><h1>Persian Rummy · {escape(who)}</h1><p id="status" role="status" aria-live="polite">Connecting…</p></header>'
-        f'<div id="board" aria-label="The table"></div>{controls}'
-        '<p id="help">'
-        + (
-            "Click the stock to draw or a discard-pile card to take it and all above it. "
-            "Click your cards to select them, then Meld; select one card and click a meld to lay it off; "
-            "double-click a card (or select it and press Discard) to discard. Tab to any card or button; Enter or Space clicks it."
-            if seat is not None
-            else "You are watching: only the public table is shown."
-        )
-        + "</p>"
+        f"<header><h1>Persian Rummy · {escape(who)}</h1>"
+        '<p id="status" role="status" aria-live="polite">Connecting…</p>'
+        '<button id="retake" type="button" hidden>Take the seat back here</button>'
+        '<p id="scores"></p></header>'
+        '<div id="game"><section id="board" aria-label="The table">'
+        '<div id="seats"></div>'
+        '<div id="centre"><button id="stock" type="button" data-stock="">Stock</button>'
+        '<div id="pile" role="group" aria-label="Discard pile (oldest first)"></div></div>'
+        '<h2 class="small">Melds</h2><div id="melds"></div>'
+        f"</section>{mine}"
+        '<aside id="log-box" aria-label="Moves"><h2 class="small">Moves</h2><div id="log" tabindex="0"></div></aside></div>'
+        f'<details id="help"><summary>How to play here</summary><p>{help_text}</p></details>'
         + ('<p><a id="record" href="">Download the game record</a></p>' if seat is not None else "")
-        + '<dialog id="sheet"><h2 id="sheet-title">Score sheet</h2><table id="sheet-table"></table>'
-        '<p id="sheet-result"></p><form method="dialog"><button id="sheet-close" autofocus>Continue</button></form></dialog>'
+        + '<dialog id="sheet" aria-labelledby="sheet-title"><h2 id="sheet-title">Score sheet</h2><div class="scroll"><table id="sheet-table"></table></div>'
+        '<p id="sheet-result"></p><div id="end" hidden>'
+        + ('<button id="rematch" type="button">Rematch</button>' if seat is not None else "")
+        + '<a class="button" id="lobby" href="/">New game: back to the lobby</a></div>'
+        '<p><button id="sheet-close" type="button" autofocus>Continue</button></p></dialog>'
         '</main><script src="/static/table.js"></script>',
         page="table",
     )

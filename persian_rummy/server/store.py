@@ -19,7 +19,7 @@ connection through its ``fsync``.
 >>> table = Table.new(seats=("human", "greedy", "greedy", "greedy"), seed=4, dealer=0, table_id="t1")
 >>> store.add_table(table, {"tok-north": 0, "tok-watch": None})
 >>> _ = table.apply(1, "draw")
->>> store.add_action(table.id, 1, 1, "draw")
+>>> store.add_actions([ActionRow(table.id, 1, 1, "draw", False)])
 >>> store.find_token("tok-north"), store.find_token("tok-watch"), store.find_token("guess")
 (('t1', 0), ('t1', None), None)
 >>> [resumed.state == table.state for resumed in store.unfinished()]
@@ -31,6 +31,9 @@ connection through its ``fsync``.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import contextlib
 import hashlib
 import json
 import sqlite3
@@ -42,7 +45,7 @@ from typing import Final, NamedTuple
 from persian_rummy.rules import Rules
 from persian_rummy.server.tables import Table
 
-__all__ = ["ActionRow", "Store", "token_digest"]
+__all__ = ["ActionRow", "GroupCommit", "Store", "token_digest"]
 
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -169,11 +172,6 @@ class Store:
                 [(token_digest(token), table.id, seat) for token, seat in tokens.items()],
             )
 
-    def add_action(self, table_id: str, seq: int, seat: int, action: str, *, finished: bool = False) -> None:
-        """Store accepted action number ``seq`` (1-based) of a table, committed before this
-        returns; ``finished`` marks the game over in the same transaction."""
-        self.add_actions([ActionRow(table_id, seq, seat, action, finished)])
-
     def add_actions(self, rows: Sequence[ActionRow]) -> None:
         """Store accepted actions, of one table or several, in one transaction committed
         before this returns (one ``fsync`` for them all): either every row is stored or, when
@@ -249,3 +247,89 @@ class Store:
         table.owner = owner
         table.created = datetime.strptime(created, "%Y-%m-%d %H:%M:%S").replace(tzinfo=timezone.utc).timestamp()
         return table
+
+
+class GroupCommit:
+    """The commits of accepted actions, on the store's own thread: the actions accepted while
+    a commit runs (other tables') are committed together in the next one, so a busy server
+    makes one ``fsync`` and one hand-over between threads for many actions. Each :meth:`add`
+    returns once its action is committed, or raises the ``sqlite3.Error`` that kept it out of
+    the database: a failed batch is retried one action at a time, so only the action that
+    cannot be stored fails."""
+
+    def __init__(self, store: Store, writer: concurrent.futures.Executor) -> None:
+        self._store = store
+        self._writer = writer
+        self._pending: list[tuple[ActionRow, asyncio.Future[None]]] = []
+        self._committing = False
+
+    async def add(self, row: ActionRow) -> None:
+        """Store ``row``, committed before this returns."""
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+        self._pending.append((row, done))
+        if not self._committing:
+            # At the end of this turn of the event loop: the actions that came in together
+            # (their sockets were read at once) are committed together.
+            self._committing = True
+            loop.call_soon(self._start, loop)
+        await done
+
+    def _start(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Hand the pending rows to the store's thread; its callback brings the outcomes back
+        to the loop (no task of its own: a commit costs one hand-over each way)."""
+        batch, self._pending = self._pending, []
+        try:
+            work = self._writer.submit(self._commit, [row for row, _ in batch])
+        except RuntimeError as error:  # the server is closing: its writer is shut down
+            self._finish(loop, batch, error)
+            return
+
+        def back(work: concurrent.futures.Future[list[sqlite3.Error | None]]) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+                loop.call_soon_threadsafe(self._finish, loop, batch, work)
+
+        work.add_done_callback(back)
+
+    def _finish(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        batch: list[tuple[ActionRow, asyncio.Future[None]]],
+        work: concurrent.futures.Future[list[sqlite3.Error | None]] | BaseException,
+    ) -> None:
+        """On the loop: give each row's sender its outcome, and commit what came meanwhile."""
+        outcomes: list[BaseException | None]
+        if isinstance(work, BaseException):
+            outcomes = [work] * len(batch)
+        else:
+            try:
+                outcomes = list(work.result())
+            except Exception as error:  # the commit failed unexpectedly
+                outcomes = [error] * len(batch)
+        for (_, done), outcome in zip(batch, outcomes, strict=True):
+            if done.done():
+                continue  # its sender went away meanwhile
+            if outcome is None:
+                done.set_result(None)
+            else:
+                done.set_exception(outcome)
+        self._committing = bool(self._pending)
+        if self._pending:
+            self._start(loop)
+
+    def _commit(self, rows: list[ActionRow]) -> list[sqlite3.Error | None]:
+        """On the store's thread: commit ``rows`` together, or one by one if that fails."""
+        try:
+            self._store.add_actions(rows)
+            return [None] * len(rows)
+        except sqlite3.Error as error:
+            if len(rows) == 1:
+                return [error]
+        outcomes: list[sqlite3.Error | None] = []
+        for row in rows:
+            try:
+                self._store.add_actions([row])
+                outcomes.append(None)
+            except sqlite3.Error as error:
+                outcomes.append(error)
+        return outcomes

@@ -2,18 +2,17 @@
 
 The table holds the authoritative :class:`~persian_rummy.GameState`; it applies each action
 for the seat that sent it (``play(..., seat=...)``), numbers the accepted actions (``seq``,
-counted over the whole game) and deals the next deal as soon as one ends (R7). What each
-seat is sent is built here (:meth:`Table.frame`): its own :class:`~persian_rummy.PlayerView`,
-its picture (:func:`persian_rummy.svg.table`) and its legal actions, never another hand (R27).
+counted over the whole game), keeps the game's log in words and deals the next deal as soon
+as one ends (R7). What each seat is sent is built here (:meth:`Table.frames`): its own
+:class:`~persian_rummy.PlayerView`, its legal actions and the log as it may read it, never
+another hand (R27); the page draws the table from them.
 
 >>> table = Table.new(seats=("human", "greedy", "greedy", "greedy"), seed=7)
 >>> table.seq, table.state.deal_number, table.bots[0] is None, table.bots[1] is not None
 (0, 1, True, True)
->>> frame = table.frame(0)
->>> frame["type"], frame["seat"], frame["view"]["seat"], "".join(frame["picture"]).startswith("<svg")
-('state', 0, 0, True)
->>> table.frame(None)["view"] is None  # a spectator sees the public table only
-True
+>>> seat, watcher = [json.loads(text) for text in table.frames([0, None])]
+>>> seat["type"], seat["seat"], seat["view"]["seat"], watcher["view"]["hand"]  # a spectator sees no hand
+('state', 0, 0, None)
 """
 
 from __future__ import annotations
@@ -23,25 +22,31 @@ import re
 import secrets
 import time
 from collections.abc import Sequence
-from json.encoder import encode_basestring_ascii
-from typing import Any, Final
+from typing import Final
 
 import attrs
 
-from persian_rummy.actions import Action
+from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards
 from persian_rummy.arena import deal_seed
 from persian_rummy.bots import Bot, make_bot
+from persian_rummy.cards import Card
 from persian_rummy.dealing import new_game, next_deal
 from persian_rummy.engine import legal_actions, play
 from persian_rummy.errors import NotationError
+from persian_rummy.melds import credits
+from persian_rummy.presentation import Style, describe, narrate, result_text, round_end_text
 from persian_rummy.record import GameRecord, dumps
 from persian_rummy.rules import Rules
 from persian_rummy.scoring import score_round
 from persian_rummy.serialization import views_to_json
 from persian_rummy.state import PLAYERS, SEAT_NAMES, TEAM_NAMES, GameState, Phase
-from persian_rummy.svg import seat_tables
+from persian_rummy.view import PlayerView
 
-__all__ = ["HUMAN", "StateFrame", "Table", "new_token"]
+__all__ = ["HUMAN", "PROTOCOL", "WEB_STYLE", "Table", "new_token"]
+
+#: The version of the frames' protocol (the ``protocol`` field of the welcome and state
+#: frames): 2 sends the view, the legal actions and the log, and no picture.
+PROTOCOL: Final = 2
 
 #: The seat kind of a person (any other kind is a bot's name, see :func:`~persian_rummy.bots.make_bot`).
 HUMAN: Final = "human"
@@ -119,6 +124,9 @@ class Table:
     touched: float = attrs.field(factory=time.time)
     #: Whether a person (not a bot) has played at the table.
     played: bool = False
+    #: The game in words: for each action, deal and score, its mover (``None`` for a deal's
+    #: heading or score), its entry as JSON for everyone and for its mover (``""``: the same).
+    log: list[tuple[int | None, str, str]] = attrs.field(factory=list)
 
     @classmethod
     def new(
@@ -146,7 +154,7 @@ class Table:
         seed = secrets.randbits(128) if seed is None else seed
         dealer = secrets.randbelow(PLAYERS) if dealer is None else dealer
         state = new_game(deal_seed(seed, 1), dealer=dealer, rules=rules)
-        return cls(
+        table = cls(
             table_id or secrets.token_hex(8),
             rules,
             seed,
@@ -157,6 +165,8 @@ class Table:
             state,
             [[]],
         )
+        table._note_deal(state)
+        return table
 
     @classmethod
     def resume(
@@ -237,11 +247,15 @@ class Table:
         self.touched = time.time()
         self.deals[-1].append(action)
         self.seq += 1
-        self.state = after
+        before, self.state = self.state, after
+        self._narrate(before, action, after)
+        if not after.phase.is_live:
+            self._note_score(after)
         if after.phase is Phase.ROUND_OVER:
             self.ended = after
             self.state = next_deal(after, deal_seed(self.seed, after.deal_number + 1))
             self.deals.append([])
+            self._note_deal(self.state)
         return self.state
 
     def record(self) -> GameRecord:
@@ -268,58 +282,23 @@ class Table:
         """
         return dumps(self.record().redact(seat))
 
-    def frame(
-        self, seat: int | None, state: GameState | None = None, last: dict[str, Any] | None = None
-    ) -> dict[str, Any]:
-        """The ``state`` frame for ``seat`` (``None``: a spectator) on ``state`` (default: the
-        current state): the seat's view as JSON, the picture, its legal actions when it is to
-        move, the score sheet once the deal is over, and ``last`` (the public event that led
-        here). A spectator's frame has no view and a picture with every hand face down.
-
-        >>> frame = Table.new(seats=("human",) * 4, seed=1, dealer=0).frame(1)
-        >>> frame["turn"], frame["legal"][:2], frame["sheet"]
-        (1, ['draw'], None)
-        """
-        frame: dict[str, Any] = json.loads(self.frame_text(seat, state, last))
-        return frame
-
-    def frame_text(self, seat: int | None, state: GameState | None = None, last: dict[str, Any] | None = None) -> str:
-        """:meth:`frame` as the JSON text the server sends.
-
-        >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
-        >>> json.loads(table.frame_text(1)) == table.frame(1), table.frame_text(None).startswith('{"type":"state"')
-        (True, True)
-        """
-        return self.frame_texts((seat,), state, last)[0]
-
-    def frame_texts(
-        self, seats: Sequence[int | None], state: GameState | None = None, last: dict[str, Any] | None = None
-    ) -> list[str]:
-        """:meth:`frame_text` for each of ``seats`` on one position (:meth:`frames`, each
-        written whole).
-
-        >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
-        >>> texts = table.frame_texts([0, 1, 2, 3, None])
-        >>> [json.loads(text)["seat"] for text in texts]
-        [0, 1, 2, 3, None]
-        >>> texts == [table.frame_text(seat) for seat in [0, 1, 2, 3, None]]
-        True
-        """
-        return [frame.text() for frame in self.frames(seats, state, last)]
-
     def frames(
-        self, seats: Sequence[int | None], state: GameState | None = None, last: dict[str, Any] | None = None
-    ) -> list[StateFrame]:
-        """The state frames of ``seats`` on one position, written together: what the frames
-        share (the pictures' header, centre, labels and face-down hands, the score sheet) is
-        drawn and put into JSON once for them all (:func:`~persian_rummy.svg.seat_tables`),
-        and the views go in as :meth:`~persian_rummy.PlayerView.to_json` writes them
-        (:func:`~persian_rummy.serialization.views_to_json`: what they share, once).
+        self, seats: Sequence[int | None], state: GameState | None = None, log: tuple[int, int] | None = None
+    ) -> list[str]:
+        """The state frames (JSON text, protocol :data:`PROTOCOL`) of ``seats`` (``None``: the
+        spectators) on ``state`` (default: the current state), written together: each seat's
+        view as :meth:`~persian_rummy.PlayerView.to_json` writes it
+        (:func:`~persian_rummy.serialization.views_to_json`: what the views share, once), its
+        legal actions when it is to move (``legal``, and in words: ``legal_text``), the score
+        sheet once the deal is over, each team's points on the table, and the entries ``log``
+        (a slice of :attr:`log`, default all) as that seat may read them. A spectator's view has no hand and no seat (R27).
 
         >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
-        >>> north, watcher = table.frames([0, None])
-        >>> json.loads(north.text())["seat"], len(north.pieces) > 20
-        (0, True)
+        >>> east, watcher = [json.loads(text) for text in table.frames([1, None])]
+        >>> east["protocol"], east["turn"], east["legal"][:1], east["sheet"], east["view"]["seat"]
+        (2, 1, ['draw'], None, 1)
+        >>> watcher["view"]["hand"], watcher["legal"], [entry["text"] for entry in watcher["log"]]
+        (None, [], ['Deal 1 of 2: East is first to play (North deals)'])
         """
         state = self.state if state is None else state
         sheet = None
@@ -330,112 +309,106 @@ class Table:
                  "going_out": score.going_out, "total": score.total}
                 for score in score_round(state)
             ]  # fmt: skip
+        on_table = [0, 0]
+        for meld in state.melds:
+            points = credits(meld)
+            on_table[0] += points[0] + points[2]
+            on_table[1] += points[1] + points[3]
         public = {
             "deal": state.deal_number,
             "deals": state.rules.deals,
             "phase": state.phase.value,
             "turn": state.current_player,
             "scores": list(state.scores),
+            "on_table": on_table,
             "names": list(self.names),
             "seats": list(self.seats),
-            "last": last,
+            "sheet": sheet,
         }
-        # The frames' fields in order: type, seq, seat, the public fields, picture, legal, sheet, view.
         middle = _dumps(public)[1:-1]
-        sheet_text = _dumps(sheet)
+        entries = self.log[slice(*log) if log is not None else slice(None)]
         views = {seat: state.view(seat) for seat in seats if seat is not None}
-        view_texts = dict(zip(views, views_to_json(list(views.values())), strict=True))
+        view_texts: dict[int | None, str] = dict(zip(views, views_to_json(list(views.values())), strict=True))
+        if None in seats:
+            # The public table: any seat's view without its seat and hand (R27).
+            public_view = json.loads(next(iter(view_texts.values()), None) or state.view(0).to_json())
+            public_view.update(seat=None, hand=None)
+            view_texts[None] = _dumps(public_view)
         frames = []
-        for seat, picture in zip(seats, seat_tables(state, seats), strict=True):
-            legal, view_text = "[]", "null"  # a spectator's
-            if seat is not None:
-                view_text = view_texts[seat]
-                if views[seat].is_to_move:
-                    legal = _dumps([str(action) for action in legal_actions(views[seat])])
+        for seat in seats:
+            legal = said = "[]"
+            if seat is not None and views[seat].is_to_move:
+                actions = legal_actions(views[seat])
+                legal = _dumps([str(action) for action in actions])
+                said = _dumps([_offer(views[seat], action) for action in actions])
+            log_text = ",".join(
+                own if seat is not None and seat == mover and own else public for mover, public, own in entries
+            )
             frames.append(
-                StateFrame(
-                    f'{{"type":"state","seq":{self.seq},"seat":{"null" if seat is None else seat},{middle},"picture":[',
-                    picture,
-                    f'],"legal":{legal},"sheet":{sheet_text},"view":{view_text}}}',
-                )
+                f'{{"type":"state","protocol":{PROTOCOL},"seq":{self.seq},"seat":{"null" if seat is None else seat},'
+                f'{middle},"legal":{legal},"legal_text":{said},"log":[{log_text}],"view":{view_texts[seat]}}}'
             )
         return frames
 
+    def _narrate(self, before: GameState, action: Action, after: GameState) -> None:
+        """Add ``action`` (``before`` -> ``after``) to :attr:`log`, in words for the others and
+        for its mover (who sees the card drawn from the stock, R27)."""
+        seat = before.current_player
+        cards: list[Card] = []
+        own_cards: list[Card] = []
+        if isinstance(action, DrawStock):
+            own_cards = list(after.hands[seat] - before.hands[seat])
+        elif isinstance(action, DrawDiscard):
+            cards = list(before.discard_pile[action.index :])
+        elif isinstance(action, MeldCards):
+            cards = list(action.cards)
+        elif isinstance(action, LayOff | Discard):
+            cards = [action.card]
+        public_action = "draw" if isinstance(action, DrawStock) else str(action)
+        text = describe(before, action, after, WEB_STYLE, reveal=False)
+        own_text = describe(before, action, after, WEB_STYLE, you=True)
+        entry = {"kind": "action", "seq": self.seq, "deal": before.deal_number, "seat": seat, "action": public_action}
+        public = _dumps({**entry, "text": f"{self.names[seat]} {text}", "cards": [str(card) for card in cards]})
+        own = _dumps({**entry, "text": f"You {own_text}", "cards": [str(card) for card in own_cards or cards]})
+        self.log.append((seat, public, own))
 
-@attrs.frozen
-class StateFrame:
-    """One seat's (or the spectators') state frame, as :meth:`Table.frames` writes it: the
-    JSON text before the picture (``head``), the picture's pieces (``pieces``, SVG text) and
-    the JSON text after it (``tail``).
+    def _note(self, kind: str, deal: int, text: str) -> None:
+        self.log.append((None, _dumps({"kind": kind, "seq": self.seq, "deal": deal, "text": text}), ""))
 
-    :meth:`text` writes the frame for a connection. The ``picture`` field is a list whose
-    items are the picture's pieces in order, each either a string (the piece's SVG text) or
-    a number: the index of an equal piece in the last picture that connection was sent. A
-    connection's first frame, and :meth:`text` without ``sent``, has every piece written out;
-    after it, a piece the connection already holds costs a few bytes instead of the hundreds
-    or thousands its SVG text takes (most of a picture stays as it was from one action to the
-    next). The picture is ``"".join`` of the pieces
-    (:class:`~persian_rummy.server.client.Pictures` rebuilds it from the numbers).
+    def _note_deal(self, state: GameState) -> None:
+        first, dealer = SEAT_NAMES[state.current_player], SEAT_NAMES[state.dealer]
+        heading = f"Deal {state.deal_number} of {state.rules.deals}: {first} is first to play ({dealer} deals)"
+        self._note("deal", state.deal_number, heading)
 
-    >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
-    >>> before = table.frames([0])[0]
-    >>> _ = table.apply(1, legal_actions(table.state)[0])
-    >>> after = table.frames([0])[0]
-    >>> picture = json.loads(after.text(before.pieces))["picture"]
-    >>> [piece for piece in picture if isinstance(piece, str)] == [
-    ...     piece for piece in after.pieces if piece not in before.pieces
-    ... ]
-    True
-    """
+    def _note_score(self, state: GameState) -> None:
+        deal = " and ".join(f"{TEAM_NAMES[score.team]} {score.total}" for score in score_round(state))
+        text = f"{round_end_text(state)} Deal {state.deal_number}: {deal}. Totals: "
+        text += f"{TEAM_NAMES[0]} {state.scores[0]}, {TEAM_NAMES[1]} {state.scores[1]}."
+        if state.phase is Phase.GAME_OVER:
+            text += f" Game over: {result_text(state)}."
+        self._note("score", state.deal_number, text)
 
-    head: str
-    pieces: tuple[str, ...]
-    tail: str
 
-    def text(self, sent: Sequence[str] | None = None) -> str:
-        """The frame's JSON text; with ``sent`` (the pieces of the last picture the connection
-        was sent), each piece found there as its index in that picture."""
-        if sent is None:
-            return self.head + ",".join(map(_json_piece, self.pieces)) + self.tail
-        items = []
-        where: dict[str, int] | None = None
-        held = len(sent)
-        for number, piece in enumerate(self.pieces):
-            if number < held and sent[number] is piece:  # most often: the same piece, in its place
-                items.append(str(number))
-                continue
-            if where is None:
-                where = {piece: number for number, piece in enumerate(sent)}
-            found = where.get(piece)
-            items.append(_json_piece(piece) if found is None else str(found))
-        return self.head + ",".join(items) + self.tail
+def _offer(view: PlayerView, action: Action) -> str:
+    """A legal action in words for the player who may play it: ``take 7♣ 9♦ from the discard pile``."""
+    if isinstance(action, DrawDiscard):
+        return narrate(action, view.discard_pile[action.index :], card=WEB_STYLE.card, form="you")
+    target = view.melds[action.meld] if isinstance(action, LayOff) else None
+    return narrate(action, card=WEB_STYLE.card, form="you", target=target)
 
+
+class _WebStyle(Style):
+    """Cards as a person reads them on the page: ``10♣`` (as on the card faces), ``Joker``."""
+
+    def card(self, card: Card) -> str:
+        return "Joker" if card.is_joker else card.symbol.replace("T", "10")
+
+
+#: How the table's log writes cards.
+WEB_STYLE: Final = _WebStyle()
 
 # One encoder for every frame (json.dumps with options builds a new one at each call).
-_dumps: Final = json.JSONEncoder(separators=(",", ":")).encode
-
-
-# A picture's pieces (a card of the pile at its place, a meld, a hand, a label) come back action
-# after action: their JSON is kept, up to about 16 MiB of text (then forgotten all at once).
-# Threads that race store equal texts, and at worst miscount the size a little.
-_KEPT_LIMIT: Final = 2**24
-_KEPT: dict[str, str] = {}
-_kept_size = 0
-
-
-def _json_piece(piece: str) -> str:
-    """A piece of a picture as a JSON string (as ``json.dumps`` writes it), kept for the
-    other pictures of the position and for later ones."""
-    global _kept_size
-    text = _KEPT.get(piece)
-    if text is None:
-        text = encode_basestring_ascii(piece)
-        if _kept_size > _KEPT_LIMIT:
-            _KEPT.clear()
-            _kept_size = 0
-        _KEPT[piece] = text
-        _kept_size += len(piece) + len(text)
-    return text
+_dumps: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
 def _make_bots(seats: Sequence[str], seed: int) -> tuple[Bot | None, ...]:

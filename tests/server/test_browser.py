@@ -1,7 +1,10 @@
 """A real browser at the table: the system's headless Chromium driven by Playwright (no browser
-is downloaded) plays South against three bots by clicking and from the keyboard, through the
-lobby form, the score sheets and the record download; a screenshot of the table is saved
-(to ``PERSIAN_RUMMY_SCREENSHOTS`` if set, else the test's temporary directory)."""
+is downloaded; loopback only) plays South against three bots by clicks, taps and keys, through
+the lobby form, the score sheets, the record download and the rematch. The page draws the table
+from the frames' data; its hooks (``#draw``, ``#meld``, ``#discard``, ``#pass``, ``#status``,
+``#log``, ``[data-card]``, ``[data-meld]``, ``[data-pile]``, ``[data-stock]``, ``#rematch``)
+are what a person's clicks land on. Screenshots are saved to ``PERSIAN_RUMMY_SCREENSHOTS`` if
+set (``docs/_static`` takes them), else to the test's temporary directory."""
 
 from __future__ import annotations
 
@@ -13,10 +16,10 @@ from typing import Any
 
 import pytest
 from live import LiveServer
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, sync_playwright
 
+from persian_rummy.actions import DrawStock
 from persian_rummy.record import loads
-from persian_rummy.svg import cards_in
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -29,7 +32,9 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-SOUTH = 'g.hand[data-seat="2"] g.card[data-card]'
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+WAIT = 20_000  # milliseconds: every wait for the page is bounded
 
 
 @pytest.fixture(scope="module")
@@ -56,15 +61,27 @@ def screenshots(tmp_path: pathlib.Path) -> pathlib.Path:
     return folder
 
 
+def new_page(browser: Browser, device: dict[str, Any]) -> tuple[Page, list[str]]:
+    """A page of its own context, and the console errors, page errors and failed requests it meets."""
+    context = browser.new_context(**device, accept_downloads=True, reduced_motion="reduce")
+    context.set_default_timeout(WAIT)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("response", lambda response: problems.append(response.url) if response.status >= 400 else None)
+    return page, problems
+
+
 def open_south_seat(page: Page, server: LiveServer) -> None:
-    """Create a table in the lobby form (South a person, three greedy bots) and follow South's link."""
+    """Create a table in the lobby form (South a person, three greedy bots), then "Open my seat"."""
     page.goto(server.url + "/")
     page.select_option('select[name="seat0"]', "greedy")
     page.select_option('select[name="seat2"]', "human")
     page.fill('input[name="name2"]', "Tester")
     page.click("button[type=submit]")
-    page.click('.links a[href^="/play/"]')
-    page.wait_for_selector("#board svg")
+    page.click("#open-seat")
+    page.wait_for_selector("#hand [data-card]")
 
 
 def legal(page: Page) -> list[str]:
@@ -72,147 +89,268 @@ def legal(page: Page) -> list[str]:
 
 
 def seq(page: Page) -> str:
-    return page.get_attribute("#board", "data-seq") or ""
+    return page.get_attribute("#table", "data-seq") or ""
 
 
-def assert_board_is_the_servers_picture(page: Page, server: LiveServer) -> None:
-    """While South is to act (so the table waits), the page shows the cards of South's picture
-    on the server, in order: the page rebuilt it from the pieces its frames sent."""
-    (table,) = server.app.state.server.tables.values()
-    expected = "".join(table.frame(2)["picture"])
-    shown = page.eval_on_selector_all("#board [data-card]", "cards => cards.map(card => card.dataset.card)")
-    assert shown == cards_in(expected) and page.get_attribute("#board", "data-seq") == str(table.seq)
+def press(locator: Locator, touch: bool) -> None:
+    if touch:
+        locator.tap()
+    else:
+        locator.click()
 
 
-def hand_card(page: Page, card: str, nth: int = 0) -> Any:
-    return page.locator(f"#board {SOUTH.replace('[data-card]', f'[data-card={card!r}]')}".replace("'", '"')).nth(nth)
+def select(page: Page, cards: list[str], touch: bool) -> None:
+    """Select ``cards`` of the own hand (each copy of a card by its own element)."""
+    taken: dict[str, int] = {}
+    for card in cards:
+        press(page.locator(f'#hand [data-card="{card}"]').nth(taken.get(card, 0)), touch)
+        taken[card] = taken.get(card, 0) + 1
 
 
-def click_edge(locator: Any) -> None:
-    """Click a card's left edge: the part of an overlapped card that shows (a person clicks there too)."""
-    box = locator.bounding_box()
-    locator.click(position={"x": min(5.0, box["width"] / 3), "y": box["height"] / 2})
-
-
-def play_turn_step(page: Page, options: list[str], keyboard: bool) -> None:
-    """One action of South, chosen from the offered actions and done by clicking (or keys)."""
+def play_step(page: Page, options: list[str], touch: bool, keyboard: bool) -> None:
+    """One action of South, chosen from those offered and done by taps, clicks or keys."""
+    melds = sorted((option for option in options if option.startswith("meld ")), key=len, reverse=True)
+    layoffs = [option for option in options if option.startswith("layoff ")]
+    takes = [option for option in options if option.startswith("take ")]
     if "draw" in options:
-        if keyboard:  # Tab through the page to the stock, then Enter
-            for _ in range(80):
+        if takes and len(takes[-1].split()) == 2 and not keyboard:
+            press(page.locator(f'[data-pile="{takes[-1].split()[1]}"]'), touch)
+        elif keyboard:  # Tab through the page to the stock, then Enter
+            for _ in range(120):
                 page.keyboard.press("Tab")
-                if page.evaluate("document.activeElement.classList.contains('stock')"):
+                if page.evaluate("document.activeElement.hasAttribute('data-stock')"):
                     break
             else:
                 raise AssertionError("the stock cannot be reached with Tab")
             page.keyboard.press("Enter")
         else:
-            page.click("#board g.stock.clickable")
-        return
-    melds = sorted((option for option in options if option.startswith("meld ")), key=len, reverse=True)
-    layoffs = [option for option in options if option.startswith("layoff ")]
-    takes = [option for option in options if option.startswith("take ")]
-    if melds:
-        cards = melds[0].split()[1:]
-        for card in sorted(set(cards)):
-            for nth in range(cards.count(card)):
-                click_edge(hand_card(page, card, nth))
-        page.click("#meld")
+            press(page.locator("[data-stock]"), touch)
+    elif melds:
+        select(page, melds[0].split()[1:], touch)
+        assert "lit" in (page.get_attribute("#meld", "class") or "")  # shown before it is tried
+        press(page.locator("#meld"), touch)
     elif layoffs:
         _, card, meld = layoffs[0].split()
-        click_edge(hand_card(page, card))
-        page.click(f'#board g.meld[data-meld="{meld}"] text')
-    elif takes:
-        index = int(takes[-1].split()[1])
-        click_edge(page.locator("#board g.discard-pile g.card").nth(index))
+        select(page, [card], touch)
+        assert "lit" in (page.get_attribute(f'[data-meld="{meld}"]', "class") or "")
+        press(page.locator(f'[data-meld="{meld}"]'), touch)
     elif "pass" in options:
-        page.click("#pass")
+        press(page.locator("#pass"), touch)
     else:
         card = [option for option in options if option.startswith("discard ")][-1].split()[1]
-        if keyboard:  # select with the keyboard's Space, then the Discard button
-            hand_card(page, card).focus()
+        if keyboard:  # Space on the focused card selects it; Enter on Discard
+            page.locator(f'#hand [data-card="{card}"]').first.focus()
             page.keyboard.press(" ")
-            page.click("#discard")
+            page.locator("#discard").focus()
+            page.keyboard.press("Enter")
         else:
-            hand_card(page, card).dblclick(position={"x": 5, "y": 30})
+            select(page, [card], touch)
+            press(page.locator("#discard"), touch)
 
 
-def test_a_person_takes_a_turn_in_the_browser(browser: Browser, server: LiveServer, tmp_path: pathlib.Path) -> None:
-    page = browser.new_page(viewport={"width": 1000, "height": 900})
+def play_game(page: Page, touch: bool, shot: pathlib.Path | None) -> int:
+    """Play South to the end of the game; returns the score sheets met. Saves a screenshot of
+    the table in play (``shot``) once melds are down."""
+    sheets = steps = 0
+    for _ in range(3000):
+        if page.is_visible("#sheet"):
+            if page.get_attribute("#table", "data-phase") == "game_over":
+                return sheets + 1
+            sheets += 1
+            assert page.locator("#sheet-table tr").count() == 4  # header, two teams, totals
+            press(page.locator("#sheet-close"), touch)
+            continue
+        options = legal(page)
+        if not options:
+            page.wait_for_function(
+                "() => document.querySelectorAll('#legal option').length > 0 || document.querySelector('#sheet').open",
+                timeout=WAIT,
+            )
+            continue
+        if (shot is not None and page.locator("[data-meld]").count() >= 2 and options == ["draw"]) or (
+            shot is not None and steps > 60
+        ):
+            page.screenshot(path=str(shot))
+            shot = None
+        before = seq(page)
+        play_step(page, options, touch, keyboard=not touch and steps % 5 == 4)
+        page.wait_for_selector(f'#table:not([data-seq="{before}"]), #sheet[open]', timeout=WAIT)
+        steps += 1
+    raise AssertionError("the game did not end")
+
+
+def assert_log_is_the_record(page: Page, server: LiveServer) -> None:
+    """The log has one item per action, in order, naming each action as the record does (a
+    stock draw as ``draw``: only its drawer sees the card, R27), in words."""
+    (table,) = server.app.state.server.tables.values()
+    items = page.eval_on_selector_all(
+        "#log li", "items => items.map(item => [item.dataset.seat, item.dataset.action, item.textContent])"
+    )
+    actions = [("draw" if isinstance(action, DrawStock) else str(action)) for deal in table.deals for action in deal]
+    assert [action for _, action, _ in items] == actions
+    names = ["North", "East", "Tester", "West"]
+    for seat, action, text in items:
+        subject = "You " if seat == "2" else names[int(seat)] + " "
+        assert text.startswith(subject), (action, text)
+    assert page.locator("#log h3").count() == len(table.deals) - (table.finished and not table.deals[-1])
+
+
+def test_a_person_takes_a_turn_in_the_browser_and_is_told_why_a_move_is_refused(
+    browser: Browser, server: LiveServer, tmp_path: pathlib.Path
+) -> None:
+    page, problems = new_page(browser, DESKTOP)
     open_south_seat(page, server)
     page.wait_for_selector("#legal option", state="attached")
     assert legal(page)[0] == "draw" and page.is_enabled("#draw") and page.is_disabled("#meld")
+    assert "lit" in (page.get_attribute("[data-stock]", "class") or "")  # a legal draw is lit
     before = seq(page)
-    play_turn_step(page, legal(page), keyboard=True)
-    page.wait_for_selector(f'#board:not([data-seq="{before}"])')
-    assert page.locator(f"#board {SOUTH}").count() == 8
-    assert all(option.startswith(("discard", "meld", "layoff")) for option in legal(page))
-    assert_board_is_the_servers_picture(page, server)
-    page.fill("#action", "draw")  # a refused action: the server says why, the page carries on
-    page.press("#action", "Enter")
+    page.click("[data-stock]")
+    page.wait_for_selector(f'#table:not([data-seq="{before}"])')
+    assert page.locator("#hand [data-card]").count() == 8
+    assert page.locator("#hand .drawn").count() == 1  # the card drawn is marked
+    assert page.locator("#log li").last.text_content().startswith("You draw ")  # named to its drawer only
+    # Three cards that make no meld: the page lets the person try, and shows the rules' reason.
+    hand = page.eval_on_selector_all("#hand [data-card]", "cards => cards.map(card => card.dataset.card)")
+    options = legal(page)
+    for first in range(len(hand) - 2):
+        trio = hand[first : first + 3]
+        if not any(option.startswith("meld ") and sorted(option.split()[1:]) == sorted(trio) for option in options):
+            break
+    select(page, trio, touch=False)
+    assert page.locator('#hand [aria-pressed="true"]').count() == 3
+    page.click("#meld")
     page.wait_for_selector("#status.error")
-    assert "R" in page.text_content("#status")
-    page.set_viewport_size({"width": 390, "height": 844})  # a phone
-    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
-    assert page.locator("#board svg").bounding_box()["width"] <= 390
-    page.screenshot(path=str(screenshots(tmp_path) / "table-phone.png"), full_page=True)
-    page.close()
-
-
-def test_the_pages_log_no_console_error_and_fetch_nothing_missing(browser: Browser, server: LiveServer) -> None:
-    page = browser.new_page()
-    problems: list[str] = []
-    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
-    page.on("response", lambda response: problems.append(response.url) if response.status >= 400 else None)
-    open_south_seat(page, server)
-    page.wait_for_selector("#legal option", state="attached")
-    page.wait_for_load_state("networkidle")
+    assert re.match(r"R\d+: ", page.text_content("#status") or "")
     assert problems == []
     page.close()
 
 
-@pytest.mark.thorough
-def test_a_person_plays_a_whole_game_against_three_bots_in_the_browser(
+def test_a_phone_shows_every_card_of_the_hand_big_enough_to_tap(
     browser: Browser, server: LiveServer, tmp_path: pathlib.Path
 ) -> None:
-    page = browser.new_page(viewport={"width": 1000, "height": 1000}, accept_downloads=True)
+    page, problems = new_page(browser, PHONE)
     open_south_seat(page, server)
-    done: list[str] = []
-    sheets = 0
-    shot = False
-    for _ in range(3000):
-        if page.is_visible("#sheet"):
-            sheets += 1
-            assert page.locator("#sheet-table tr").count() == 4  # header, two teams, totals
-            if page.get_attribute("#board", "data-phase") == "game_over":
-                break
-            page.click("#sheet-close")
-            continue
-        options = legal(page)
-        if not options:
-            page.wait_for_timeout(20)
-            continue
-        if not shot and any(option.startswith(("meld", "layoff")) for option in options) and len(done) > 10:
-            page.screenshot(path=str(screenshots(tmp_path) / "table.png"), full_page=True)
-            shot = True
-        assert_board_is_the_servers_picture(page, server)
-        before = seq(page)
-        play_turn_step(page, options, keyboard=len(done) % 7 == 0)
-        page.wait_for_selector(f'#board:not([data-seq="{before}"]), #sheet[open]', timeout=20_000)
-        done.append(options[0])
-    else:
-        raise AssertionError("the game did not end")
+    page.wait_for_selector("#legal option", state="attached")
+    page.locator("[data-stock]").tap()
+    page.wait_for_selector("#hand [data-card] >> nth=7")
+    page.wait_for_function("() => document.getAnimations().every(animation => animation.playState !== 'running')")
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    boxes = [card.bounding_box() for card in page.locator("#hand [data-card]").all()]
+    assert len(boxes) == 8
+    for index, box in enumerate(boxes):
+        assert box is not None and box["width"] >= 40 and box["height"] >= 56 and box["x"] + box["width"] <= 390
+        for other in boxes[index + 1 :]:  # nothing covers a card: every one is its whole tap area
+            assert other is not None
+            assert (
+                other["x"] >= box["x"] + box["width"]
+                or other["y"] >= box["y"] + box["height"]
+                or other["x"] + other["width"] <= box["x"]
+            )
+    size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#log li')).fontSize)")
+    assert size >= 12  # readable without zoom
+    page.screenshot(path=str(screenshots(tmp_path) / "hand-phone.png"))
+    assert problems == []
+    page.close()
+
+
+def test_the_table_has_no_serious_accessibility_violation(browser: Browser, server: LiveServer) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    page, problems = new_page(browser, DESKTOP)
+    open_south_seat(page, server)
+    page.wait_for_selector("#legal option", state="attached")
+    # The page is still while South is to act; the scan reads a settled page (no transition).
+    page.wait_for_function("() => document.getAnimations().every(animation => animation.playState !== 'running')")
+    results = Axe().run(page)
+    serious = [
+        (violation["id"], [(node["target"], node["failureSummary"]) for node in violation["nodes"]][:3])
+        for violation in results.response["violations"]
+        if violation["impact"] in ("serious", "critical")
+    ]
+    assert serious == []
+    for button in page.locator("button:visible").all():  # every control has a name
+        assert (button.get_attribute("aria-label") or button.text_content() or "").strip()
+    assert problems == []
+    page.close()
+
+
+def test_a_second_window_takes_the_seat_and_the_first_can_take_it_back(browser: Browser, server: LiveServer) -> None:
+    first, problems = new_page(browser, DESKTOP)
+    open_south_seat(first, server)
+    link = first.url
+    second = first.context.new_page()
+    second.goto(link)
+    second.wait_for_selector("#hand [data-card]")
+    first.wait_for_selector("#retake:visible")
+    assert "another window" in (first.text_content("#status") or "")
+    first.click("#retake")
+    first.wait_for_selector("#retake", state="hidden")
+    second.wait_for_selector("#retake:visible")
+    assert [problem for problem in problems if "WebSocket" not in problem] == []
+    first.close()
+    second.close()
+
+
+@pytest.mark.thorough
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_a_person_plays_a_whole_game_against_three_bots_by_clicks_alone(
+    browser: Browser, server: LiveServer, tmp_path: pathlib.Path, device: str
+) -> None:
+    touch = device == "phone"
+    page, problems = new_page(browser, PHONE if touch else DESKTOP)
+    open_south_seat(page, server)
+    folder = screenshots(tmp_path)
+    sheets = play_game(page, touch, folder / f"serving-{device}.png")
     assert sheets == 2 and re.search(
         r"Game over: North-South -?\d+, East-West -?\d+", page.text_content("#sheet-result") or ""
     )
-    page.screenshot(path=str(screenshots(tmp_path) / "game-over.png"), full_page=True)
-    if not shot:
-        page.screenshot(path=str(screenshots(tmp_path) / "table.png"), full_page=True)
-    page.click("#sheet-close")
+    assert_log_is_the_record(page, server)
+    assert page.locator("#log p.score").count() == 2  # each deal's score in the log
+    page.screenshot(path=str(folder / f"game-over-{device}.png"))
+    press(page.locator("#sheet-close"), touch)
     with page.expect_download() as download:
         page.click("#record")
     record = loads(pathlib.Path(download.value.path()).read_text(encoding="utf-8"))
-    assert record.viewer == 2 and record.players[2] == "Tester" and record.scores is not None
     (table,) = server.app.state.server.tables.values()
+    assert record.viewer == 2 and record.players[2] == "Tester" and record.scores is not None
     assert table.finished and list(record.views())[-1] == table.state.view(2)
-    assert len(done) >= 20
+    page.evaluate("document.getElementById('sheet').showModal()")
+    old = page.url
+    press(page.locator("#rematch"), touch)  # a new table, the same seats, this seat's new link
+    page.wait_for_url(lambda url: url != old and "/play/" in url, timeout=WAIT)
+    page.wait_for_selector("#hand [data-card]")
+    assert len(server.app.state.server.tables) == 2
+    assert problems == []
+    page.close()
+
+
+def test_r27_a_spectator_sees_the_public_table_and_the_log(browser: Browser, server: LiveServer) -> None:
+    from live import create_table
+
+    created = create_table(server.url, ["greedy", "greedy", "human", "greedy"])
+    page, problems = new_page(browser, PHONE)
+    page.goto(server.url + created["spectator"]["url"])
+    page.wait_for_selector("#log h3")  # the deal's heading (the bots play until South is to act)
+    assert page.locator("#hand").count() == 0 and page.locator("#draw").count() == 0
+    assert page.locator(".seat").count() == 4  # every seat as card backs, no face (R27)
+    assert page.locator(".seat [data-card]").count() == 0
+    assert all(not text.startswith("You ") for text in page.locator("#log li").all_text_contents())
+    assert page.is_disabled("[data-stock]")
+    assert problems == []
+    page.close()
+
+
+def test_a_pile_card_that_may_be_taken_is_lit_and_stays_readable(browser: Browser, server: LiveServer) -> None:
+    # Seed 14, East dealing: South plays first and may take the 2♦ of the pile (R13, R14).
+    _, links = server.app.state.server.create_table(["greedy", "greedy", "human", "greedy"], seed=14, dealer=1)
+    ((_, token),) = links["seats"]
+    page, problems = new_page(browser, DESKTOP)
+    page.goto(f"{server.url}/play/{token}")
+    page.wait_for_selector('[data-pile="0"].lit')
+    colours = page.eval_on_selector(
+        '[data-pile="0"]', "card => [getComputedStyle(card).backgroundColor, getComputedStyle(card).color]"
+    )
+    assert colours == ["rgb(255, 255, 255)", "rgb(179, 38, 30)"]  # a white card, its diamond red
+    assert page.get_attribute('[data-pile="0"]', "aria-label") == "2 of diamonds, discard pile card 1: take it"
+    assert problems == []
     page.close()

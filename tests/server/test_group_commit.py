@@ -12,8 +12,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from persian_rummy.server.app import _GroupCommit
-from persian_rummy.server.store import ActionRow, Store
+from persian_rummy.server.store import ActionRow, GroupCommit, Store
 from persian_rummy.server.tables import Table
 
 
@@ -49,7 +48,7 @@ def test_actions_accepted_during_a_commit_are_committed_together() -> None:
     store = CountingStore(hold=True)
     open_tables(store, ["a", "b", "c", "d"])
     with concurrent.futures.ThreadPoolExecutor(1) as writer:
-        commits = _GroupCommit(store, writer)
+        commits = GroupCommit(store, writer)
 
         async def play() -> list[bool]:
             first = asyncio.ensure_future(commits.add(ActionRow("a", 1, 1, "draw")))
@@ -73,7 +72,7 @@ def test_an_action_that_cannot_be_stored_fails_alone() -> None:
     store = CountingStore()
     open_tables(store, ["a", "b", "c"])
     with concurrent.futures.ThreadPoolExecutor(1) as writer:
-        commits = _GroupCommit(store, writer)
+        commits = GroupCommit(store, writer)
 
         async def play() -> list[object]:
             rows = [ActionRow("a", 1, 1, "draw"), ActionRow("b", 1, 1, "draw"), ActionRow("nowhere", 1, 1, "draw")]
@@ -109,7 +108,7 @@ def test_a_commit_that_fails_unexpectedly_tells_its_senders_and_the_next_one_com
     store = Broken()
     open_tables(store, ["a"])
     with concurrent.futures.ThreadPoolExecutor(1) as writer:
-        commits = _GroupCommit(store, writer)
+        commits = GroupCommit(store, writer)
 
         async def play() -> object:
             outcome = await asyncio.gather(commits.add(ActionRow("a", 1, 1, "draw")), return_exceptions=True)
@@ -124,7 +123,7 @@ def test_an_action_sent_while_the_server_closes_is_refused_not_left_waiting() ->
     store = CountingStore()
     open_tables(store, ["a"])
     writer = concurrent.futures.ThreadPoolExecutor(1)
-    commits = _GroupCommit(store, writer)
+    commits = GroupCommit(store, writer)
     writer.shutdown()  # as Server.close does
 
     async def late() -> None:
@@ -139,7 +138,7 @@ def test_a_sender_that_goes_away_during_its_commit_leaves_the_others_theirs() ->
     store = CountingStore(hold=True)
     open_tables(store, ["a", "b"])
     with concurrent.futures.ThreadPoolExecutor(1) as writer:
-        commits = _GroupCommit(store, writer)
+        commits = GroupCommit(store, writer)
 
         async def play() -> bool:
             first = asyncio.ensure_future(commits.add(ActionRow("a", 1, 1, "draw")))
@@ -162,7 +161,7 @@ def test_actions_that_come_in_together_are_committed_in_one_transaction() -> Non
     store = CountingStore()
     open_tables(store, ["a", "b", "c"])
     with concurrent.futures.ThreadPoolExecutor(1) as writer:
-        commits = _GroupCommit(store, writer)
+        commits = GroupCommit(store, writer)
 
         async def together() -> None:
             await asyncio.gather(*(commits.add(ActionRow(name, 1, 1, "draw")) for name in ("a", "b", "c")))

@@ -125,7 +125,7 @@ def run_leak_check(server: LiveServer, games: int, bots: tuple[str, ...]) -> int
 def test_the_checker_sees_a_hidden_card() -> None:
     table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
     seen = seen_by_seq(table, 0)
-    honest = json.dumps(table.frame(0))
+    honest = table.frames([0])[0]
     assert check_messages([honest], seen) == 1
     leaky = json.dumps({"type": "state", "seq": 0, "svg": picture(table.state)})  # every hand face up
     with pytest.raises(AssertionError, match="named in"):

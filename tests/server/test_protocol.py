@@ -16,11 +16,11 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from persian_rummy import Action, PlayerView
+from persian_rummy.actions import DrawStock
 from persian_rummy.bots import RandomBot
 from persian_rummy.record import loads
 from persian_rummy.server import Limits, Store, create_app
-from persian_rummy.server.app import Server
-from persian_rummy.svg import cards_in
+from persian_rummy.server.hub import Server
 
 HUMANS = ["human"] * 4
 
@@ -117,6 +117,7 @@ def test_r27_joining_a_seat_sends_its_own_view_and_a_spectator_the_public_table(
     with joined(client, tokens[1]) as (_, welcome, frame):
         assert welcome == {
             "type": "welcome",
+            "protocol": 2,
             "table": table_id,
             "seat": 1,
             "role": "player",
@@ -124,13 +125,14 @@ def test_r27_joining_a_seat_sends_its_own_view_and_a_spectator_the_public_table(
         }
         assert PlayerView.from_json(json.dumps(frame["view"])) == state.view(1)
         assert frame["legal"] == ["draw"] and frame["turn"] == 1
-        # A connection's first frame writes every piece of its picture out.
-        assert sorted(cards_in("".join(frame["picture"]))) == sorted([str(card) for card in state.hands[1]] + ["2s"])
+        # A connection's first frame holds the whole log: the first deal's heading.
+        assert [entry["kind"] for entry in frame["log"]] == ["deal"] and "picture" not in frame
     with joined(client, tokens[0]) as (_, _, frame):
         assert frame["legal"] == []  # R6: seat 1 plays first
     with joined(client, spectator) as (_, welcome, frame):
-        assert welcome["role"] == "spectator" and frame["view"] is None and frame["legal"] == []
-        assert cards_in("".join(frame["picture"])) == [str(state.discard_pile[0])]  # R27: no hand at all
+        assert welcome["role"] == "spectator" and frame["legal"] == []
+        view = frame["view"]  # R27: the public table, no hand at all
+        assert view["seat"] is None and view["hand"] is None and view["discard_pile"] == str(state.discard_pile[0])
 
 
 def play_out(client: TestClient, tokens: dict[int, str], seed: int) -> tuple[Counter[str], list[dict[str, Any]]]:
@@ -153,10 +155,10 @@ def play_out(client: TestClient, tokens: dict[int, str], seed: int) -> tuple[Cou
             for other in range(4):
                 latest[other] = receive_state(sockets[other])
                 assert latest[other]["seq"] == kinds.total()
-                assert latest[other]["last"] in (
-                    {"seat": seat, "action": str(action), "seq": kinds.total()},
-                    {"seat": None, "action": "deal", "seq": kinds.total()},
-                )
+                (entry,) = [entry for entry in latest[other]["log"] if entry["kind"] == "action"] or [None]
+                if entry is not None:  # the action, in words (a next deal's frame has its heading only)
+                    public = "draw" if isinstance(action, DrawStock) else str(action)
+                    assert (entry["seat"], entry["action"], entry["seq"]) == (seat, public, kinds.total())
         return kinds, list(latest.values())
 
 
@@ -184,6 +186,7 @@ def test_r6_refused_actions_say_why_and_change_nothing(client: TestClient) -> No
         north.send_json({"type": "action", "action": "draw", "id": 1})
         refused = north.receive_json()
         assert refused["type"] == "error" and refused["code"] == "not_your_turn" and refused["id"] == 1
+        assert refused["reason"] == "R6: it is East's turn, not yours"  # in words for the player who tried
         east.send_json({"type": "action", "action": "discard 4s"})  # R12: draw first
         refused = east.receive_json()
         assert refused["code"] == "refused" and refused["reason"] and refused["action"] == "discard 4s"

@@ -14,9 +14,9 @@ import pytest
 from starlette.websockets import WebSocketState
 
 from persian_rummy import legal_actions
-from persian_rummy.server import app as app_module
-from persian_rummy.server.app import Connection, Server
-from persian_rummy.server.client import Pictures
+from persian_rummy.server import connections as app_module
+from persian_rummy.server.connections import Connection
+from persian_rummy.server.hub import Server
 from persian_rummy.server.store import Store
 
 TIMEOUT = 1.0
@@ -56,7 +56,6 @@ def seated(server: Server, readers: dict[int | None, list[bool]]) -> tuple[Any, 
 def test_an_action_sends_the_ack_then_each_connections_frame(monkeypatch: pytest.MonkeyPatch) -> None:
     server = Server(Store(":memory:"))
     table, connections = seated(server, {0: [True], 1: [True], 2: [True], 3: [True], None: [True, True]})
-    rebuilt = {id(connection): Pictures() for group in connections.values() for connection in group}
 
     async def play() -> None:
         for _ in range(30):
@@ -77,10 +76,11 @@ def test_an_action_sends_the_ack_then_each_connections_frame(monkeypatch: pytest
                 if frame["type"] == "ack":
                     assert frame["id"] == 7
                     assert (frames[index + 1]["type"], frames[index + 1]["seq"]) == ("state", frame["seq"])
-            assert len(acks) == sum(1 for frame in states if frame["last"]["seat"] == viewer)
-            for frame in states:
-                shown = rebuilt[id(connection)].read(frame)
-            assert shown == "".join(table.frame(viewer, last=states[-1]["last"])["picture"])
+            entries = [entry for frame in states for entry in frame["log"]]
+            assert len(acks) == sum(1 for entry in entries if entry.get("seat") == viewer)
+            # The log entries of the frames, one action after another, are the table's log after the first deal's heading.
+            assert [entry["seq"] for entry in entries if entry["kind"] == "action"] == list(range(1, 31))
+            assert states[-1] == json.loads(table.frames([viewer])[0]) | {"log": states[-1]["log"]}
 
 
 def test_clients_that_do_not_read_are_dropped_and_the_others_get_their_frames(

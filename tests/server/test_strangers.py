@@ -25,7 +25,8 @@ from waiting import join
 from persian_rummy import PlayerView
 from persian_rummy.bots import RandomBot
 from persian_rummy.server import Limits, create_app
-from persian_rummy.server.app import CapacityError, Server
+from persian_rummy.server.hub import Server
+from persian_rummy.server.limits import CapacityError
 
 HUMANS = ["human"] * 4
 SEATS = {"seats": HUMANS}
@@ -356,7 +357,7 @@ def test_a_frame_is_written_once_for_all_the_spectators(client_path: str, monkey
             frames = [watcher.receive_text() for watcher in watchers]
             count = len(written)
             monkeypatch.setattr(json, "dumps", real)
-            assert len(set(frames)) == 1 and json.loads(frames[0])["view"] is None
+            assert len(set(frames)) == 1 and json.loads(frames[0])["view"]["hand"] is None
             return count
 
     assert encodings_of_one_action(1) == encodings_of_one_action(20)
@@ -499,3 +500,28 @@ def test_tables_being_stored_count_towards_the_limits() -> None:
 
     created, *held = asyncio.run(both())
     assert held == [created]
+
+
+@pytest.mark.parametrize(
+    ("text", "spectator", "code", "has_id"),
+    [
+        (None, False, "bad_frame", False),
+        ("x" * 5000, False, "too_large", False),
+        ("{", False, "bad_frame", False),
+        ('{"type": "hello"}', False, "bad_frame", False),
+        ('{"type": "ping", "id": [1]}', False, "bad_frame", False),
+        ('{"type": "action", "action": "draw", "id": 4}', True, "spectator", True),
+        ('{"type": "action", "action": 7, "id": 4}', False, "bad_frame", True),
+        ('{"type": "action", "action": "fly away", "id": 4}', False, "bad_action", True),
+    ],
+)
+def test_a_bad_message_is_refused_by_the_pure_parser_with_its_reason(
+    text: str | None, spectator: bool, code: str, has_id: bool
+) -> None:
+    from persian_rummy.server.hub import BadMessage, parse_message
+
+    with pytest.raises(BadMessage) as refused:
+        parse_message(text, 4096, spectator=spectator)
+    frame = refused.value.frame()
+    assert frame["code"] == code and frame["reason"] and ("id" in frame) == has_id
+    assert parse_message('{"type": "action", "action": "take 2", "id": "a"}', 4096, spectator=False).id == "a"
