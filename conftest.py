@@ -48,6 +48,7 @@ OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("sb3_contrib", "torch"),
         ("tests/rl/test_rl_train_example.py", "examples/rl_maskable_ppo.py", "docs/tutorials/training.rst"),
     ),
+    "train": (("jax", "optax", "numpy"), ("tests/learning", "persian_rummy/learning.py")),
     "jax": (
         ("jax", "numpy"),
         (

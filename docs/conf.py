@@ -37,6 +37,7 @@ _EXTRA_PACKAGES = (
     "pyspiel",
     "open_spiel",
     "jax",
+    "optax",
     "starlette",
     "uvicorn",
     "websockets",
