@@ -45,6 +45,7 @@ from collections.abc import Sequence
 from statistics import fmean, pstdev
 from typing import Final, TextIO
 
+from persian_rummy import _train_command
 from persian_rummy._bits import partner_of
 from persian_rummy._version import __version__
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
@@ -660,6 +661,8 @@ def _parser() -> argparse.ArgumentParser:
     srv.add_argument(
         "--db", default="persian-rummy.sqlite3", help="the SQLite file of the games (default persian-rummy.sqlite3)"
     )
+    trn = _command(commands, "train", "train a player by self-play (needs the [train] extra)", _train_command.EXAMPLES)
+    _train_command.add_arguments(trn, rules_help)
     return parser
 
 
@@ -682,10 +685,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = sys.stdout
     if args.command == "serve":
         return _serve(args.host, args.port, args.db)
-    style = Style.for_stream(out, args.color)
+    style = Style.for_stream(out, getattr(args, "color", "never"))  # train has no --color
     try:
         if args.command == "replay":
             return _replay(args.file, out, style, step=args.step)
+        if args.command == "train":
+            return _train_command.run(args, list(sys.argv[1:] if argv is None else argv))
         rules = Rules.parse(args.rules)
         _bots_for(args.bot, 0)  # check the names before anything is printed
         if args.command == "play":
