@@ -32,7 +32,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import attrs
 
@@ -57,6 +57,7 @@ _MASKED: Final = -1e9  # the logit of an illegal action: its probability is exac
 Params = dict[str, dict[str, jax.Array]]
 TrainState = dict[str, Any]
 _TRAINERS: dict[TrainConfig, Trainer] = {}
+_Carry = tuple[jax.Array, jax.Array, jax.Array]  # the advantage estimate's backward pass
 
 
 def _positive(_instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
@@ -287,9 +288,7 @@ class Trainer:
         seat = jnp.where(movers % 2 == state["learner"], movers, (movers + 1) % 4)
         last = forward(state["params"], jax.vmap(self.env.observe)(games, seat).reshape(config.envs, -1))[1]
 
-        Carry = tuple[jax.Array, jax.Array, jax.Array]
-
-        def back(carry: Carry, step: dict[str, jax.Array]) -> tuple[Carry, jax.Array]:
+        def back(carry: _Carry, step: dict[str, jax.Array]) -> tuple[_Carry, jax.Array]:
             next_value, next_advantage, pending = carry
             ended = step["done"]
             next_value = jnp.where(ended, 0.0, next_value)
@@ -338,7 +337,8 @@ class Trainer:
             part = jax.tree_util.tree_map(lambda values: values[indices], batch)
             (_, info), grads = jax.value_and_grad(self._loss, has_aux=True)(params, part)
             updates, opt = self.optimizer.update(grads, opt, params)
-            return (optax.apply_updates(params, updates), opt), info
+            params = cast("Params", optax.apply_updates(params, updates))
+            return (params, opt), info
 
         def epoch(carry: tuple[Params, Any], epoch_key: jax.Array) -> tuple[tuple[Params, Any], Any]:
             order = jax.random.permutation(epoch_key, size)[: chunk * (size // chunk)]

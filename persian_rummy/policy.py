@@ -162,6 +162,11 @@ def _check_layers(layers: Sequence[tuple[Weights, Weights]]) -> tuple[tuple[Weig
     return tuple(checked)
 
 
+def _check_rules(value: object) -> None:
+    if type(value) is not Rules:
+        raise ArgumentTypeError(f"a policy's rules must be a Rules value, not {excerpt(value)}")
+
+
 @attrs.frozen(eq=False)
 class Policy:
     """A trained policy network for one :class:`~persian_rummy.Rules`: fully connected layers
@@ -178,17 +183,12 @@ class Policy:
     ((1590, 1436), (1436,))
     """
 
-    rules: Rules = attrs.field()
+    rules: Rules = attrs.field(validator=lambda _self, _attribute, value: _check_rules(value))
     layers: tuple[tuple[Weights, Weights], ...] = attrs.field(converter=_check_layers)
     training: dict[str, Any] = attrs.field(
         factory=lambda: {"command": "", "seed": 0, "steps": 0, "games": 0, "wall_seconds": 0.0, "device": ""},
         converter=_training_header,
     )
-
-    @rules.validator
-    def _rules(self, _attribute: object, value: object) -> None:
-        if type(value) is not Rules:
-            raise ArgumentTypeError(f"a policy's rules must be a Rules value, not {excerpt(value)}")
 
     @property
     def widths(self) -> tuple[int, ...]:
