@@ -45,12 +45,12 @@ from collections.abc import Sequence
 from statistics import fmean, pstdev
 from typing import Final, TextIO
 
-from persian_rummy import _train_command
+from persian_rummy import _train_command, _user_bots
 from persian_rummy._bits import partner_of
 from persian_rummy._version import __version__
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
 from persian_rummy.arena import PlayedGame, derived_seed, play_game, wilson_interval
-from persian_rummy.bots import BOTS, Bot, make_bot
+from persian_rummy.bots import BOTS, Bot
 from persian_rummy.dealing import Seed, deal_seed, new_game, next_deal, shuffled_deck
 from persian_rummy.engine import legal_actions, play
 from persian_rummy.errors import (
@@ -126,7 +126,7 @@ def _bot_seed(seed: Seed) -> int:
     return seed if isinstance(seed, int) else derived_seed("bots", seed)
 
 
-def _bots_for(specs: Sequence[str], seed: Seed) -> list[Bot]:
+def _bots_for(specs: Sequence[str], seed: Seed, rules: Rules | None = None) -> list[Bot]:
     if len(specs) == 1:
         per_seat = [specs[0]] * 4
     elif len(specs) == 2:
@@ -137,7 +137,8 @@ def _bots_for(specs: Sequence[str], seed: Seed) -> list[Bot]:
         raise NotationError(
             f"give one bot (every seat), two (North-South, East-West) or four (by seat), not {len(specs)}"
         )
-    return [make_bot(spec, _bot_seed(seed) * 4 + seat) for seat, spec in enumerate(per_seat)]
+    # A name of BOTS, or a user's own bot as package.module:factory.
+    return [_user_bots.build(spec, _bot_seed(seed) * 4 + seat, rules=rules) for seat, spec in enumerate(per_seat)]
 
 
 def _lineup(specs: Sequence[str]) -> str:
@@ -580,7 +581,7 @@ def _parser() -> argparse.ArgumentParser:
     names = ", ".join(f"{name} (or {short})" if name == "montecarlo" else name for name, short in _bot_names())
     bot_help = (
         f"the bots: one for every seat, two (North-South, East-West) or four (by seat); "
-        f"names: {names}, with knobs as in mc:samples=4 (default greedy)"
+        f"names: {names}, with knobs as in mc:samples=4, or your own as package.module:factory (default greedy)"
     )
     rules_help = "rules knobs as name=value, or a preset: " + ", ".join(PRESETS)
     colour_help = "colour the suits: auto (a terminal without NO_COLOR), always or never"
@@ -692,7 +693,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "train":
             return _train_command.run(args, list(sys.argv[1:] if argv is None else argv))
         rules = Rules.parse(args.rules)
-        _bots_for(args.bot, 0)  # check the names before anything is printed
+        _bots_for(args.bot, 0, rules)  # check the names (and the rules they play) before anything is printed
         if args.command == "play":
             seed = _random_seed() if args.seed is None else args.seed
             return _play(seed, args.seat, args.bot, rules, out, style, args.save)
