@@ -16,7 +16,7 @@ the arrays are and what they were made for:
   ``wall_seconds``, ``device``).
 
 :meth:`Policy.load` checks all of it and refuses, with
-:class:`~persian_rummy.errors.PolicyFileError`, a file that is truncated or corrupt, that
+:class:`~persian_rummy.PolicyFileError`, a file that is truncated or corrupt, that
 holds other arrays or other shapes than its header says, weights that are not finite, or that
 was made for other rules or another observation layout than asked for.
 
@@ -268,7 +268,7 @@ class Policy:
     @classmethod
     def load(cls, path: str | os.PathLike[str], *, rules: Rules | None = None) -> Policy:
         """Read the policy file at ``path``. Raises
-        :class:`~persian_rummy.errors.PolicyFileError` for a file that is not a policy file, is
+        :class:`~persian_rummy.PolicyFileError` for a file that is not a policy file, is
         truncated or corrupt, holds weights of other shapes than its header lists or weights
         that are NaN or infinite, was made for another observation layout or (given ``rules``)
         for other rules than ``rules``.
@@ -319,13 +319,32 @@ def _read_archive(data: bytes) -> dict[str, npt.NDArray[Any]]:
                 if not name.endswith(".npy") or name[:-4] in arrays:
                     raise PolicyFileError(f"{excerpt(name)} is not an array of a policy file")
                 # read() checks the member's CRC, so a flipped byte is caught here.
-                raw = archive.read(member)
-                arrays[name[:-4]] = np.lib.format.read_array(io.BytesIO(raw), allow_pickle=False)
+                arrays[name[:-4]] = _read_npy(archive.read(member), name)
     except PolicyFileError:
         raise
     except _DECODE_ERRORS as error:
         raise PolicyFileError(f"not a readable policy file (truncated or corrupt): {error}") from None
     return arrays
+
+
+def _read_npy(raw: bytes, name: str) -> npt.NDArray[Any]:
+    """One ``.npy`` member: its header read first, so that a shape claiming more values than
+    the member holds is refused before anything is allocated; never an object array."""
+    stream = io.BytesIO(raw)
+    version = np.lib.format.read_magic(stream)
+    if version == (1, 0):
+        shape, fortran, dtype = np.lib.format.read_array_header_1_0(stream)
+    else:
+        shape, fortran, dtype = np.lib.format.read_array_header_2_0(stream)
+    if dtype.hasobject:
+        raise PolicyFileError(f"{excerpt(name)} holds Python objects: a policy file holds numbers only")
+    body = raw[stream.tell() :]
+    if math.prod(shape) * dtype.itemsize != len(body):
+        raise PolicyFileError(
+            f"{excerpt(name)} is truncated or corrupt: its shape {shape} is not its {len(body)} bytes"
+        )
+    array = np.frombuffer(body, dtype).reshape(shape, order="F" if fortran else "C")
+    return np.array(array)
 
 
 def _read_header(array: npt.NDArray[Any] | None) -> dict[str, Any]:
@@ -436,7 +455,7 @@ class NeuralBot:
         return cls(Policy.load(path, rules=rules), seed, temperature=temperature)
 
     def require_rules(self, rules: Rules) -> None:
-        """Refuse (:class:`~persian_rummy.errors.PolicyFileError`) to play under other rules
+        """Refuse (:class:`~persian_rummy.PolicyFileError`) to play under other rules
         than the policy's, saying how to train a policy for them."""
         if rules != self.policy.rules:
             raise PolicyFileError(

@@ -137,7 +137,7 @@ def test_weights_that_are_not_finite_are_refused(bad: float) -> None:
         ("hidden0.bias", np.zeros(9, np.float32), "do not"),
         ("policy.weight", np.zeros((8, NUM_ACTIONS - 1), np.float32), "header says"),
         ("policy.bias", np.zeros(NUM_ACTIONS, np.float64), "float32"),
-        ("policy.bias", np.array([object()] * NUM_ACTIONS, dtype=object), "truncated or corrupt"),
+        ("policy.bias", np.array([object()] * NUM_ACTIONS, dtype=object), "holds Python objects"),
         ("surplus", np.zeros(2, np.float32), "not the ones its header lists"),
         ("header", np.zeros(3, np.float32), "needs its header"),
     ],
@@ -289,3 +289,21 @@ def test_a_zip_with_a_foreign_member_is_refused() -> None:
         archive_file.writestr("run.py", b"print('never run')")
     with pytest.raises(PolicyFileError):
         Policy.from_bytes(buffer.getvalue())
+
+
+def test_a_shape_larger_than_the_data_is_refused_before_allocating() -> None:
+    """A header that claims 10**12 values in a few bytes is refused, not allocated."""
+    arrays = members(SMALL)
+    buffer = io.BytesIO()
+    np.lib.format.write_array(buffer, np.zeros(4, np.float32))
+    # The same header length: the padding spaces make room for the larger shape.
+    raw = buffer.getvalue().replace(b"(4,), }" + b" " * 12, b"(1000000000000,), }")
+    assert b"1000000000000" in raw and len(raw) == len(buffer.getvalue())
+    data = io.BytesIO()
+    with zipfile.ZipFile(data, "w") as archive_file:
+        for name, array in arrays.items():
+            member = io.BytesIO()
+            np.lib.format.write_array(member, array)
+            archive_file.writestr(f"{name}.npy", raw if name == "policy.bias" else member.getvalue())
+    with pytest.raises(PolicyFileError, match=r"its shape \(1000000000000,\) is not its 16 bytes"):
+        Policy.from_bytes(data.getvalue())
