@@ -175,8 +175,8 @@ def export_policy(params: Params, rules: Rules, training: dict[str, Any]) -> Pol
 
 
 class Trainer:
-    """The compiled pieces of a run for one :class:`TrainConfig`: :meth:`start` makes the
-    first train state, :meth:`iterate` plays ``horizon`` actions in every game and updates
+    """The compiled pieces of a run for one :class:`TrainConfig`: ``start()`` makes the
+    first train state, ``iterate(state)`` plays ``horizon`` actions in every game and updates
     the network (a pure function of the state: the same state gives the same next state)."""
 
     def __init__(self, config: TrainConfig) -> None:
@@ -436,6 +436,30 @@ def evaluate(
     return results
 
 
+def _evaluate_and_log(
+    policy: Policy,
+    folder: Path,
+    meta: dict[str, Any],
+    opponents: Sequence[str],
+    games: int,
+    report: Callable[[str], None],
+) -> None:
+    """Evaluate ``policy``, append the result to ``log.jsonl``, keep the best as ``best.npz``."""
+    results = evaluate(policy, opponents, games, policy.rules)
+    line = {"iteration": meta["iteration"], "games": meta["games"], "wall_seconds": meta["wall_seconds"], **results}
+    with open(folder / "log.jsonl", "a", encoding="utf-8") as log:
+        log.write(json.dumps(line, sort_keys=True) + "\n")
+    meta["latest"] = ", ".join(
+        f"{name} {result['win_rate']:.3f} [{result['low']:.3f}, {result['high']:.3f}]"
+        for name, result in results.items()
+    )
+    report(f"evaluation at iteration {meta['iteration']} ({games} games each): {meta['latest']}")
+    score = results[opponents[0]]["win_rate"]
+    if score > meta["best"]:
+        meta["best"] = score
+        policy.save(folder / "best.npz")
+
+
 def _device() -> str:
     device = jax.devices()[0]
     return f"{device.platform} ({os.cpu_count()} cores)" if device.platform == "cpu" else str(device.device_kind)
@@ -500,21 +524,8 @@ def train(
 
     def evaluation() -> None:
         policy = export_policy(state["params"], config.rules, provenance())
-        if evaluation_games <= 0:
-            return
-        results = evaluate(policy, opponents, evaluation_games, config.rules)
-        line = {"iteration": meta["iteration"], "games": meta["games"], "wall_seconds": meta["wall_seconds"], **results}
-        with open(folder / "log.jsonl", "a", encoding="utf-8") as log:
-            log.write(json.dumps(line, sort_keys=True) + "\n")
-        text = ", ".join(
-            f"{name} {result['win_rate']:.3f} [{result['low']:.3f}, {result['high']:.3f}]"
-            for name, result in results.items()
-        )
-        report(f"evaluation at iteration {meta['iteration']} ({evaluation_games} games each): {text}")
-        score = results[opponents[0]]["win_rate"]
-        if score > meta["best"]:
-            meta["best"] = score
-            policy.save(folder / "best.npz")
+        if evaluation_games > 0:
+            _evaluate_and_log(policy, folder, meta, opponents, evaluation_games, report)
 
     while meta["iteration"] < limit and time.monotonic() < deadline:
         state, info = trainer.iterate(state)
@@ -524,7 +535,8 @@ def train(
         games, wins = int(info["games"]), int(info["wins"])
         report(
             f"iteration {meta['iteration']}: {meta['games']} games played, "
-            f"learner won {wins} of {games} finished, entropy {float(info['entropy']):.3f}"
+            f"learner won {wins} of {games} finished, entropy {float(info['entropy']):.3f}; "
+            f"latest evaluation: {meta.get('latest', 'none yet')}"
         )
         now = time.monotonic()
         if now - last_checkpoint >= checkpoint_seconds:

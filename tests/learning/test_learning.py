@@ -140,6 +140,8 @@ def test_the_train_command_writes_a_policy_and_its_evaluation(
     assert main(argv) == 0
     printed = capsys.readouterr().out
     assert "iteration 2:" in printed and "evaluation at iteration 1 (2 games each): greedy" in printed
+    assert "iteration 1: " in printed and "latest evaluation: none yet" in printed
+    assert "latest evaluation: greedy " in printed.split("evaluation at iteration 1")[1]
     policy = Policy.load(out / "policy.npz", rules=Rules(deals=1))
     assert policy.training["command"].startswith("persian-rummy train --rules deals=1")
     assert (out / "log.jsonl").read_text().count("\n") == 2 and (out / "best.npz").exists()
