@@ -34,7 +34,7 @@ import pickle
 import sys
 import types
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Final, TypeAlias, cast
+from typing import Any, TypeAlias, cast
 
 import attrs
 
@@ -44,11 +44,9 @@ from persian_rummy.dealing import deal_seed, new_game, next_deal
 from persian_rummy.engine import play
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, excerpt
 from persian_rummy.rules import Rules
+from persian_rummy.standings import _Z95, Standings, wilson_interval
 from persian_rummy.state import PLAYERS, GameState, Phase
 from persian_rummy.view import InfoState
-
-if TYPE_CHECKING:
-    from persian_rummy.standings import Standings
 
 __all__ = [
     "BotSpec",
@@ -69,27 +67,6 @@ __all__ = [
 BotSpec: TypeAlias = "str | Callable[[int], Bot] | Bot"
 #: One spec for both partners, or one per partner (seats 0 and 2, or 1 and 3).
 Lineup: TypeAlias = "BotSpec | tuple[BotSpec, BotSpec]"
-
-_Z95: Final = 1.959963984540054
-
-
-def wilson_interval(successes: float, trials: int, z: float = _Z95) -> tuple[float, float]:
-    """The Wilson score interval for a proportion (95% by default); ``(0.0, 1.0)`` for no trials.
-
-    >>> low, high = wilson_interval(90, 100)
-    >>> round(low, 3), round(high, 3)
-    (0.826, 0.945)
-    """
-    if trials <= 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    # At a rate of 0 or 1 the bound is exactly 0 or 1; rounding must not move it past the rate.
-    low = 0.0 if successes <= 0 else max(0.0, centre - half)
-    high = 1.0 if successes >= trials else min(1.0, centre + half)
-    return low, high
 
 
 def derived_seed(*parts: object) -> int:
@@ -349,8 +326,9 @@ class MatchResult:
 
 def is_bot(spec: object) -> bool:
     """Whether a bot spec is a bot itself (called with views) rather than a factory (called
-    with a seed): an object with ``__call__`` that is not a class or a function, or a
-    function whose first parameter is annotated as a view (``PlayerView``, ``InfoState``).
+    with a seed). The first parameter's annotation decides: a view (``PlayerView``,
+    ``InfoState``, ``GameState``) makes a bot, ``int`` a factory; without one, a class or a
+    function is a factory (as specs always were) and any other callable object a bot.
 
     >>> from persian_rummy.bots import GreedyBot
     >>> is_bot(GreedyBot), is_bot(GreedyBot(1)), is_bot("greedy")
@@ -362,17 +340,18 @@ def is_bot(spec: object) -> bool:
     """
     if isinstance(spec, str | type) or not callable(spec):
         return False
-    if not isinstance(spec, types.FunctionType | types.MethodType | types.BuiltinFunctionType | functools.partial):
-        return True
+    function = isinstance(spec, types.FunctionType | types.MethodType | types.BuiltinFunctionType | functools.partial)
     try:
         parameters = list(inspect.signature(spec).parameters.values())
     except (TypeError, ValueError):  # a builtin without a signature
-        return False
-    if not parameters:
-        return False
-    annotation = parameters[0].annotation
+        return not function
+    annotation = parameters[0].annotation if parameters else inspect.Parameter.empty
     text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", str(annotation))
-    return any(name in text for name in ("PlayerView", "InfoState", "GameState"))
+    if any(name in text for name in ("PlayerView", "InfoState", "GameState")):
+        return True
+    if text.replace(" ", "").startswith(("int", "Seed")):
+        return False
+    return not function
 
 
 def _spec_name(spec: BotSpec) -> str:
@@ -578,8 +557,6 @@ def round_robin(specs: Iterable[BotSpec], games: int, **options: Any) -> Standin
     >>> sorted((row.name, row.games) for row in standings.rows)
     [('greedy', 2), ('random', 2)]
     """
-    from persian_rummy.standings import Standings
-
     entries = list(specs)
     matches = [
         run_match(entries[i], entries[j], games, **options)

@@ -567,7 +567,7 @@ def make_bot(spec: str, seed: int = 0, *, rules: Rules | None = None) -> Bot:
 
     Given ``rules``, a bot that plays for some rules only (``"neural"``, trained for the
     default rules) refuses others at once, saying how to make one for them
-    (:class:`~persian_rummy.errors.PolicyFileError`).
+    (:class:`~persian_rummy.PolicyFileError`).
     """
     if not isinstance(spec, str):
         raise ArgumentTypeError(f"a bot is named by text, not {excerpt(spec)}")

@@ -17,19 +17,49 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
 import attrs
 
-from persian_rummy.arena import wilson_interval
+__all__ = ["Standing", "Standings", "bradley_terry", "wilson_interval"]
 
-if TYPE_CHECKING:
-    from persian_rummy.arena import MatchResult
-
-__all__ = ["Standing", "Standings", "bradley_terry"]
-
+_Z95: Final = 1.959963984540054
 _PRIOR: Final = 0.5  # a virtual draw between every pair that played: no infinite rating
 _ROUNDS: Final = 500
+
+
+def wilson_interval(successes: float, trials: int, z: float = _Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% by default); ``(0.0, 1.0)`` for no trials.
+
+    >>> low, high = wilson_interval(90, 100)
+    >>> round(low, 3), round(high, 3)
+    (0.826, 0.945)
+    """
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    # At a rate of 0 or 1 the bound is exactly 0 or 1; rounding must not move it past the rate.
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= trials else min(1.0, centre + half)
+    return low, high
+
+
+class _Match(Protocol):
+    """What the standings read of a :class:`~persian_rummy.arena.MatchResult`."""
+
+    @property
+    def sides(self) -> tuple[str, str]: ...
+    @property
+    def games(self) -> Sequence[object]: ...
+    @property
+    def wins(self) -> tuple[int, int]: ...
+    @property
+    def draws(self) -> int: ...
+    @property
+    def margin(self) -> tuple[float, float]: ...
 
 
 def bradley_terry(names: Sequence[str], scores: dict[tuple[str, str], tuple[float, int]]) -> dict[str, float]:
@@ -92,7 +122,7 @@ class Standings:
     Iterating gives the matches (as the list ``round_robin`` used to return)."""
 
     #: Every match, pair by pair.
-    matches: tuple[MatchResult, ...]
+    matches: tuple[_Match, ...]
 
     @property
     def rows(self) -> tuple[Standing, ...]:
@@ -134,7 +164,7 @@ class Standings:
             )
         return "\n".join(lines)
 
-    def __iter__(self) -> Iterator[MatchResult]:
+    def __iter__(self) -> Iterator[_Match]:
         return iter(self.matches)
 
     def __len__(self) -> int:

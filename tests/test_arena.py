@@ -319,6 +319,22 @@ def test_is_bot_tells_bots_from_factories() -> None:
     assert is_bot(my_first_bot) and is_bot(RandomBot(1)) and not is_bot(3) and not is_bot(print)
     assert not is_bot(lambda: None)
 
+    class Factory:
+        """A factory object (as the MaskablePPO example's learner is): annotated with a seed."""
+
+        def __call__(self, seed: int) -> RandomBot:
+            return RandomBot(seed)
+
+    class Unannotated:
+        def __call__(self, view):  # type: ignore[no-untyped-def]
+            return legal_actions(view)[0]
+
+    assert not is_bot(Factory()) and is_bot(Unannotated())
+    assert (
+        run_match(Factory(), "random", games=2, seed=1, workers=1).games
+        == run_match("random", "random", games=2, seed=1, workers=1).games
+    )
+
 
 def test_a_bot_for_other_rules_is_refused_before_any_game() -> None:
     """The shipped neural policy plays the default rules only: another rule set is refused at

@@ -32,8 +32,15 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "record",
     ),
     (
+        # The numbering and the arrays of a seat's view, then the learned player that reads them
+        # (numpy), then the bots (which make the learned one by name) and their tournaments.
+        "encoding",
+        "observation",
+        "policy",
         "bots",
+        "standings",
         "arena",
+        "_user_bots",
         "strategies",
         # the table server (the [server] extra): a program built on the library, as the CLI is
         "server.tables",
@@ -42,17 +49,18 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "server.app",
         "server.client",
         "server",
-        "cli",
-        # The AI adapters: the numbering, then (with the [rl] extra) arrays and environments.
-        "encoding",
+        # The AI adapters (the [rl] extra): environments.
         "_episode",
-        "observation",
         "pettingzoo",
         "gymnasium",
         "openspiel",
-        # The vectorized engine (the [jax] extra): its tables from the scalar modules, then it.
+        # The vectorized engine (the [jax] extra): its tables from the scalar modules, then it;
+        # then the training on it (the [train] extra).
         "vector._tables",
         "vector",
+        "learning",
+        "_train_command",
+        "cli",
         "__main__",
     ),
     ("__init__",),  # the package re-exports the public names of every layer
