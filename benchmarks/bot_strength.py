@@ -22,30 +22,35 @@ import time
 from itertools import combinations
 from typing import Any
 
-from persian_rummy import Action, PlayerView
+from persian_rummy import Action, PlayerView, legal_actions
 from persian_rummy.arena import MatchResult, derived_seed, play_game, run_match
 from persian_rummy.bots import make_bot
 from persian_rummy.standings import Standings
 
 
-def decision_times(spec: str, games: int) -> list[float]:
+def decision_times(spec: str, games: int) -> tuple[list[float], list[float]]:
     """Seconds per decision of ``spec`` (observation, choice, all of it) in ``games`` games of
-    four copies of it, one after another in this process."""
+    four copies of it, one after another in this process: every decision, and those with more
+    than one legal action (a bot answers a forced move at once)."""
     times: list[float] = []
+    choices: list[float] = []
     for game in range(games):
         bots = [make_bot(spec, derived_seed("timing", game, seat)) for seat in range(4)]
 
         def timed(bot: Any) -> Any:
             def decide(view: PlayerView) -> Action:
+                forced = len(legal_actions(view)) == 1
                 start = time.perf_counter()
                 action: Action = bot(view)
                 times.append(time.perf_counter() - start)
+                if not forced:
+                    choices.append(times[-1])
                 return action
 
             return decide
 
         play_game([timed(bot) for bot in bots], f"timing/{game}")
-    return times
+    return times, choices
 
 
 def summary_row(result: MatchResult, seconds: float) -> str:
@@ -120,15 +125,22 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(Standings(tuple(matches)).table())
     print()
-    print("| bot | median ms per decision | decisions timed |")
-    print("|---|---|---|")
+    print("| bot | median ms per decision | decisions timed | median ms per decision with a choice | such decisions |")
+    print("|---|---|---|---|---|")
     for spec in args.bots:
-        times = decision_times(spec, args.timing_games) if args.timing_games > 0 else [0.0]
-        median = statistics.median(times) * 1000
-        print(f"| {spec} | {median:.3f} | {len(times)} |")
+        times, choices = decision_times(spec, args.timing_games) if args.timing_games > 0 else ([0.0], [0.0])
+        median, chosen = statistics.median(times) * 1000, statistics.median(choices or [0.0]) * 1000
+        print(f"| {spec} | {median:.3f} | {len(times)} | {chosen:.3f} | {len(choices)} |")
         lines.append(
             json.dumps(
-                {"benchmark": "decision_time", "bot": spec, "median_ms": round(median, 4), "decisions": len(times)}
+                {
+                    "benchmark": "decision_time",
+                    "bot": spec,
+                    "median_ms": round(median, 4),
+                    "decisions": len(times),
+                    "median_ms_with_choice": round(chosen, 4),
+                    "decisions_with_choice": len(choices),
+                }
             )
         )
     print(f"(Python {sys.version.split()[0]})")
