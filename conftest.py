@@ -53,6 +53,10 @@ OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("sb3_contrib", "torch"),
         ("tests/rl/test_rl_train_example.py", "examples/rl_maskable_ppo.py", "docs/tutorials/training.rst"),
     ),
+    "train": (
+        ("jax", "optax", "numpy"),
+        ("tests/learning", "persian_rummy/learning.py", "docs/tutorials/train_your_own.rst"),
+    ),
     "jax": (
         ("jax", "numpy"),
         (

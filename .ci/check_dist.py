@@ -32,7 +32,13 @@ SDIST_MUST_HAVE = (
     "examples/play_bots.py",
     "benchmarks/perft.py",
 )
-WHEEL_MUST_HAVE = ("persian_rummy/__init__.py", "persian_rummy/py.typed", "persian_rummy/cli/__init__.py")
+WHEEL_MUST_HAVE = (
+    "persian_rummy/__init__.py",
+    "persian_rummy/py.typed",
+    "persian_rummy/cli/__init__.py",
+    # The shipped learned player (make_bot("neural")).
+    "persian_rummy/policies/default.npz",
+)
 NEVER = ("__pycache__", ".pyc", "docs/_build", ".ci-venv", ".hypothesis", ".coverage")
 
 

@@ -1,11 +1,14 @@
-"""The strength of the bundled bots against each other.
+"""The strength of the bundled bots against each other: the ladder of the docs' "Playing
+strength" page.
 
 Every pair of bots plays ``--games`` games (in pairs dealt the same cards, the bots trading
 seats, so neither seat nor deal favours one), on a process pool by default or on a Dask
-cluster with ``--scheduler ADDRESS``. Prints each match's table, then a Markdown summary and one
-JSON line per match. Run it with::
+cluster with ``--scheduler ADDRESS``. Prints each match's table, then a Markdown summary, the
+standings (every bot's results and its rating), each bot's median time per decision (measured
+in this run, serially, over ``--timing-games`` games of the bot against itself), and one JSON
+line per match and per bot. Run it with::
 
-    python benchmarks/bot_strength.py --games 2000 random greedy mc
+    python benchmarks/bot_strength.py --games 2000 random greedy mc neural
 """
 
 from __future__ import annotations
@@ -13,12 +16,41 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import sys
 import time
 from itertools import combinations
 from typing import Any
 
-from persian_rummy.arena import MatchResult, run_match
+from persian_rummy import Action, PlayerView, legal_actions
+from persian_rummy.arena import MatchResult, derived_seed, play_game, run_match
+from persian_rummy.bots import make_bot
+from persian_rummy.standings import Standings
+
+
+def decision_times(spec: str, games: int) -> tuple[list[float], list[float]]:
+    """Seconds per decision of ``spec`` (observation, choice, all of it) in ``games`` games of
+    four copies of it, one after another in this process: every decision, and those with more
+    than one legal action (a bot answers a forced move at once)."""
+    times: list[float] = []
+    choices: list[float] = []
+    for game in range(games):
+        bots = [make_bot(spec, derived_seed("timing", game, seat)) for seat in range(4)]
+
+        def timed(bot: Any) -> Any:
+            def decide(view: PlayerView) -> Action:
+                forced = len(legal_actions(view)) == 1
+                start = time.perf_counter()
+                action: Action = bot(view)
+                times.append(time.perf_counter() - start)
+                if not forced:
+                    choices.append(times[-1])
+                return action
+
+            return decide
+
+        play_game([timed(bot) for bot in bots], f"timing/{game}")
+    return times, choices
 
 
 def summary_row(result: MatchResult, seconds: float) -> str:
@@ -34,12 +66,15 @@ def summary_row(result: MatchResult, seconds: float) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("bots", nargs="*", default=["random", "greedy", "mc"], help="bot specs (make_bot names)")
+    parser.add_argument(
+        "bots", nargs="*", default=["random", "greedy", "mc", "neural"], help="bot specs (make_bot names)"
+    )
     parser.add_argument("--games", type=int, default=2000, help="games per pair of bots (default 2000)")
     parser.add_argument("--seed", default="strength", help="the match seed (default 'strength')")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
     parser.add_argument("--scheduler", default=None, help="a Dask scheduler address, to run on that cluster")
     parser.add_argument("--progress", action="store_true", help="show a progress bar (needs tqdm)")
+    parser.add_argument("--timing-games", type=int, default=4, help="games per bot for its decision time (default 4)")
     args = parser.parse_args(argv)
     options: dict[str, Any] = {"seed": args.seed, "workers": args.workers, "progress": args.progress or None}
     client = None
@@ -50,11 +85,13 @@ def main(argv: list[str] | None = None) -> int:
         options["executor"] = client.get_executor()  # type: ignore[no-untyped-call]
     rows = []
     lines = []
+    matches = []
     try:
         for first, second in combinations(args.bots, 2):
             start = time.perf_counter()
             result = run_match(first, second, args.games, **options)
             seconds = time.perf_counter() - start
+            matches.append(result)
             print(result.table(), end="\n\n", flush=True)
             rows.append(summary_row(result, seconds))
             rate, low, high = result.win_rate(0)
@@ -85,6 +122,28 @@ def main(argv: list[str] | None = None) -> int:
     )
     print("|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
+    print()
+    print(Standings(tuple(matches)).table())
+    print()
+    print("| bot | median ms per decision | decisions timed | median ms per decision with a choice | such decisions |")
+    print("|---|---|---|---|---|")
+    for spec in args.bots:
+        times, choices = decision_times(spec, args.timing_games) if args.timing_games > 0 else ([0.0], [0.0])
+        median, chosen = statistics.median(times) * 1000, statistics.median(choices or [0.0]) * 1000
+        print(f"| {spec} | {median:.3f} | {len(times)} | {chosen:.3f} | {len(choices)} |")
+        lines.append(
+            json.dumps(
+                {
+                    "benchmark": "decision_time",
+                    "bot": spec,
+                    "median_ms": round(median, 4),
+                    "decisions": len(times),
+                    "median_ms_with_choice": round(chosen, 4),
+                    "decisions_with_choice": len(choices),
+                }
+            )
+        )
+    print(f"(Python {sys.version.split()[0]})")
     print()
     print("\n".join(lines))
     return 0

@@ -37,6 +37,7 @@ _EXTRA_PACKAGES = (
     "pyspiel",
     "open_spiel",
     "jax",
+    "optax",
     "starlette",
     "uvicorn",
     "websockets",
@@ -83,7 +84,7 @@ nitpick_ignore_regex = [
     (r"py:class", r"persian_rummy\.(_episode\.Episode|openspiel\._observer\._Observer)"),
     (
         r"py:.*",
-        r"(typing|typing_extensions|collections|collections\.abc|concurrent|concurrent\.futures|random|enum|io|json|attr|attrs|cattrs|hypothesis|numpy|np|npt|jax|jnp|pettingzoo|gymnasium|pyspiel|open_spiel|starlette|uvicorn|websockets)(\..*)?",
+        r"(typing|typing_extensions|collections|collections\.abc|concurrent|concurrent\.futures|random|enum|io|json|os|pathlib|attr|attrs|cattrs|hypothesis|numpy|np|npt|jax|jnp|optax|pettingzoo|gymnasium|pyspiel|open_spiel|starlette|uvicorn|websockets)(\..*)?",
     ),
     (
         r"py:.*",
@@ -99,7 +100,7 @@ nitpick_ignore_regex = [
     # Type variables and aliases, which autodoc names but does not document.
     (
         r"py:.*",
-        r"(persian_rummy\.[a-z_]+\.)?(T|P|Seed|AceInRuns|PickupUse|LastCardDiscard|StockOutEnd|BotSpec|Lineup|SearchStrategy|Self)",
+        r"(persian_rummy\.[a-z_]+\.)?(T|P|Seed|AceInRuns|PickupUse|LastCardDiscard|StockOutEnd|BotSpec|Lineup|SearchStrategy|Self|Params|TrainState|Weights|_Match)",
     ),
 ]
 

@@ -2,7 +2,12 @@
 
 A line-up is one bot spec for both partners or a pair of specs (for seats 0 and 2 of team 0,
 1 and 3 of team 1, R3). A bot spec is a name for :func:`~persian_rummy.bots.make_bot`
-(``"greedy"``, ``"mc:samples=4"``) or any picklable callable that builds a bot from a seed.
+(``"greedy"``, ``"mc:samples=4"``), a callable that builds a bot from a seed (a class such as
+:class:`~persian_rummy.bots.GreedyBot`, or a function whose parameter is not annotated as a
+view), or a bot itself: an object with ``__call__`` (``GreedyBot(3)``, a
+:class:`~persian_rummy.policy.NeuralBot`) or a function whose first parameter is annotated as a
+:class:`~persian_rummy.PlayerView` (``def my_bot(view: PlayerView) -> Action``). A bot given
+as itself plays as it is, with its own seed, at every seat it is given.
 Every game's decks, dealer and bot seeds derive from the match seed and the game's number
 alone, so a match gives the same results whatever runs it: serially, on a process pool, or on
 a Dask cluster through ``client.get_executor()`` (any :class:`concurrent.futures.Executor`).
@@ -20,13 +25,16 @@ margin of side 0: +273.5 ± 184.0 per game; game length: 159.8 actions (sd 40.7)
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import hashlib
+import inspect
 import math
 import os
 import pickle
 import sys
+import types
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, Final, TypeAlias
+from typing import Any, TypeAlias, cast
 
 import attrs
 
@@ -36,6 +44,7 @@ from persian_rummy.dealing import deal_seed, new_game, next_deal
 from persian_rummy.engine import play
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, excerpt
 from persian_rummy.rules import Rules
+from persian_rummy.standings import _Z95, Standings, wilson_interval
 from persian_rummy.state import PLAYERS, GameState, Phase
 from persian_rummy.view import InfoState
 
@@ -47,37 +56,17 @@ __all__ = [
     "PlayedGame",
     "deal_seed",
     "derived_seed",
+    "is_bot",
     "play_game",
     "round_robin",
     "run_match",
     "wilson_interval",
 ]
 
-#: A bot by name (see :func:`~persian_rummy.bots.make_bot`) or a picklable factory ``seed -> Bot``.
-BotSpec: TypeAlias = "str | Callable[[int], Bot]"
+#: A bot by name (see :func:`~persian_rummy.bots.make_bot`), a factory ``seed -> Bot``, or a bot.
+BotSpec: TypeAlias = "str | Callable[[int], Bot] | Bot"
 #: One spec for both partners, or one per partner (seats 0 and 2, or 1 and 3).
 Lineup: TypeAlias = "BotSpec | tuple[BotSpec, BotSpec]"
-
-_Z95: Final = 1.959963984540054
-
-
-def wilson_interval(successes: float, trials: int, z: float = _Z95) -> tuple[float, float]:
-    """The Wilson score interval for a proportion (95% by default); ``(0.0, 1.0)`` for no trials.
-
-    >>> low, high = wilson_interval(90, 100)
-    >>> round(low, 3), round(high, 3)
-    (0.826, 0.945)
-    """
-    if trials <= 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    # At a rate of 0 or 1 the bound is exactly 0 or 1; rounding must not move it past the rate.
-    low = 0.0 if successes <= 0 else max(0.0, centre - half)
-    high = 1.0 if successes >= trials else min(1.0, centre + half)
-    return low, high
 
 
 def derived_seed(*parts: object) -> int:
@@ -335,9 +324,47 @@ class MatchResult:
         return self.table()
 
 
+def is_bot(spec: object) -> bool:
+    """Whether a bot spec is a bot itself (called with views) rather than a factory (called
+    with a seed). The first parameter's annotation decides: a view (``PlayerView``,
+    ``InfoState``, ``GameState``) makes a bot, ``int`` a factory; without one, a class or a
+    function is a factory (as specs always were) and any other callable object a bot.
+
+    >>> from persian_rummy.bots import GreedyBot
+    >>> is_bot(GreedyBot), is_bot(GreedyBot(1)), is_bot("greedy")
+    (False, True, False)
+    >>> def mine(view: PlayerView) -> Action: ...
+    >>> def factory(seed: int) -> Bot: ...
+    >>> is_bot(mine), is_bot(factory)
+    (True, False)
+    """
+    if isinstance(spec, str | type) or not callable(spec):
+        return False
+    function = isinstance(spec, types.FunctionType | types.MethodType | types.BuiltinFunctionType | functools.partial)
+    try:
+        parameters = list(inspect.signature(spec).parameters.values())
+    except (TypeError, ValueError):  # a builtin without a signature
+        return not function
+    annotation = parameters[0].annotation if parameters else inspect.Parameter.empty
+    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", str(annotation))
+    if any(name in text for name in ("PlayerView", "InfoState", "GameState")):
+        return True
+    if text.replace(" ", "").startswith(("int", "Seed")):
+        return False
+    return not function
+
+
+def _spec_name(spec: BotSpec) -> str:
+    if isinstance(spec, str):
+        return spec
+    if is_bot(spec) and not isinstance(spec, types.FunctionType):
+        return type(spec).__name__
+    return str(getattr(spec, "__name__", repr(spec)))
+
+
 def _label(lineup: Lineup) -> str:
     specs = lineup if isinstance(lineup, tuple) else (lineup,)
-    names = [spec if isinstance(spec, str) else getattr(spec, "__name__", repr(spec)) for spec in specs]
+    names = [_spec_name(spec) for spec in specs]
     return names[0] if len(set(names)) == 1 else "+".join(names)
 
 
@@ -352,8 +379,13 @@ class _Task:
     games: tuple[int, ...]
 
 
-def _build(spec: BotSpec, seed: int) -> Bot:
-    return make_bot(spec, seed) if isinstance(spec, str) else spec(seed)
+def _build(spec: BotSpec, seed: int, rules: Rules) -> Bot:
+    if isinstance(spec, str):
+        return make_bot(spec, seed, rules=rules)
+    if is_bot(spec):
+        return cast("Bot", spec)
+    factory = cast("Callable[[int], Bot]", spec)
+    return factory(seed)
 
 
 def _seat_specs(sides: tuple[Lineup, Lineup], swapped: bool) -> list[BotSpec]:
@@ -366,7 +398,7 @@ def _seat_specs(sides: tuple[Lineup, Lineup], swapped: bool) -> list[BotSpec]:
 def _play_one(task: _Task, game: int) -> GameResult:
     pair, swapped = (game // 2, game % 2 == 1) if task.swap_seats else (game, False)
     specs = _seat_specs(task.sides, swapped)
-    bots = [_build(spec, derived_seed(task.seed, game, seat)) for seat, spec in enumerate(specs)]
+    bots = [_build(spec, derived_seed(task.seed, game, seat), task.rules) for seat, spec in enumerate(specs)]
     played = play_game(bots, f"{task.seed}/{pair}", dealer=pair % PLAYERS, rules=task.rules)
     return GameResult(game, swapped, played.final.scores, played.action_count)
 
@@ -465,9 +497,13 @@ def run_match(
     for side in sides:
         for spec in side if isinstance(side, tuple) else (side,):
             if isinstance(spec, str):
-                make_bot(spec, 0)  # fail early, here, on a bad name or knob
+                make_bot(spec, 0, rules=rules)  # fail early, here, on a bad name or knob, or rules it cannot play
             elif not callable(spec):
-                raise ArgumentTypeError(f"a bot spec is a bot's name or a factory seed -> bot, not {excerpt(spec)}")
+                raise ArgumentTypeError(
+                    f"a bot spec is a bot's name, a factory seed -> bot or a bot, not {excerpt(spec)}"
+                )
+            elif callable(getattr(spec, "require_rules", None)):
+                spec.require_rules(rules)  # type: ignore[union-attr]
         if isinstance(side, tuple) and len(side) != 2:
             raise InvalidArgumentError(
                 f"R3: a line-up is one bot spec or a pair for the two partners, not {excerpt(side)}"
@@ -510,13 +546,21 @@ def run_match(
     return MatchResult((_label(side0), _label(side1)), tuple(records))
 
 
-def round_robin(specs: Iterable[str], games: int, **options: Any) -> list[MatchResult]:
-    """Every pair of ``specs`` against each other, ``games`` games each (see :func:`run_match`).
+def round_robin(specs: Iterable[BotSpec], games: int, **options: Any) -> Standings:
+    """Every pair of ``specs`` against each other, ``games`` games each (see :func:`run_match`),
+    and the standings: every bot's results and rating (:class:`~persian_rummy.standings.Standings`;
+    iterating over them gives the matches).
 
-    >>> [result.sides for result in round_robin(["random", "greedy"], 2, workers=1)]
+    >>> standings = round_robin(["random", "greedy"], 2, workers=1)
+    >>> [result.sides for result in standings]
     [('random', 'greedy')]
+    >>> sorted((row.name, row.games) for row in standings.rows)
+    [('greedy', 2), ('random', 2)]
     """
-    names = list(specs)
-    return [
-        run_match(names[i], names[j], games, **options) for i in range(len(names)) for j in range(i + 1, len(names))
+    entries = list(specs)
+    matches = [
+        run_match(entries[i], entries[j], games, **options)
+        for i in range(len(entries))
+        for j in range(i + 1, len(entries))
     ]
+    return Standings(tuple(matches))

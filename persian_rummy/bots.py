@@ -37,13 +37,24 @@ from persian_rummy.cards import JOKER_INDEX, POINTS
 from persian_rummy.engine import legal_actions, play
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, NotationError, excerpt
 from persian_rummy.melds import LAY_OFFS, MeldKind, candidate_melds, meld_key
+from persian_rummy.rules import Rules
 from persian_rummy.scoring import tally
 from persian_rummy.state import GameState, Phase, team_of
 from persian_rummy.view import InfoState, PlayerView
 from persian_rummy.worlds import determinize
 
 # determinize lives in persian_rummy.worlds; it is importable from here too, as it was.
-__all__ = ["BOTS", "BUDGET_LIMIT", "Bot", "GreedyBot", "MonteCarloBot", "RandomBot", "determinize", "make_bot"]
+__all__ = [
+    "BOTS",
+    "BUDGET_LIMIT",
+    "Bot",
+    "GreedyBot",
+    "MonteCarloBot",
+    "RandomBot",
+    "determinize",
+    "make_bot",
+    "neural_bot",
+]
 
 #: What the greedy rules read: the view of the seat to move, or (in rollouts) the full state,
 #: whose ``hand`` is the hand of the player to move.
@@ -514,16 +525,31 @@ class MonteCarloBot:
 
 # --- Registry -----------------------------------------------------------------------------
 
+
+def neural_bot(seed: int = 0) -> Bot:
+    """The learned player shipped with the package (:class:`~persian_rummy.policy.NeuralBot`
+    playing :func:`~persian_rummy.policy.shipped_policy`, trained for the default rules);
+    numpy is imported only here, when one is made.
+
+    >>> neural_bot(2)
+    NeuralBot(seed=2, temperature=0.0)
+    """
+    from persian_rummy.policy import NeuralBot, shipped_policy
+
+    return NeuralBot(shipped_policy(), seed)
+
+
 #: The bots by name: each entry builds a bot from a seed and keyword knobs.
 BOTS: Final[dict[str, Callable[..., Bot]]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "montecarlo": MonteCarloBot,
     "mc": MonteCarloBot,
+    "neural": neural_bot,
 }
 
 
-def make_bot(spec: str, seed: int = 0) -> Bot:
+def make_bot(spec: str, seed: int = 0, *, rules: Rules | None = None) -> Bot:
     """Build a bot from its name in :data:`BOTS`, optionally with whole-number knobs:
     ``"name"`` or ``"name:knob=value,knob=value"``. Raises
     :class:`~persian_rummy.NotationError` for an unknown name or knob, and what the bot
@@ -537,7 +563,11 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     >>> make_bot("clever")
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.NotationError: 'clever' is not a bot (expected one of random, greedy, montecarlo, mc)
+    persian_rummy.errors.NotationError: 'clever' is not a bot (expected one of random, greedy, montecarlo, mc, neural)
+
+    Given ``rules``, a bot that plays for some rules only (``"neural"``, trained for the
+    default rules) refuses others at once, saying how to make one for them
+    (:class:`~persian_rummy.PolicyFileError`).
     """
     if not isinstance(spec, str):
         raise ArgumentTypeError(f"a bot is named by text, not {excerpt(spec)}")
@@ -556,6 +586,10 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             )
         knobs[key.strip()] = int(value)
     try:
-        return factory(seed, **knobs)
+        bot = factory(seed, **knobs)
     except TypeError:
         raise NotationError(f"the bot {excerpt(name.strip())} has no knob among {', '.join(knobs)}") from None
+    require_rules = getattr(bot, "require_rules", None)
+    if rules is not None and require_rules is not None:
+        require_rules(rules)
+    return bot

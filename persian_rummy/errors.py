@@ -50,6 +50,7 @@ __all__ = [
     "NotationError",
     "PassNotAllowedError",
     "PersianRummyError",
+    "PolicyFileError",
     "ReplayError",
     "RoundNotOverError",
     "StateRequiredError",
@@ -183,6 +184,19 @@ class InvalidArgumentError(PersianRummyError, ValueError):
     """
 
     default_reason = "an argument is not one the function takes"
+
+
+class PolicyFileError(PersianRummyError, ValueError):
+    """A policy file (:mod:`persian_rummy.policy`) that cannot be used: not a policy file,
+    truncated or corrupt, weights of the wrong shape or not finite, or made for other rules
+    or another observation layout than asked for. The message says which.
+
+    >>> issubclass(PolicyFileError, ValueError)
+    True
+    """
+
+    default_reason = "the policy file cannot be used"
+    message_is_public = True
 
 
 class ArgumentTypeError(PersianRummyError, TypeError):

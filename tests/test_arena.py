@@ -16,11 +16,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from persian_rummy import (
+    Action,
     ArgumentTypeError,
     InvalidArgumentError,
     NotationError,
     Phase,
+    PlayerView,
+    PolicyFileError,
     Rules,
+    legal_actions,
     new_game,
     next_deal,
     play,
@@ -29,12 +33,14 @@ from persian_rummy.arena import (
     GameResult,
     MatchResult,
     derived_seed,
+    is_bot,
     play_game,
     round_robin,
     run_match,
     wilson_interval,
 )
-from persian_rummy.bots import GreedyBot, MonteCarloBot, RandomBot
+from persian_rummy.bots import GreedyBot, MonteCarloBot, RandomBot, make_bot
+from persian_rummy.standings import bradley_terry
 
 # A tiny Monte-Carlo budget keeps the identity checks quick while exercising its sampling.
 LINEUPS = [
@@ -281,3 +287,79 @@ def test_a_plain_call_plays_in_this_process() -> None:
 
     plain = run_match(lambda seed: GreedyBot(seed), "random", games=2, seed=5)
     assert plain.games == run_match("greedy", "random", games=2, seed=5, workers=1).games
+
+
+def my_first_bot(view: PlayerView) -> Action:
+    """A bot written as a plain function, as a bot writer's first one is."""
+    return legal_actions(view)[0]
+
+
+def test_run_match_takes_bots_as_well_as_factories_and_names() -> None:
+    """run_match(my_bot, "greedy") plays my_bot itself (it was called with a seed and failed)."""
+    for bot in (my_first_bot, GreedyBot(1), functools.partial(GreedyBot.__call__, GreedyBot(2))):
+        result = run_match(bot, "greedy", games=2, seed=3, workers=1)
+        assert len(result.games) == 2
+    assert run_match(GreedyBot(1), "random", games=2, seed=3, workers=1).sides == ("GreedyBot", "random")
+    assert run_match(my_first_bot, "random", games=2, seed=3, workers=1).sides == ("my_first_bot", "random")
+    # The same bot as a factory plays the same games as the bot made from each game's seed.
+    factory = run_match(GreedyBot, "random", games=2, seed=3, workers=1)
+    assert [game.scores for game in factory.games] == [
+        game.scores for game in run_match("greedy", "random", games=2, seed=3, workers=1).games
+    ]
+
+
+def test_is_bot_tells_bots_from_factories() -> None:
+    def factory(seed: int) -> RandomBot:
+        return RandomBot(seed)
+
+    def unannotated(seed):  # type: ignore[no-untyped-def]
+        return RandomBot(seed)
+
+    assert not is_bot(factory) and not is_bot(unannotated) and not is_bot(RandomBot) and not is_bot("random")
+    assert is_bot(my_first_bot) and is_bot(RandomBot(1)) and not is_bot(3) and not is_bot(print)
+    assert not is_bot(lambda: None)
+
+    class Factory:
+        """A factory object (as the MaskablePPO example's learner is): annotated with a seed."""
+
+        def __call__(self, seed: int) -> RandomBot:
+            return RandomBot(seed)
+
+    class Unannotated:
+        def __call__(self, view):  # type: ignore[no-untyped-def]
+            return legal_actions(view)[0]
+
+    assert not is_bot(Factory()) and is_bot(Unannotated())
+    assert (
+        run_match(Factory(), "random", games=2, seed=1, workers=1).games
+        == run_match("random", "random", games=2, seed=1, workers=1).games
+    )
+
+
+def test_a_bot_for_other_rules_is_refused_before_any_game() -> None:
+    """The shipped neural policy plays the default rules only: another rule set is refused at
+    once, saying how to train one (R7: deals=1 is another game)."""
+    with pytest.raises(PolicyFileError, match="persian-rummy train"):
+        run_match("neural", "greedy", games=2, rules=Rules(deals=1), workers=1)
+    with pytest.raises(PolicyFileError, match="persian-rummy train"):
+        run_match(make_bot("neural"), "greedy", games=2, rules=Rules(deals=1), workers=1)
+
+
+def test_round_robin_gives_standings() -> None:
+    """Every bot's games, wins and a rating; the stronger bot rates higher (R26: draws count half)."""
+    standings = round_robin(["random", "greedy", GreedyBot(4)], 4, workers=1, seed=2)
+    assert len(standings) == 3 and len(list(standings)) == 3
+    rows = {row.name: row for row in standings.rows}
+    assert set(rows) == {"random", "greedy", "GreedyBot"}
+    assert rows["random"].games == 8 and rows["random"].rating == min(row.rating for row in rows.values())
+    assert rows["greedy"].rating > rows["random"].rating and rows["random"].wins <= 2
+    assert sum(row.wins for row in rows.values()) + sum(row.draws for row in rows.values()) // 2 == 12
+    table = standings.table().splitlines()
+    assert table[0].split()[:3] == ["bot", "games", "wins"] and len(table) == 4 and str(standings) == standings.table()
+    assert standings.rows[0].win_rate[1] <= standings.rows[0].win_rate[0] <= standings.rows[0].win_rate[2]
+
+
+def test_bradley_terry_is_symmetric_and_anchored() -> None:
+    ratings = bradley_terry(["a", "b", "c"], {("a", "b"): (5.0, 10), ("b", "c"): (8.0, 10), ("a", "c"): (8.0, 10)})
+    assert ratings["a"] == 0.0 and abs(ratings["b"]) < 1e-6 and ratings["c"] < -150
+    assert bradley_terry([], {}) == {}

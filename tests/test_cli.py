@@ -378,3 +378,26 @@ def test_r14_simulate_says_whether_the_card_taken_was_melded_or_laid_off(capsys:
     melded = re.search(r"takes (\S+) .*?from the discard pile \(the \1 to be melded at once, R14\); melds ", out)
     assert laid and melded
     assert "must be melded now" not in out
+
+
+def test_simulate_plays_the_neural_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    """--bot neural is the shipped policy; other rules are refused before anything is printed (R7)."""
+    code, out, _ = _run(capsys, "simulate", "--games", "2", "--bot", "neural", "greedy", "--no-progress")
+    assert code == 0 and "neural" in out
+    code, out, err = _run(capsys, "simulate", "--rules", "deals=1", "--bot", "neural")
+    assert code == 2 and out == "" and "persian-rummy train --rules 'deals=1'" in err
+
+
+def test_a_users_own_bot_plays_from_its_module(capsys: pytest.CaptureFixture[str]) -> None:
+    """--bot package.module:factory imports the user's factory (or bot) and plays it."""
+    code, out, _ = _run(capsys, "simulate", "--bot", "persian_rummy.bots:GreedyBot", "random", "--color", "never")
+    assert code == 0 and "North-South persian_rummy.bots:GreedyBot against East-West random" in out
+    for spec, message in [
+        ("no_such_module_here.sub:make", "cannot be imported"),
+        ("persian_rummy.bots:NoSuchBot", "has no 'NoSuchBot'"),
+        ("persian_rummy.bots:BUDGET_LIMIT", "cannot be called"),
+        ("persian_rummy.bots:make_bot.x-y", "expected package.module:factory"),
+        ("persian_rummy.encoding:action_index", "not a bot"),
+    ]:
+        code, _, err = _run(capsys, "simulate", "--bot", spec)
+        assert code == 2 and message in err, (spec, err)

@@ -36,7 +36,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "record",
     ),
     (
+        # The numbering and the arrays of a seat's view, then the learned player that reads them
+        # (numpy), then the bots (which make the learned one by name) and their tournaments.
+        "encoding",
+        "observation",
+        "policy",
         "bots",
+        "standings",
         "arena",
         "strategies",
         # the table server (the [server] extra): a program built on the library, as the CLI is
@@ -49,17 +55,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "server.app",
         "server.client",
         "server",
-        # the command line: the options its subcommands share, one module per subcommand
-        "cli._options",
-        "cli._simulate",
-        "cli._play",
-        "cli._replay",
-        "cli._serve",
-        "cli",
-        # The AI adapters: the numbering, then (with the [rl] extra) arrays and environments.
-        "encoding",
+        # The AI adapters (the [rl] extra): environments.
         "_episode",
-        "observation",
         "pettingzoo",
         "gymnasium",
         # the OpenSpiel game: the pickle guard, a node and its checks, the texts and their
@@ -71,9 +68,21 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "openspiel._game",
         "openspiel._search",
         "openspiel",
-        # The vectorized engine (the [jax] extra): its tables from the scalar modules, then it.
+        # The vectorized engine (the [jax] extra): its tables from the scalar modules, then it;
+        # then the training on it (the [train] extra).
         "vector._tables",
         "vector",
+        "learning",
+        # the command line: the options its subcommands share (and a user's own bot), one
+        # module per subcommand
+        "cli._user_bots",
+        "cli._options",
+        "cli._simulate",
+        "cli._play",
+        "cli._replay",
+        "cli._serve",
+        "cli._train",
+        "cli",
         "__main__",
     ),
     ("__init__",),  # the package re-exports the public names of every layer

@@ -9,6 +9,8 @@
   ends or you leave (quit, Ctrl-D or Ctrl-C).
 - ``persian-rummy replay FILE``: print a saved game, or step through it with Enter.
 - ``persian-rummy serve``: serve tables in the browser (the ``[server]`` extra).
+- ``persian-rummy train --out DIR [--minutes M] [--steps N] [--resume]``: train a player by
+  self-play on the vectorized engine (the ``[train]`` extra).
 
 A seed is a whole number or any text, as :func:`~persian_rummy.new_game` takes. Suits are
 coloured when the output is a terminal and ``NO_COLOR`` is not set.
@@ -35,7 +37,7 @@ import sys
 from collections.abc import Sequence
 
 from persian_rummy._version import __version__
-from persian_rummy.cli import _play, _replay, _serve, _simulate
+from persian_rummy.cli import _play, _replay, _serve, _simulate, _train
 from persian_rummy.cli._options import Handler, parents
 from persian_rummy.presentation import visible
 
@@ -46,13 +48,13 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="persian-rummy",
         description="Persian Rummy, the card game: bots play (simulate), you play (play), a saved game "
-        "is shown again (replay), tables are served to browsers (serve). "
+        "is shown again (replay), tables are served to browsers (serve), a player is trained (train). "
         "Each command's --help has examples.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     shared = parents()
-    for module in (_simulate, _play, _replay, _serve):
+    for module in (_simulate, _play, _replay, _serve, _train):
         module.add_parser(commands, shared)
     return parser
 
@@ -64,5 +66,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     2
     """
     args = _parser().parse_args(argv)
+    args.command_line = list(sys.argv[1:] if argv is None else argv)  # what train records
     handler: Handler = args.handler
     return handler(args, sys.stdout)

@@ -15,7 +15,8 @@ from typing import Final, TextIO
 
 from persian_rummy.actions import Action
 from persian_rummy.arena import derived_seed
-from persian_rummy.bots import BOTS, Bot, make_bot
+from persian_rummy.bots import BOTS, Bot
+from persian_rummy.cli._user_bots import build
 from persian_rummy.dealing import Seed, deal_seed, shuffled_deck
 from persian_rummy.errors import NotationError, PersianRummyError
 from persian_rummy.rules import PRESETS, Rules
@@ -78,7 +79,7 @@ def _bot_seed(seed: Seed) -> int:
     return seed if isinstance(seed, int) else derived_seed("bots", seed)
 
 
-def bots_for(specs: Sequence[str], seed: Seed) -> list[Bot]:
+def bots_for(specs: Sequence[str], seed: Seed, rules: Rules | None = None) -> list[Bot]:
     if len(specs) == 1:
         per_seat = [specs[0]] * 4
     elif len(specs) == 2:
@@ -89,7 +90,8 @@ def bots_for(specs: Sequence[str], seed: Seed) -> list[Bot]:
         raise NotationError(
             f"give one bot (every seat), two (North-South, East-West) or four (by seat), not {len(specs)}"
         )
-    return [make_bot(spec, _bot_seed(seed) * 4 + seat) for seat, spec in enumerate(per_seat)]
+    # A name of BOTS, or a user's own bot as package.module:factory.
+    return [build(spec, _bot_seed(seed) * 4 + seat, rules=rules) for seat, spec in enumerate(per_seat)]
 
 
 def lineup(specs: Sequence[str]) -> str:
@@ -162,7 +164,7 @@ def parents() -> dict[str, argparse.ArgumentParser]:
         default=["greedy"],
         metavar="NAME",
         help=f"the bots: one for every seat, two (North-South, East-West) or four (by seat); "
-        f"names: {names}, with knobs as in mc:samples=4 (default greedy)",
+        f"names: {names}, with knobs as in mc:samples=4, or your own as package.module:factory (default greedy)",
     )
     players.add_argument(
         "--rules", default="default", help="rules knobs as name=value, or a preset: " + ", ".join(PRESETS)
@@ -177,7 +179,7 @@ SEED_HELP: Final = "a whole number or any text"
 def rules_and_bots(args: argparse.Namespace) -> Rules:
     """The rules ``--rules`` names, after checking the ``--bot`` names (before anything is printed)."""
     rules = Rules.parse(args.rules)
-    bots_for(args.bot, 0)
+    bots_for(args.bot, 0, rules)  # the names, and the rules each bot can play
     return rules
 
 

@@ -146,7 +146,7 @@ class Table:
         >>> Table.new(seats=("human", "nobody", "greedy", "greedy"))
         Traceback (most recent call last):
         ...
-        persian_rummy.errors.NotationError: 'nobody' is not a bot (expected one of random, greedy, montecarlo, mc)
+        persian_rummy.errors.NotationError: 'nobody' is not a bot (expected one of random, greedy, montecarlo, mc, neural)
         """
         if len(seats) != PLAYERS:
             raise NotationError(f"R3: a table has 4 seats, not {len(seats)}")
@@ -161,7 +161,7 @@ class Table:
             dealer,
             tuple(seats),
             _check_names(names),
-            _make_bots(seats, seed),
+            _make_bots(seats, seed, rules),
             state,
             [[]],
         )
@@ -411,7 +411,8 @@ WEB_STYLE: Final = _WebStyle()
 _dumps: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
-def _make_bots(seats: Sequence[str], seed: int) -> tuple[Bot | None, ...]:
+def _make_bots(seats: Sequence[str], seed: int, rules: Rules) -> tuple[Bot | None, ...]:
+    # Given the rules, a bot trained for other rules (neural) is refused when the table is made.
     bots: list[Bot | None] = []
     for seat, kind in enumerate(seats):
         if not isinstance(kind, str):
@@ -419,5 +420,5 @@ def _make_bots(seats: Sequence[str], seed: int) -> tuple[Bot | None, ...]:
         if kind != HUMAN and any(int(value) > MAX_KNOB for value in re.findall(r"=\s*(\d{1,100})", kind)):
             # A bot's knobs set its work per move: a stranger must not make the server think for hours.
             raise NotationError(f"a bot's knobs at a table are at most {MAX_KNOB}, not {kind[:80]!r}")
-        bots.append(None if kind == HUMAN else make_bot(kind, seed + seat))
+        bots.append(None if kind == HUMAN else make_bot(kind, seed + seat, rules=rules))
     return tuple(bots)

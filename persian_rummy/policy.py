@@ -1,0 +1,484 @@
+"""Learned players: the policy file and :class:`NeuralBot`, which plays from one (numpy only).
+
+A policy file is data, never code: a NumPy ``.npz`` archive of plain ``float32`` arrays, read
+with ``allow_pickle=False``, whose member ``header`` is a JSON text (as bytes) that says what
+the arrays are and what they were made for:
+
+- ``format`` (``"persian-rummy-policy"``) and ``format_version`` (:data:`FORMAT_VERSION`);
+- ``rules``: the :class:`~persian_rummy.Rules` the policy was trained for, as their text
+  (``"default"``, ``"deals=1"``: :meth:`Rules.parse <persian_rummy.Rules.parse>` reads it);
+- ``observation_version`` (:data:`OBSERVATION_VERSION`): the layout of
+  :func:`~persian_rummy.observation.observation_tensor` the network reads, flattened;
+- ``layers``: each layer's name and weight shape, in order: hidden layers (ReLU) and then the
+  ``policy`` layer, whose outputs are the logits of the
+  :data:`~persian_rummy.encoding.NUM_ACTIONS` actions;
+- ``training``: how it was made (``command``, ``seed``, ``steps``, ``games``,
+  ``wall_seconds``, ``device``).
+
+:meth:`Policy.load` checks all of it and refuses, with
+:class:`~persian_rummy.PolicyFileError`, a file that is truncated or corrupt, that
+holds other arrays or other shapes than its header says, weights that are not finite, or that
+was made for other rules or another observation layout than asked for.
+
+:class:`NeuralBot` plays a seat from its :class:`~persian_rummy.PlayerView`: the view's
+observation tensor through the network, the illegal actions masked out, then the best action
+(``temperature=0``, the default) or one drawn from the softmax at that temperature with the
+bot's seeded generator. ``make_bot("neural")`` plays the policy shipped with the package,
+trained for the default rules.
+
+>>> from persian_rummy import new_game
+>>> bot = NeuralBot.load(shipped_policy_path())
+>>> str(bot.policy.rules)
+'default'
+>>> state = new_game(1)
+>>> bot(state.view(state.current_player))  # the only legal action: seat 1 draws first (R6)
+DrawStock()
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import json
+import math
+import os
+import tempfile
+import zipfile
+import zlib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Final
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from persian_rummy.actions import Action
+from persian_rummy.encoding import ACTIONS, NUM_ACTIONS, legal_flags
+from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, PersianRummyError, PolicyFileError, excerpt
+from persian_rummy.observation import OBSERVATION_SHAPE, observation_tensor
+from persian_rummy.rules import Rules
+from persian_rummy.view import PlayerView
+
+__all__ = [
+    "FORMAT_VERSION",
+    "OBSERVATION_SIZE",
+    "OBSERVATION_VERSION",
+    "SHIPPED_POLICIES",
+    "NeuralBot",
+    "Policy",
+    "shipped_policy",
+    "shipped_policy_path",
+]
+
+#: The version of the file layout this module writes and reads.
+FORMAT_VERSION: Final = 1
+#: The version of :func:`~persian_rummy.observation.observation_tensor`'s layout; a network
+#: trained on one layout is refused for another.
+OBSERVATION_VERSION: Final = 1
+#: The network's input: the observation tensor, flattened (30 planes of 53 columns).
+OBSERVATION_SIZE: Final = OBSERVATION_SHAPE[0] * OBSERVATION_SHAPE[1]
+#: The policies shipped in the package, by name (files ``persian_rummy/policies/NAME.npz``).
+SHIPPED_POLICIES: Final = ("default",)
+_FORMAT: Final = "persian-rummy-policy"
+_FILE_LIMIT: Final = 64 * 1024 * 1024  # bytes; the shipped policy is about 1.6 MB
+_LAYER_LIMIT: Final = 16
+_WIDTH_LIMIT: Final = 4096
+_TRAINING_FIELDS: Final = {
+    "command": str,
+    "seed": int,
+    "steps": int,
+    "games": int,
+    "wall_seconds": float,
+    "device": str,
+}
+# What reading a damaged archive raises, from zipfile, zlib and NumPy's format reader.
+_DECODE_ERRORS: Final = (
+    zipfile.BadZipFile,
+    zipfile.LargeZipFile,
+    zlib.error,
+    OSError,
+    EOFError,
+    ValueError,
+    KeyError,
+    NotImplementedError,
+    OverflowError,
+    RuntimeError,
+)
+
+Weights = npt.NDArray[np.float32]
+
+
+def _training_header(training: Mapping[str, Any]) -> dict[str, Any]:
+    """The training provenance, checked: exactly the known fields, each of its type."""
+    if not isinstance(training, Mapping) or set(training) != set(_TRAINING_FIELDS):
+        raise PolicyFileError(
+            f"the training record must have exactly the fields {', '.join(_TRAINING_FIELDS)}, not {excerpt(training)}"
+        )
+    checked: dict[str, Any] = {}
+    for name, kind in _TRAINING_FIELDS.items():
+        value: Any = training[name]
+        if kind is float and type(value) is int:
+            value = float(value)
+        fits = type(value) is kind
+        if fits and kind is not str:
+            fits = math.isfinite(value) and value >= 0
+        if not fits:
+            raise PolicyFileError(f"the training record's {name} must be a {kind.__name__}, not {excerpt(value)}")
+        checked[name] = value
+    return checked
+
+
+def _check_layers(layers: Sequence[tuple[Weights, Weights]]) -> tuple[tuple[Weights, Weights], ...]:
+    """The layers as read-only float32 arrays, checked: shapes that chain from the observation
+    to the actions, finite values."""
+    if not 1 <= len(layers) <= _LAYER_LIMIT:
+        raise PolicyFileError(f"a policy has 1 to {_LAYER_LIMIT} layers, not {len(layers)}")
+    checked = []
+    width = OBSERVATION_SIZE
+    for number, (weight, bias) in enumerate(layers):
+        last = number == len(layers) - 1
+        name = "policy" if last else f"hidden{number}"
+        if not isinstance(weight, np.ndarray) or not isinstance(bias, np.ndarray):
+            raise PolicyFileError(f"layer {name}'s weight and bias must be arrays")
+        if weight.dtype != np.float32 or bias.dtype != np.float32:
+            raise PolicyFileError(f"layer {name} must hold float32 values, not {weight.dtype} and {bias.dtype}")
+        outputs = NUM_ACTIONS if last else (weight.shape[1] if weight.ndim == 2 else -1)
+        if (
+            weight.shape != (width, outputs)
+            or bias.shape != (outputs,)
+            or not 1 <= outputs <= max(_WIDTH_LIMIT, NUM_ACTIONS)
+        ):
+            raise PolicyFileError(
+                f"layer {name} must map {width} inputs to {'the actions' if last else 'its width'}: "
+                f"weight {weight.shape} and bias {bias.shape} do not"
+            )
+        if not (np.isfinite(weight).all() and np.isfinite(bias).all()):
+            raise PolicyFileError(f"layer {name} holds weights that are NaN or infinite")
+        weight, bias = np.array(weight, np.float32), np.array(bias, np.float32)
+        weight.flags.writeable = bias.flags.writeable = False
+        checked.append((weight, bias))
+        width = outputs
+    return tuple(checked)
+
+
+def _check_rules(value: object) -> None:
+    if type(value) is not Rules:
+        raise ArgumentTypeError(f"a policy's rules must be a Rules value, not {excerpt(value)}")
+
+
+@attrs.frozen(eq=False)
+class Policy:
+    """A trained policy network for one :class:`~persian_rummy.Rules`: fully connected layers
+    (ReLU between them) from the flattened observation tensor to one logit per action.
+
+    ``layers`` are ``(weight, bias)`` pairs of read-only ``float32`` arrays, ``weight`` of
+    shape ``(inputs, outputs)``; ``training`` records how the policy was made (see the module's
+    docstring). Building one checks it as :meth:`load` does.
+
+    >>> import numpy as np
+    >>> layer = (np.zeros((OBSERVATION_SIZE, NUM_ACTIONS), np.float32), np.zeros(NUM_ACTIONS, np.float32))
+    >>> policy = Policy(Rules(deals=1), (layer,))
+    >>> policy.widths, policy.logits(np.zeros(OBSERVATION_SIZE, np.float32)).shape
+    ((1590, 1436), (1436,))
+    """
+
+    rules: Rules = attrs.field(validator=lambda _self, _attribute, value: _check_rules(value))
+    layers: tuple[tuple[Weights, Weights], ...] = attrs.field(converter=_check_layers)
+    training: dict[str, Any] = attrs.field(
+        factory=lambda: {"command": "", "seed": 0, "steps": 0, "games": 0, "wall_seconds": 0.0, "device": ""},
+        converter=_training_header,
+    )
+
+    @property
+    def widths(self) -> tuple[int, ...]:
+        """The network's widths, from the input to the actions."""
+        return (OBSERVATION_SIZE,) + tuple(int(weight.shape[1]) for weight, _ in self.layers)
+
+    def logits(self, observation: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """The logit of every action for one flattened observation (or a batch of them)."""
+        values = observation
+        for weight, bias in self.layers[:-1]:
+            values = np.maximum(values @ weight + bias, np.float32(0))
+        weight, bias = self.layers[-1]
+        result: npt.NDArray[np.float32] = values @ weight + bias
+        return result
+
+    def header(self) -> dict[str, Any]:
+        """The file's JSON header as a dictionary."""
+        names = [f"hidden{number}" for number in range(len(self.layers) - 1)] + ["policy"]
+        return {
+            "format": _FORMAT,
+            "format_version": FORMAT_VERSION,
+            "rules": str(self.rules),
+            "observation_version": OBSERVATION_VERSION,
+            "layers": [[name, list(weight.shape)] for name, (weight, _) in zip(names, self.layers, strict=True)],
+            "training": dict(self.training),
+        }
+
+    def to_bytes(self) -> bytes:
+        """The policy file's bytes (an ``.npz`` archive; see the module's docstring)."""
+        header = self.header()
+        arrays: dict[str, npt.NDArray[Any]] = {
+            "header": np.frombuffer(json.dumps(header, sort_keys=True).encode(), np.uint8)
+        }
+        for (name, _), (weight, bias) in zip(header["layers"], self.layers, strict=True):
+            arrays[f"{name}.weight"] = weight
+            arrays[f"{name}.bias"] = bias
+        buffer = io.BytesIO()
+        np.savez(buffer, allow_pickle=False, **arrays)
+        return buffer.getvalue()
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the policy file at ``path`` atomically (a reader sees the old file or the new)."""
+        _write_atomically(Path(path), self.to_bytes())
+
+    @classmethod
+    def from_bytes(cls, data: bytes, *, rules: Rules | None = None) -> Policy:
+        """Read a policy file's bytes, checking everything (see :meth:`load`)."""
+        if not isinstance(data, bytes | bytearray | memoryview):
+            raise ArgumentTypeError(f"a policy file's contents are bytes, not {excerpt(data)}")
+        if len(data) > _FILE_LIMIT:
+            raise PolicyFileError(f"a policy file is at most {_FILE_LIMIT} bytes, not {len(data)}")
+        arrays = _read_archive(bytes(data))
+        header = _read_header(arrays.pop("header", None))
+        try:
+            trained_for = Rules.parse(header["rules"])
+        except PersianRummyError as error:
+            raise PolicyFileError(f"the policy file's rules do not parse: {error}") from None
+        if rules is not None and trained_for != rules:
+            raise PolicyFileError(
+                f"this policy was trained for the rules {str(trained_for)!r}, not {str(rules)!r}: "
+                f"train one for them with `persian-rummy train --rules {str(rules)!r} --out DIR`"
+            )
+        names = [name for name, _ in header["layers"]]
+        expected = {f"{name}.{part}" for name in names for part in ("weight", "bias")}
+        if set(arrays) != expected:
+            raise PolicyFileError(
+                f"the policy file's arrays {sorted(arrays)} are not the ones its header lists {sorted(expected)}"
+            )
+        layers = []
+        for name, shape in header["layers"]:
+            weight = arrays[f"{name}.weight"]
+            if list(weight.shape) != shape:
+                raise PolicyFileError(f"layer {name}'s weight has the shape {weight.shape}, its header says {shape}")
+            layers.append((weight, arrays[f"{name}.bias"]))
+        return cls(trained_for, tuple(layers), header["training"])
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], *, rules: Rules | None = None) -> Policy:
+        """Read the policy file at ``path``. Raises
+        :class:`~persian_rummy.PolicyFileError` for a file that is not a policy file, is
+        truncated or corrupt, holds weights of other shapes than its header lists or weights
+        that are NaN or infinite, was made for another observation layout or (given ``rules``)
+        for other rules than ``rules``.
+
+        >>> Policy.load(shipped_policy_path(), rules=Rules(deals=1))
+        Traceback (most recent call last):
+        ...
+        persian_rummy.errors.PolicyFileError: this policy was trained for the rules 'default', not 'deals=1': train one for them with `persian-rummy train --rules 'deals=1' --out DIR`
+        """
+        if not isinstance(path, str | os.PathLike):
+            raise ArgumentTypeError(f"a policy file is named by a path, not {excerpt(path)}")
+        try:
+            with open(path, "rb") as file:
+                data = file.read(_FILE_LIMIT + 1)
+        except OSError as error:
+            raise PolicyFileError(f"the policy file {excerpt(os.fspath(path))} cannot be read: {error}") from None
+        return cls.from_bytes(data, rules=rules)
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temporary, 0o644)  # mkstemp makes it private; a policy file is for reading
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _read_archive(data: bytes) -> dict[str, npt.NDArray[Any]]:
+    """The arrays of an ``.npz`` archive, never unpickling anything; damage raises PolicyFileError."""
+    arrays: dict[str, npt.NDArray[Any]] = {}
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            members = archive.infolist()
+            if len(members) > 2 * _LAYER_LIMIT + 1:
+                raise PolicyFileError(f"a policy file holds at most {2 * _LAYER_LIMIT + 1} arrays, not {len(members)}")
+            total = sum(member.file_size for member in members)
+            if total > _FILE_LIMIT:
+                raise PolicyFileError(f"a policy file's arrays hold at most {_FILE_LIMIT} bytes, not {total}")
+            for member in members:
+                name = member.filename
+                if not name.endswith(".npy") or name[:-4] in arrays:
+                    raise PolicyFileError(f"{excerpt(name)} is not an array of a policy file")
+                # read() checks the member's CRC, so a flipped byte is caught here.
+                arrays[name[:-4]] = _read_npy(archive.read(member), name)
+    except PolicyFileError:
+        raise
+    except _DECODE_ERRORS as error:
+        raise PolicyFileError(f"not a readable policy file (truncated or corrupt): {error}") from None
+    return arrays
+
+
+def _read_npy(raw: bytes, name: str) -> npt.NDArray[Any]:
+    """One ``.npy`` member: its header read first, so that a shape claiming more values than
+    the member holds is refused before anything is allocated; never an object array."""
+    stream = io.BytesIO(raw)
+    version = np.lib.format.read_magic(stream)
+    if version == (1, 0):
+        shape, fortran, dtype = np.lib.format.read_array_header_1_0(stream)
+    else:
+        shape, fortran, dtype = np.lib.format.read_array_header_2_0(stream)
+    if dtype.hasobject:
+        raise PolicyFileError(f"{excerpt(name)} holds Python objects: a policy file holds numbers only")
+    body = raw[stream.tell() :]
+    if math.prod(shape) * dtype.itemsize != len(body):
+        raise PolicyFileError(
+            f"{excerpt(name)} is truncated or corrupt: its shape {shape} is not its {len(body)} bytes"
+        )
+    array = np.frombuffer(body, dtype).reshape(shape, order="F" if fortran else "C")
+    return np.array(array)
+
+
+def _read_header(array: npt.NDArray[Any] | None) -> dict[str, Any]:
+    """The JSON header, checked field by field."""
+    if array is None or array.dtype != np.uint8 or array.ndim != 1:
+        raise PolicyFileError("a policy file needs its header: a JSON text as an array of bytes")
+    try:
+        header = json.loads(array.tobytes().decode())
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        raise PolicyFileError(f"the policy file's header is not JSON: {error}") from None
+    fields = {"format", "format_version", "rules", "observation_version", "layers", "training"}
+    if not isinstance(header, dict) or set(header) != fields:
+        raise PolicyFileError(f"the policy file's header must have exactly the fields {', '.join(sorted(fields))}")
+    if header["format"] != _FORMAT or header["format_version"] != FORMAT_VERSION:
+        raise PolicyFileError(
+            f"not a policy file of format version {FORMAT_VERSION}: {excerpt(header['format'])} "
+            f"version {excerpt(header['format_version'])}"
+        )
+    if header["observation_version"] != OBSERVATION_VERSION or type(header["observation_version"]) is not int:
+        raise PolicyFileError(
+            f"the policy reads observation version {excerpt(header['observation_version'])}, "
+            f"this library makes version {OBSERVATION_VERSION}: train it again"
+        )
+    if type(header["rules"]) is not str:
+        raise PolicyFileError(f"the policy file's rules must be a text, not {excerpt(header['rules'])}")
+    layers = header["layers"]
+    if (
+        not isinstance(layers, list)
+        or not 1 <= len(layers) <= _LAYER_LIMIT
+        or not all(
+            isinstance(layer, list)
+            and len(layer) == 2
+            and type(layer[0]) is str
+            and isinstance(layer[1], list)
+            and len(layer[1]) == 2
+            and all(type(size) is int for size in layer[1])
+            for layer in layers
+        )
+    ):
+        raise PolicyFileError(f"the policy file's layers must be 1 to {_LAYER_LIMIT} [name, [inputs, outputs]] pairs")
+    names = [f"hidden{number}" for number in range(len(layers) - 1)] + ["policy"]
+    if [name for name, _ in layers] != names:
+        raise PolicyFileError(f"the policy file's layers must be named {', '.join(names)} in order")
+    header["training"] = _training_header(header["training"])
+    return header
+
+
+@functools.lru_cache(maxsize=len(SHIPPED_POLICIES))
+def shipped_policy(name: str = "default") -> Policy:
+    """The policy shipped in the package under ``name`` (one of :data:`SHIPPED_POLICIES`),
+    read once per process.
+
+    >>> shipped_policy().rules == Rules()
+    True
+    """
+    return Policy.load(shipped_policy_path(name), rules=Rules())
+
+
+def shipped_policy_path(name: str = "default") -> Path:
+    """The file of the shipped policy ``name``; only the names of :data:`SHIPPED_POLICIES`
+    are taken, so a name from outside can never make this read another path.
+
+    >>> shipped_policy_path().name
+    'default.npz'
+    """
+    if name not in SHIPPED_POLICIES:
+        raise InvalidArgumentError(
+            f"{excerpt(name)} is not a shipped policy (expected one of {', '.join(SHIPPED_POLICIES)})"
+        )
+    return Path(__file__).parent / "policies" / f"{name}.npz"
+
+
+class NeuralBot:
+    """A bot that plays a :class:`Policy`: each decision is the view's
+    :func:`~persian_rummy.observation.observation_tensor` through the network, the illegal
+    actions masked out (:func:`~persian_rummy.encoding.legal_flags`), then the action of the
+    highest logit (``temperature=0``, the default) or one drawn from the softmax of the logits
+    over ``temperature`` with a generator seeded by ``seed``. It refuses a view of other rules
+    than the policy's (:class:`~persian_rummy.InvalidArgumentError`).
+
+    >>> from persian_rummy import new_game
+    >>> bot = NeuralBot(shipped_policy(), seed=3, temperature=1.0)
+    >>> bot
+    NeuralBot(seed=3, temperature=1.0)
+    >>> bot(new_game(1).view(1))
+    DrawStock()
+    """
+
+    def __init__(self, policy: Policy, seed: int = 0, *, temperature: float = 0.0) -> None:
+        if not isinstance(policy, Policy):
+            raise ArgumentTypeError(f"a NeuralBot plays a Policy, not {excerpt(policy)}")
+        if type(seed) is not int:
+            raise ArgumentTypeError(f"a bot's seed is a whole number, not {excerpt(seed)}")
+        if isinstance(temperature, bool) or not isinstance(temperature, int | float) or not temperature >= 0:
+            raise InvalidArgumentError(f"temperature must be a number of at least 0, not {excerpt(temperature)}")
+        if not math.isfinite(temperature):
+            raise InvalidArgumentError(f"temperature must be finite, not {excerpt(temperature)}")
+        self.policy = policy
+        self.seed = seed
+        self.temperature = float(temperature)
+        self._random = np.random.default_rng(seed)
+
+    @classmethod
+    def load(
+        cls, path: str | os.PathLike[str], seed: int = 0, *, temperature: float = 0.0, rules: Rules | None = None
+    ) -> NeuralBot:
+        """A bot playing the policy file at ``path`` (see :meth:`Policy.load`)."""
+        return cls(Policy.load(path, rules=rules), seed, temperature=temperature)
+
+    def require_rules(self, rules: Rules) -> None:
+        """Refuse (:class:`~persian_rummy.PolicyFileError`) to play under other rules
+        than the policy's, saying how to train a policy for them."""
+        if rules != self.policy.rules:
+            raise PolicyFileError(
+                f"this policy was trained for the rules {str(self.policy.rules)!r}, not {str(rules)!r}: "
+                f"train one for them with `persian-rummy train --rules {str(rules)!r} --out DIR` "
+                "and play it with NeuralBot.load"
+            )
+
+    def __call__(self, view: PlayerView) -> Action:
+        if not isinstance(view, PlayerView):
+            raise ArgumentTypeError(f"a bot chooses from a PlayerView, not {excerpt(view)}")
+        self.require_rules(view.rules)
+        flags = np.frombuffer(legal_flags(view), np.uint8)
+        legal = np.flatnonzero(flags)
+        if legal.size == 0:
+            raise InvalidArgumentError(f"seat {view.seat} has no action to choose: it is not its turn")
+        if legal.size == 1:
+            return ACTIONS[int(legal[0])]
+        logits = self.policy.logits(observation_tensor(view).reshape(-1))[legal].astype(np.float64)
+        if self.temperature == 0:
+            return ACTIONS[int(legal[int(np.argmax(logits))])]
+        weights = np.exp((logits - logits.max()) / self.temperature)
+        return ACTIONS[int(self._random.choice(legal, p=weights / weights.sum()))]
+
+    def __repr__(self) -> str:
+        return f"NeuralBot(seed={self.seed}, temperature={self.temperature})"
