@@ -401,3 +401,15 @@ def test_a_users_own_bot_plays_from_its_module(capsys: pytest.CaptureFixture[str
     ]:
         code, _, err = _run(capsys, "simulate", "--bot", spec)
         assert code == 2 and message in err, (spec, err)
+
+
+@pytest.mark.parametrize("columns", ["80", "100"])
+def test_simulate_fits_the_terminals_width(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], columns: str
+) -> None:
+    # The header, the turns and the score sheets all fit a terminal of 80 columns and up.
+    monkeypatch.setenv("COLUMNS", columns)
+    code, out, _ = _run(capsys, "simulate", "--seed", "1", "--color", "never")
+    assert code == 0
+    widest = max(out.splitlines(), key=len)
+    assert len(widest) <= int(columns), widest

@@ -26,7 +26,15 @@ from persian_rummy.cli._options import (
 from persian_rummy.dealing import Seed, new_game, next_deal
 from persian_rummy.engine import legal_actions, play
 from persian_rummy.errors import IllegalActionError, NotationError, excerpt
-from persian_rummy.presentation import Style, describe, result_text, round_end_text, score_sheet, styled_table
+from persian_rummy.presentation import (
+    Style,
+    addressed,
+    describe,
+    result_text,
+    round_end_text,
+    score_sheet,
+    styled_table,
+)
 from persian_rummy.rules import Rules
 from persian_rummy.state import SEAT_NAMES, GameState
 
@@ -163,8 +171,9 @@ def _ask(state: GameState, seat: int, actions: Sequence[Action], out: TextIO, st
         try:
             play(state, action)
         except IllegalActionError as error:
-            # The reason names no hidden card: what a server would show the whole table.
-            print(f"That is not allowed: {style.in_text(error.reason)}", file=out)
+            # The public reason (no hidden card), said to you and naming your card, as the
+            # browser table says it.
+            print(f"That is not allowed: {addressed(error, state.current_player, style)}", file=out)
         else:  # pragma: no cover - the legal list is authoritative
             return action
 

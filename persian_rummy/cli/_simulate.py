@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 import time
 from collections.abc import Sequence
 from statistics import fmean, pstdev
@@ -81,12 +82,13 @@ def simulate(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _print_game(seed: Seed, specs: Sequence[str], rules: Rules, out: TextIO, style: Style) -> PlayedGame:
-    print(style.bold(f"Persian Rummy, seed {seed}: {lineup(specs)}; rules {rules}"), file=out)
+    width = output_width(out)
+    header = f"Persian Rummy, seed {seed}: {lineup(specs)}; rules {rules}"
+    print(style.bold(textwrap.fill(header, width=width, subsequent_indent="  ", break_on_hyphens=False)), file=out)
     print("Partners sit opposite: North and South against East and West (R3).", file=out)
     print("Each turn ends with the number of cards its player then holds, in brackets.", file=out)
     turn: list[str] = []
     counter = [0]
-    width = output_width(out)
 
     # A take from the discard pile is told with the action that uses its card (R14).
     taken: list[tuple[GameState, Action, GameState]] = []
