@@ -37,12 +37,22 @@ import numpy.typing as npt
 from persian_rummy._moves import tally
 from persian_rummy.cards import CARDS, JOKER_INDEX
 from persian_rummy.encoding import DISCARD_BASE, LAY_OFF_BASE, MAX_MELDS, MAX_PILE, MELD_BASE, NUM_ACTIONS, PASS_INDEX
-from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, excerpt
+from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, excerpt
 from persian_rummy.hand import make_hand
 from persian_rummy.limits import DECK_POINTS, deal_points
 from persian_rummy.melds import Meld
 from persian_rummy.rules import IDLE_LIMIT, Rules
 from persian_rummy.state import GameState, Phase
+from persian_rummy.vector._checks import (
+    check_fields,
+    check_index,
+    check_key,
+    check_number,
+    check_penalty,
+    check_rows,
+    check_seat_value,
+    reward_bounds,
+)
 from persian_rummy.vector._tables import (
     CARD_COLUMNS,
     DECK_CARDS,
@@ -228,6 +238,13 @@ def _select(condition: Array, chosen: State, other: State) -> State:
     return result
 
 
+def _check_state(state: object, where: str) -> None:
+    # One game's State: every field of the engine's shape and dtype (at trace time).
+    if not isinstance(state, State):
+        raise ArgumentTypeError(f"{where} takes a State, not {excerpt(state)}")
+    check_fields({name: getattr(state, name) for name in _FIELDS}, where, batched=False)
+
+
 class Env:
     """The game under ``rules`` as pure single-game functions (static: one compiled program
     per :class:`~persian_rummy.Rules`), pgx style: :meth:`init`, :meth:`step`,
@@ -252,14 +269,22 @@ class Env:
     ) -> None:
         if type(rules) is not Rules:
             raise ArgumentTypeError(f"rules must be a Rules value, not {excerpt(rules)}")
-        for name, value in (("reward_scale", reward_scale), ("illegal_action_penalty", illegal_action_penalty)):
-            if isinstance(value, bool) or not isinstance(value, int | float) or not np.isfinite(value):
-                raise InvalidArgumentError(f"{name} must be a finite number, not {excerpt(value)}")
-        if reward_scale <= 0:
+        scale = check_number("reward_scale", reward_scale)
+        penalty = check_number("illegal_action_penalty", illegal_action_penalty)
+        # R23-R25: a deal's margin is at most one team's best deal plus the deck in the other's hands.
+        self._margin_limit = deal_points(rules.going_out_bonus) + DECK_POINTS
+        if scale <= 0:
             raise InvalidArgumentError(f"reward_scale must be above 0, not {excerpt(reward_scale)}")
+        low, high = reward_bounds(self._margin_limit)
+        if not low <= scale <= high:
+            raise InvalidArgumentError(
+                f"reward_scale must be {low:g} to {high:g}, so that every reward is a finite float32 "
+                f"and a point is not rounded to 0, not {excerpt(reward_scale)}"
+            )
+        check_penalty(penalty)
         self.rules = rules
-        self.reward_scale = float(reward_scale)
-        self.illegal_action_penalty = float(illegal_action_penalty)
+        self.reward_scale = scale
+        self.illegal_action_penalty = penalty
         self._ace_low = rules.ace_low
         self._forbidden = rules.last_card_discard == "forbidden"
         self._lay_off_pickup = rules.pickup_use == "meld_or_lay_off"
@@ -286,8 +311,6 @@ class Env:
             bool,
         )
         self._deal_fraction = np.array([number / rules.deals for number in range(rules.deals + 1)], np.float32)
-        # R23-R25: a deal's margin is at most one team's best deal plus the deck in the other's hands.
-        self._margin_limit = deal_points(rules.going_out_bonus) + DECK_POINTS
         self._margins = np.array(
             [margin / self.reward_scale for margin in range(-self._margin_limit, self._margin_limit + 1)], np.float32
         )
@@ -313,6 +336,7 @@ class Env:
         # Each card's place is the rank of its random word among the 56 (ties broken by the
         # card's place in the deck): a comparison of all pairs, which vectorizes, where a sort
         # per game does not.
+        check_key(key, "deck")
         words = jax.random.bits(key, (_DECK_SIZE,), jnp.uint32)
         order = jnp.arange(_DECK_SIZE)
         before = (words[None, :] < words[:, None]) | (
@@ -370,6 +394,7 @@ class Env:
         >>> shapes.hands.shape, shapes.legal_action_mask.shape, shapes.rewards.dtype
         ((4, 53), (1436,), dtype('float32'))
         """
+        check_key(key, "init")
         state = self._deal(key, jnp.int32(0), jnp.int32(1), jnp.zeros(2, _I32))
         # The empty table is a constant here: the barrier keeps the compiler from folding the
         # mask's table half at compile time (slow, and the same program either way).
@@ -697,9 +722,15 @@ class Env:
         >>> jax.eval_shape(env.step, state, jnp.int32(0), jax.random.PRNGKey(1)).rewards.shape
         (4,)
         """
-        action = jnp.asarray(action, _I32)
-        in_range = (action >= 0) & (action < NUM_ACTIONS)
-        safe = jnp.where(in_range, action, 0)
+        _check_state(state, "step")
+        check_index(action, "action")
+        check_key(key, "step")
+        # The range is checked in the action's own dtype, so that no wide number wraps into it;
+        # a Python int outside int32 is outside the numbering all the same.
+        wide = isinstance(action, int) and not -(2**31) <= action < 2**31
+        number = jnp.asarray(-1 if wide else action)
+        in_range = (number >= 0) & (number < NUM_ACTIONS)
+        safe = jnp.where(in_range, number, 0).astype(_I32)
         live = (state.phase <= MELD) & ~state.terminated
         legal = in_range & state.legal_action_mask[safe]
         played = self._play(state, safe)
@@ -752,7 +783,15 @@ class Env:
         >>> obs.shape, obs.dtype
         ((30, 53), dtype('float32'))
         """
-        seat = jnp.asarray(seat, _I32)
+        _check_state(state, "observe")
+        check_index(seat, "player_id")
+        check_seat_value(seat)
+        seat = jnp.asarray(seat)
+        valid = (seat >= 0) & (seat < 4)
+        seat = jnp.where(valid, seat, 0).astype(_I32)
+        return jnp.where(valid, self._observe(state, seat), np.float32(0))
+
+    def _observe(self, state: State, seat: Array) -> Array:
         relative = (seat + jnp.arange(4)) % 4  # the viewer, its left, its partner, its right
         ids = jnp.where(state.meld_id < 0, NUM_MELDS, state.meld_id).astype(_I32)
         counts = jnp.asarray(MELD_COUNTS).astype(jnp.float32)[ids]  # [18, 53]
@@ -929,9 +968,13 @@ class Env:
         """
         if not isinstance(state, State):
             raise ArgumentTypeError(f"to_states takes a State, not {excerpt(state)}")
+        lead = check_fields({name: getattr(state, name) for name in _FIELDS}, "to_states", batched=True)
+        if len(lead) > 1:
+            raise InvalidArgumentError(f"to_states takes one game or a batch (one leading axis), not axes {lead}")
         arrays = {name: np.asarray(getattr(state, name)) for name in _FIELDS}
-        if arrays["current_player"].ndim == 0:
+        if not lead:
             arrays = {name: value[None] for name, value in arrays.items()}
+        check_rows(arrays, self.rules.deals)
         # Whole-batch conversions first (each hand's mask in one product), then plain lists.
         counts = arrays["hands"].astype(np.int64)
         masks = ((counts[..., :JOKER_INDEX] > 0).astype(np.int64) @ _MASK_BITS).tolist()
@@ -964,38 +1007,53 @@ class Env:
         games = []
         for row in range(len(lists["phase"])):
             hands = tuple(make_hand(mask, joker) for mask, joker in zip(masks[row], jokers[row], strict=True))
-            melds = tuple(
-                self._table_meld(
-                    lists["meld_id"][row][slot],
-                    seats[row, slot],
-                    laid[row, slot],
-                    lists["joker_seat"][row][slot],
-                    lists["joker_pos"][row][slot],
+            try:
+                melds = tuple(
+                    self._table_meld(
+                        lists["meld_id"][row][slot],
+                        seats[row, slot],
+                        laid[row, slot],
+                        lists["joker_seat"][row][slot],
+                        lists["joker_pos"][row][slot],
+                    )
+                    for slot in range(lists["num_melds"][row])
                 )
-                for slot in range(lists["num_melds"][row])
-            )
+            except InvalidArgumentError as error:  # a meld's cards, seats and lay-offs do not go together
+                raise InvalidStateError(f"to_states: row {row}, fields meld_*: {error}") from None
             must = lists["must_meld"][row]
             went_out = lists["went_out"][row]
-            games.append(
-                GameState(
-                    hands=hands,
-                    stock=tuple(map(CARDS.__getitem__, lists["stock"][row][: lists["stock_size"][row]])),
-                    discard_pile=tuple(map(CARDS.__getitem__, lists["pile"][row][: lists["pile_size"][row]])),
-                    melds=melds,
-                    current_player=lists["current_player"][row],
-                    dealer=lists["dealer"][row],
-                    phase=_PHASES[lists["phase"][row]],
-                    must_meld=None if must < 0 else CARDS[must],
-                    deal_number=lists["deal_number"][row],
-                    scores=(lists["scores"][row][0], lists["scores"][row][1]),
-                    rules=self.rules,
-                    consecutive_passes=lists["passes"][row],
-                    idle_turns=lists["idle_turns"][row],
-                    turn_progress=lists["turn_progress"][row],
-                    went_out=None if went_out < 0 else went_out,
-                )
+            game = GameState(
+                hands=hands,
+                stock=tuple(map(CARDS.__getitem__, lists["stock"][row][: lists["stock_size"][row]])),
+                discard_pile=tuple(map(CARDS.__getitem__, lists["pile"][row][: lists["pile_size"][row]])),
+                melds=melds,
+                current_player=lists["current_player"][row],
+                dealer=lists["dealer"][row],
+                phase=_PHASES[lists["phase"][row]],
+                must_meld=None if must < 0 else CARDS[must],
+                deal_number=lists["deal_number"][row],
+                scores=(lists["scores"][row][0], lists["scores"][row][1]),
+                rules=self.rules,
+                consecutive_passes=lists["passes"][row],
+                idle_turns=lists["idle_turns"][row],
+                turn_progress=lists["turn_progress"][row],
+                went_out=None if went_out < 0 else went_out,
             )
+            games.append(self._checked(game, row, arrays["table_points"][row].tolist()))
         return games
+
+    def _checked(self, game: GameState, row: int, table_points: list[int]) -> GameState:
+        # The scalar validator on a row's position, and the derived table points against it.
+        try:
+            game.validate()
+        except InvalidStateError as error:
+            raise InvalidStateError(f"to_states: row {row}: {error}") from None
+        want = [score.total for score in tally(game.melds, _NO_HANDS, went_out=None, rules=self.rules)]
+        if table_points != want:
+            raise InvalidStateError(
+                f"to_states: row {row}, field table_points: the melds credit {want} to the teams, not {table_points}"
+            )
+        return game
 
     def _table_meld(
         self, number: int, seats_row: npt.NDArray[np.int8], laid_row: npt.NDArray[np.bool_], joker_seat: int, place: int
