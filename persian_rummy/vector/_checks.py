@@ -31,6 +31,7 @@ from persian_rummy.cards import JOKER_INDEX
 from persian_rummy.encoding import MAX_MELDS, MAX_PILE, NUM_ACTIONS
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, excerpt
 from persian_rummy.observation import OBSERVATION_SHAPE
+from persian_rummy.vector._state import POSITION_FIELDS, STATE_FIELDS, Position, State
 from persian_rummy.vector._tables import CARD_COLUMNS, MELD_COUNTS, MELD_JOKERS, NUM_MELDS
 
 __all__ = [
@@ -42,11 +43,13 @@ __all__ = [
     "check_penalty",
     "check_rows",
     "check_seat_value",
+    "fields_of",
     "reward_bounds",
 ]
 
 _F32: Final = np.finfo(np.float32)
-#: Every field of a State: its shape in one game and its dtype (a batch adds leading axes).
+#: Every field of a State (the position's as ``_x.name``): its shape in one game and its dtype
+#: (a batch adds leading axes).
 FIELDS: Final[Mapping[str, tuple[tuple[int, ...], np.dtype[Any]]]] = {
     name: (shape, np.dtype(dtype))
     for name, shape, dtype in (
@@ -56,31 +59,45 @@ FIELDS: Final[Mapping[str, tuple[tuple[int, ...], np.dtype[Any]]]] = {
         ("rewards", (4,), np.float32),
         ("terminated", (), np.bool_),
         ("truncated", (), np.bool_),
-        ("hands", (4, CARD_COLUMNS), np.int8),
-        ("stock", (MAX_PILE,), np.int8),
-        ("stock_size", (), np.int32),
-        ("pile", (MAX_PILE,), np.int8),
-        ("pile_size", (), np.int32),
-        ("meld_id", (MAX_MELDS,), np.int16),
-        ("meld_seat", (MAX_MELDS, CARD_COLUMNS), np.int8),
-        ("meld_laid", (MAX_MELDS, CARD_COLUMNS), np.bool_),
-        ("joker_seat", (MAX_MELDS,), np.int8),
-        ("joker_pos", (MAX_MELDS,), np.int8),
-        ("num_melds", (), np.int32),
-        ("dealer", (), np.int32),
-        ("phase", (), np.int32),
-        ("must_meld", (), np.int32),
-        ("deal_number", (), np.int32),
-        ("scores", (2,), np.int32),
-        ("passes", (), np.int32),
-        ("idle_turns", (), np.int32),
-        ("turn_progress", (), np.bool_),
-        ("went_out", (), np.int32),
-        ("table_points", (2,), np.int32),
-        ("step_count", (), np.int32),
-        ("key", (2,), np.uint32),
+        ("_step_count", (), np.int32),
+        ("_x.current_player", (), np.int32),
+        ("_x.hands", (4, CARD_COLUMNS), np.int8),
+        ("_x.stock", (MAX_PILE,), np.int8),
+        ("_x.stock_size", (), np.int32),
+        ("_x.pile", (MAX_PILE,), np.int8),
+        ("_x.pile_size", (), np.int32),
+        ("_x.meld_id", (MAX_MELDS,), np.int16),
+        ("_x.meld_seat", (MAX_MELDS, CARD_COLUMNS), np.int8),
+        ("_x.meld_laid", (MAX_MELDS, CARD_COLUMNS), np.bool_),
+        ("_x.joker_seat", (MAX_MELDS,), np.int8),
+        ("_x.joker_pos", (MAX_MELDS,), np.int8),
+        ("_x.num_melds", (), np.int32),
+        ("_x.dealer", (), np.int32),
+        ("_x.phase", (), np.int32),
+        ("_x.must_meld", (), np.int32),
+        ("_x.deal_number", (), np.int32),
+        ("_x.scores", (2,), np.int32),
+        ("_x.passes", (), np.int32),
+        ("_x.idle_turns", (), np.int32),
+        ("_x.turn_progress", (), np.bool_),
+        ("_x.went_out", (), np.int32),
+        ("_x.table_points", (2,), np.int32),
+        ("_x.key", (2,), np.uint32),
     )
 }
+
+
+def fields_of(state: object, where: str) -> dict[str, object]:
+    """The fields of a :class:`~persian_rummy.vector.State` by the names of :data:`FIELDS`,
+    else :class:`~persian_rummy.ArgumentTypeError`."""
+    if not isinstance(state, State):
+        raise ArgumentTypeError(f"{where} takes a State, not {excerpt(state)}")
+    position = state._x
+    if not isinstance(position, Position):
+        raise ArgumentTypeError(f"{where}: State._x must be a Position (the game's arrays), not {excerpt(position)}")
+    found: dict[str, object] = {name: getattr(state, name) for name in STATE_FIELDS if name != "_x"}
+    found.update({f"_x.{name}": getattr(position, name) for name in POSITION_FIELDS})
+    return found
 
 
 def check_fields(fields: Mapping[str, object], where: str, *, batched: bool) -> tuple[int, ...]:
@@ -201,7 +218,9 @@ def _outside(values: npt.NDArray[Any], low: int, high: int) -> npt.NDArray[np.bo
 def check_rows(arrays: Mapping[str, npt.NDArray[Any]], deals: int) -> None:
     """Every row's fields (a leading batch axis) hold values that some position could, field by
     field, else :class:`~persian_rummy.InvalidStateError` naming the row and the field; the
-    scalar validator then checks each row's position as a whole (the deck, the turn, the scores)."""
+    scalar validator then checks each row's position as a whole (the deck, the turn, the scores).
+    ``arrays`` holds the position's fields by their own names, and the State's ``terminated``,
+    ``truncated``, ``rewards`` and ``step_count``."""
     for name, low, high in (
         ("current_player", 0, 3),
         ("dealer", 0, 3),

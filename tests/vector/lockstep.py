@@ -85,7 +85,11 @@ _ALL = bytes([1]) * NUM_ACTIONS
 
 def check_observations(programs: Programs, state: State, games: list[GameState], seats: np.ndarray) -> None:
     """Each row's observation of ``seats[row]`` is the scalar tensor of that seat's view, bit for bit."""
-    got = np.asarray(programs.observe(state, jnp.asarray(seats, jnp.int32)))
+    check_tensors(np.asarray(programs.observe(state, jnp.asarray(seats, jnp.int32))), games, seats)
+
+
+def check_tensors(got: np.ndarray, games: list[GameState], seats: np.ndarray) -> None:
+    """Each row of ``got`` is the scalar tensor of ``seats[row]``'s view, bit for bit."""
     for row, game in enumerate(games):
         want = observation_tensor(game.view(int(seats[row])))
         if not np.array_equal(got[row].view(np.uint32), want.view(np.uint32)):
@@ -156,6 +160,7 @@ def lockstep(
             check_observations(programs, state, scalar, rng.integers(0, 4, games))
             movers = np.array([game.current_player for game in scalar])
             check_observations(programs, state, scalar, movers)
+            check_tensors(np.asarray(state.observation), scalar, movers)  # pgx's: the mover's, in the state
         seen["rows"] += games
         # Finished games start again: a fresh first deal in their rows.
         over = np.asarray(state.terminated)

@@ -15,6 +15,7 @@ import pytest
 from persian_rummy import ArgumentTypeError, GameState, InvalidArgumentError, InvalidStateError, Rules, new_game
 from persian_rummy.observation import observation_tensor
 from persian_rummy.vector import Env, State
+from persian_rummy.vector._state import STATE_FIELDS
 
 ENV = Env()
 _MELDED = GameState.from_position(
@@ -26,13 +27,24 @@ _BATCH = ENV.from_states([new_game(3), _MELDED])
 
 def corrupt(name: str, index: tuple[int, ...], value: Any, batch: State = _BATCH) -> State:
     """``batch`` with one value of one field changed (``index`` starts with the row)."""
-    array = np.array(getattr(batch, name))
+    inner = name not in STATE_FIELDS
+    array = np.array(getattr(batch._x if inner else batch, name))
     array[index] = value
+    if inner:
+        return batch.replace(_x=batch._x.replace(**{name: jnp.asarray(array)}))
     return batch.replace(**{name: jnp.asarray(array)})
 
 
+def corrupt_seat(row: int, seat: int) -> State:
+    """``_BATCH`` with the seat to act of one row changed, in the State and in its position."""
+    batch = corrupt("current_player", (row,), seat)
+    players = np.array(batch._x.current_player)
+    players[row] = seat
+    return batch.replace(_x=batch._x.replace(current_player=jnp.asarray(players)))
+
+
 def seat_holding(row: int, seat: int) -> int:
-    return int(np.nonzero(np.asarray(_BATCH.hands[row, seat, :52]))[0][0])
+    return int(np.nonzero(np.asarray(_BATCH._x.hands[row, seat, :52]))[0][0])
 
 
 _SEAT1_CARD = seat_holding(0, 1)
@@ -43,7 +55,7 @@ ROWS: list[tuple[str, Callable[[], State], str]] = [
     ("five jokers", lambda: corrupt("hands", (0, 0, 52), 5), r"row 0, field hands: a seat holds 0-4 jokers"),
     ("a negative count", lambda: corrupt("hands", (1, 2, 3), -1), r"row 1, field hands"),
     ("a natural held twice", lambda: corrupt("hands", (0, 0, 0), 2), r"row 0, field hands"),
-    ("current_player 9", lambda: corrupt("current_player", (0,), 9), r"row 0, field current_player: must be 0 to 3"),
+    ("current_player 9", lambda: corrupt_seat(0, 9), r"row 0, field current_player: must be 0 to 3"),
     ("dealer -1", lambda: corrupt("dealer", (1,), -1), r"row 1, field dealer"),
     ("phase -1", lambda: corrupt("phase", (0,), -1), r"row 0, field phase"),
     ("phase 7", lambda: corrupt("phase", (0,), 7), r"row 0, field phase"),
@@ -74,7 +86,8 @@ ROWS: list[tuple[str, Callable[[], State], str]] = [
     ("a finished game not terminated", lambda: corrupt("phase", (0,), 3), r"row 0, field terminated"),
     ("truncated", lambda: corrupt("truncated", (0,), True), r"row 0, field truncated"),
     ("a NaN reward", lambda: corrupt("rewards", (0, 2), np.nan), r"row 0, field rewards"),
-    ("a negative step count", lambda: corrupt("step_count", (1,), -4), r"row 1, field step_count"),
+    ("a public seat not the position's", lambda: corrupt("current_player", (1,), 2), r"row 1, field current_player"),
+    ("a negative step count", lambda: corrupt("_step_count", (1,), -4), r"row 1, field step_count"),
 ]
 
 
@@ -86,36 +99,58 @@ def test_to_states_refuses_a_corrupted_row_naming_row_and_field(
         ENV.to_states(make())
 
 
+def _inner(**changes: Any) -> State:
+    return _BATCH.replace(_x=_BATCH._x.replace(**changes))
+
+
 SHAPES: list[tuple[str, Callable[[], State], type[Exception], str]] = [
     (
         "a float phase",
-        lambda: _BATCH.replace(phase=_BATCH.phase.astype(jnp.float32)),
+        lambda: _inner(phase=_BATCH._x.phase.astype(jnp.float32)),
         ArgumentTypeError,
-        r"State.phase must be of dtype int32, not float32",
+        r"State._x.phase must be of dtype int32, not float32",
     ),
     (
         "hands as int32",
-        lambda: _BATCH.replace(hands=_BATCH.hands.astype(jnp.int32)),
+        lambda: _inner(hands=_BATCH._x.hands.astype(jnp.int32)),
         ArgumentTypeError,
-        r"State.hands must be of dtype int8",
+        r"State._x.hands must be of dtype int8",
     ),
     (
         "hands of 52 columns",
-        lambda: _BATCH.replace(hands=_BATCH.hands[..., :52]),
+        lambda: _inner(hands=_BATCH._x.hands[..., :52]),
         InvalidArgumentError,
-        r"State.hands must have shape",
+        r"State._x.hands must have shape",
+    ),
+    (
+        "a float64 observation",
+        lambda: _BATCH.replace(observation=np.asarray(_BATCH.observation, np.float64)),
+        ArgumentTypeError,
+        r"State.observation must be of dtype float32",
+    ),
+    (
+        "a mask of 1435 actions",
+        lambda: _BATCH.replace(legal_action_mask=_BATCH.legal_action_mask[:, :-1]),
+        InvalidArgumentError,
+        r"State.legal_action_mask must have shape",
     ),
     (
         "rows that disagree",
-        lambda: _BATCH.replace(phase=jnp.zeros(3, jnp.int32)),
+        lambda: _inner(phase=jnp.zeros(3, jnp.int32)),
         InvalidArgumentError,
-        r"State.phase has leading axes \(3,\)",
+        r"State._x.phase has leading axes \(3,\)",
     ),
     (
         "a list for an array",
-        lambda: _BATCH.replace(dealer=[0, 1]),  # type: ignore[arg-type]
+        lambda: _inner(dealer=[0, 1]),
         ArgumentTypeError,
-        r"State.dealer must be an array",
+        r"State._x.dealer must be an array",
+    ),
+    (
+        "a dict for the position",
+        lambda: _BATCH.replace(_x={"hands": _BATCH._x.hands}),  # type: ignore[arg-type]
+        ArgumentTypeError,
+        r"State._x must be a Position",
     ),
 ]
 
@@ -128,7 +163,9 @@ def test_a_state_of_wrong_shapes_or_dtypes_is_refused_everywhere(
     with pytest.raises(error, match=match):
         ENV.to_states(bad)
     one = jax.tree_util.tree_map(lambda leaf: leaf[0] if np.ndim(leaf) else leaf, bad)
-    if case != "rows that disagree":  # one game's fields have no batch axis to disagree on
+    # One game has no batch axis to disagree on, and JAX itself turns float64 into float32
+    # where 64-bit numbers are off (its default), before step sees it.
+    if case not in ("rows that disagree", "a dict for the position", "a float64 observation"):
         with pytest.raises(error, match=match.replace("(batch..., ", "(")):
             jax.eval_shape(ENV.step, one, 0, jax.random.PRNGKey(0))
         with pytest.raises(error, match=match.replace("(batch..., ", "(")):
