@@ -50,8 +50,20 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "pettingzoo",
         "gymnasium",
         "openspiel",
-        # The vectorized engine (the [jax] extra): its tables from the scalar modules, then it.
+        # The vectorized engine (the [jax] extra), split by job as pgx splits a game: its tables
+        # from the scalar modules, its values and checks, the game, the mask, the observation,
+        # the conversions, the samplers, then the environment and the package.
         "vector._tables",
+        "vector._words",
+        "vector._state",
+        "vector._knobs",
+        "vector._checks",
+        "vector._game",
+        "vector._mask",
+        "vector._observe",
+        "vector._convert",
+        "vector._sample",
+        "vector._env",
         "vector",
         "__main__",
     ),
