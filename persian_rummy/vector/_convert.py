@@ -87,9 +87,10 @@ def position_row(k: Knobs, state: object, number: int) -> dict[str, Any]:
     }
 
 
-def games_of(k: Knobs, arrays: dict[str, npt.NDArray[Any]]) -> list[GameState]:
+def games_of(k: Knobs, arrays: dict[str, npt.NDArray[Any]], *, validate: bool = True) -> list[GameState]:
     """The GameState of every row of checked position arrays (a leading batch axis), each
-    through the scalar validator: :class:`~persian_rummy.InvalidStateError` naming the row."""
+    (``validate``) through the scalar validator and the table points checked against the
+    melds: :class:`~persian_rummy.InvalidStateError` naming the row."""
     # Whole-batch conversions first (each hand's mask in one product), then plain lists.
     counts = arrays["hands"].astype(np.int64)
     masks = ((counts[..., :JOKER_INDEX] > 0).astype(np.int64) @ _MASK_BITS).tolist()
@@ -154,7 +155,7 @@ def games_of(k: Knobs, arrays: dict[str, npt.NDArray[Any]]) -> list[GameState]:
             turn_progress=lists["turn_progress"][row],
             went_out=None if went_out < 0 else went_out,
         )
-        games.append(_checked(k, game, row, arrays["table_points"][row].tolist()))
+        games.append(_checked(k, game, row, arrays["table_points"][row].tolist()) if validate else game)
     return games
 
 

@@ -58,10 +58,11 @@ def expected_rewards(before: GameState, after: GameState, scale: float) -> np.nd
     return np.array([margin if team_of(seat) == 0 else -margin for seat in range(4)], np.float32)
 
 
-def check_rows(env: Env, state: State, games: list[GameState], where: str) -> None:
+def check_rows(env: Env, state: State, games: list[GameState], where: str, *, validate: bool = True) -> None:
     """Every row's position, termination and mask are the scalar engine's (a finished game's
-    mask is all True)."""
-    rows = env.to_states(state)
+    mask is all True). ``validate=False`` leaves out to_states' scalar validator, which a row
+    equal to a scalar engine's state passes anyway (the differential runs it every few steps)."""
+    rows = env.to_states(state, validate=validate)
     for row, (got, want) in enumerate(zip(rows, games, strict=True)):
         assert got == want, f"{where}, row {row}: position\n got {got!r}\nwant {want!r}"
     terminated = np.asarray(state.terminated)
@@ -155,7 +156,8 @@ def lockstep(
             row = int(np.nonzero((rewards != want).any(axis=1))[0][0])
             raise AssertionError(f"step {number}, row {row}: rewards {rewards[row]}, not {want[row]}: {scalar[row]!r}")
         scalar = following
-        check_rows(env, state, scalar, f"step {number}")
+        full = not observe_every or number % observe_every == 0
+        check_rows(env, state, scalar, f"step {number}", validate=full)
         if observe_every and number % observe_every == 0:
             check_observations(programs, state, scalar, rng.integers(0, 4, games))
             movers = np.array([game.current_player for game in scalar])
