@@ -1,27 +1,32 @@
 """Steps per second of the vectorized engine (``jit(vmap(step))``) with the legal-action mask
-and the mover's observation, at several batch sizes, beside OpenSpiel's ``gin_rummy`` stepped
-with its observation tensor, in the same run (needs the ``[jax]`` and ``[rl]`` extras).
+and the mover's observation, at several batch sizes and with two ways of choosing the action,
+beside OpenSpiel's ``gin_rummy`` stepped with its observation tensor, in the same run (needs
+the ``[jax]`` and ``[rl]`` extras).
 
-One step of ours is, for every row of the batch, in one compiled call: a random legal action
-drawn from ``legal_action_mask`` (on the device), :meth:`Env.step
-<persian_rummy.vector.Env.step>` (which also computes the next mask) and
-:meth:`Env.observe <persian_rummy.vector.Env.observe>` of the seat to move. Only the rows of
-games still being played count as steps (a finished game's row is not counted); every 64 calls
-the finished games are dealt afresh by ``init``, timed with the steps. OpenSpiel's line is
-``benchmarks/rl_step.py``'s: ``observation_tensor`` of the player to move, ``legal_actions``
-and ``apply_action``, chance nodes applied and not counted.
+One step of ours is, for every row of the batch, in one compiled call: an action drawn from
+``legal_action_mask`` on the device, then :meth:`Env.step <persian_rummy.vector.Env.step>`
+without a key, as pgx's loops call it (which also computes the next mask and the mover's
+``observation``). The action is drawn either by :func:`~persian_rummy.vector.sample_legal`
+(``legal``: uniform over the mask, one random number) or by ``jax.random.categorical`` over
+the masked logits (``categorical``: what a policy's sampling costs in a pgx-style loop). Only
+the rows of games still being played count as steps (a finished game's row is not counted);
+every 64 calls the finished games are dealt afresh by ``init``, timed with the steps.
+OpenSpiel's line is ``benchmarks/rl_step.py``'s: ``observation_tensor`` of the player to move,
+``legal_actions`` and ``apply_action``, chance nodes applied and not counted.
 
-Compile times are measured apart (``jit(...).lower(...).compile()``, at batch 1024) for the
-step and for the observation. The runners take turns in several rounds; the rates are over
-all rounds. Prints one JSON line, with the device JAX ran on::
+Compile times are measured apart (``jit(...).lower(...).compile()``, at ``--compile-batch``)
+for the step (with the uniform sampler) and for ``observe`` of a given seat. The runners take
+turns in several rounds; the rates are over all rounds. Prints one JSON line, with the device
+JAX ran on and, per sampler, the rate at the largest batch over the best batch's (``flatness``)::
 
-    python benchmarks/vector_step.py [--seconds 2] [--rounds 2] [--batches 1,256,1024,4096,16384]
+    python benchmarks/vector_step.py [--seconds 2] [--rounds 2] [--batches 256,1024,4096,16384]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import sys
@@ -34,38 +39,32 @@ import jax.numpy as jnp
 from rl_step import openspiel_gin_rummy
 
 from persian_rummy import Rules
-from persian_rummy.vector import Env, State
+from persian_rummy.vector import Env, State, sample_legal
 
 _RESET_EVERY = 64
 
 
-def random_legal(key: jax.Array, mask: jax.Array) -> jax.Array:
-    """A legal action, uniformly: the r-th flag set in the mask for one random r (one random
-    number per row, where noise over all 1436 actions costs more than the step), found by
-    blocks of 32 flags (XLA's CPU backend computes a cumsum in time quadratic in its length)."""
-    blocks = jnp.pad(mask, (0, -mask.shape[0] % 32)).reshape(-1, 32).astype(jnp.int32)
-    counts = blocks.sum(axis=1)
-    ends = jnp.cumsum(counts)
-    chosen = jax.random.randint(key, (), 0, jnp.maximum(ends[-1], 1))
-    block = jnp.sum(ends <= chosen)
-    within = chosen - (ends[block] - counts[block])
-    return block * 32 + jnp.argmax(jnp.cumsum(blocks[block]) > within)
+def categorical(key: jax.Array, mask: jax.Array) -> jax.Array:
+    """A policy's draw in a pgx-style loop: ``jax.random.categorical`` over masked logits (here 0)."""
+    return jax.random.categorical(key, jnp.where(mask, 0.0, -jnp.inf))
 
 
-def programs(env: Env) -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]]:
-    """The compiled batched step (action, step, mover's observation), reset and init."""
+SAMPLERS: dict[str, Callable[[jax.Array, jax.Array], jax.Array]] = {"legal": sample_legal, "categorical": categorical}
 
-    def one(state: State, key: jax.Array) -> tuple[State, jax.Array, jax.Array]:
-        choose, deal = jax.random.split(key)
-        action = random_legal(choose, state.legal_action_mask)
+
+def programs(
+    env: Env, sampler: Callable[[jax.Array, jax.Array], jax.Array]
+) -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]]:
+    """The compiled batched step (action, step with the mover's observation), reset and init."""
+
+    def one(state: State, key: jax.Array) -> tuple[State, jax.Array]:
+        action = sampler(key, state.legal_action_mask)
         live = ~state.terminated
-        state = env.step(state, action, deal)
-        observation = env.observe(state, state.current_player)
-        return state, observation, live
+        return env.step(state, action), live
 
     def step(state: State, keys: jax.Array, count: jax.Array) -> tuple[State, jax.Array, jax.Array]:
-        state, observation, live = jax.vmap(one)(state, keys)
-        return state, observation, count + jnp.sum(live)
+        state, live = jax.vmap(one)(state, keys)
+        return state, state.observation, count + jnp.sum(live)
 
     def reset(state: State, keys: jax.Array) -> State:
         fresh = jax.vmap(env.init)(keys)
@@ -82,9 +81,9 @@ class Vector:
     """A runner of one batch size: ``run(seconds)`` steps for about that long and returns
     (steps counted, seconds)."""
 
-    def __init__(self, env: Env, batch: int, seed: int) -> None:
+    def __init__(self, env: Env, batch: int, seed: int, sampler: str = "legal") -> None:
         self.batch = batch
-        self.step, self.reset, init = programs(env)
+        self.step, self.reset, init = programs(env, SAMPLERS[sampler])
         self.key = jax.random.PRNGKey(seed)
         self.state = init(self._keys())
         self.count = jnp.int32(0)
@@ -113,16 +112,16 @@ class Vector:
 
 
 def compile_seconds(env: Env, batch: int = 1024) -> dict[str, float]:
-    """Seconds to compile ``jit(vmap(step))`` and ``jit(vmap(observe))`` at ``batch``."""
+    """Seconds to compile the benchmark's step (uniform sampler) and ``jit(vmap(observe))`` at ``batch``."""
     keys = jax.random.split(jax.random.PRNGKey(0), batch)
-    state = jax.jit(jax.vmap(env.init))(keys)
-    actions = jnp.zeros(batch, jnp.int32)
+    step, _, init = programs(env, sample_legal)
+    state = init(keys)
     start = time.perf_counter()
-    jax.jit(jax.vmap(env.step)).lower(state, actions, keys).compile()
-    step = time.perf_counter() - start
+    step.lower(state, keys, jnp.int32(0)).compile()
+    stepped = time.perf_counter() - start
     start = time.perf_counter()
-    jax.jit(jax.vmap(env.observe)).lower(state, actions).compile()
-    return {"step": round(step, 1), "observe": round(time.perf_counter() - start, 1)}
+    jax.jit(jax.vmap(env.observe)).lower(state, jnp.zeros(batch, jnp.int32)).compile()
+    return {"step": round(stepped, 1), "observe": round(time.perf_counter() - start, 1)}
 
 
 def measure_openspiel(run: Callable[[int], int], seconds: float) -> tuple[int, float]:
@@ -137,7 +136,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per runner per round (2)")
     parser.add_argument("--rounds", type=int, default=2, help="rounds (2)")
-    parser.add_argument("--batches", default="1,256,1024,4096,16384", help="batch sizes, comma-separated")
+    parser.add_argument("--batches", default="256,1024,4096,16384", help="batch sizes, comma-separated")
+    parser.add_argument(
+        "--samplers", default="legal,categorical", help="samplers, comma-separated (legal, categorical)"
+    )
     parser.add_argument("--rules", default="default", help="the rules (Rules.parse text; default)")
     parser.add_argument("--compile-batch", type=int, default=1024, help="the batch whose compile is timed (1024)")
     args = parser.parse_args(argv)
@@ -146,7 +148,12 @@ def main(argv: list[str] | None = None) -> int:
     compiled = compile_seconds(env, args.compile_batch)
     openspiel = openspiel_gin_rummy(random.Random(0))
     openspiel(200)
-    runners = {f"vector_{size}": Vector(env, size, seed=size) for size in batches}
+    samplers = args.samplers.split(",")
+    runners = {
+        f"vector_{sampler}_{size}": Vector(env, size, seed=size, sampler=sampler)
+        for sampler in samplers
+        for size in batches
+    }
     totals: dict[str, list[float]] = {name: [0, 0.0] for name in ["openspiel_gin_rummy", *runners]}
     for _ in range(args.rounds):
         steps, elapsed = measure_openspiel(openspiel, args.seconds)
@@ -168,9 +175,17 @@ def main(argv: list[str] | None = None) -> int:
         "rules": str(env.rules),
         "steps_per_second": {name: round(rate) for name, rate in rates.items()},
         "vs_openspiel": {name: round(rate / peer, 2) for name, rate in rates.items() if name != "openspiel_gin_rummy"},
+        "flatness": {
+            sampler: round(
+                rates[f"vector_{sampler}_{max(batches)}"] / max(rates[f"vector_{sampler}_{size}"] for size in batches),
+                2,
+            )
+            for sampler in samplers
+        },
         "compile_seconds": compiled,
         "compile_batch": args.compile_batch,
         "seconds_per_runner": args.seconds * args.rounds,
+        "cpu_count": os.cpu_count(),
     }
     print(json.dumps(result))
     return 0

@@ -8,7 +8,7 @@ Part 1 plays ``BATCH`` one-deal games at once with a random policy over the lega
 lasted and how they ended. Part 2 trains the North-South team (seats 0 and 2) against random
 East-West players with REINFORCE: a softmax over the legal actions of linear scores (one weight
 per action, plus one per action and card of the mover's hand, read from plane 0 of
-``Env.observe``), the return being the team's final margin in hundreds of points, minus the
+the state's ``observation``), the return being the team's final margin in hundreds of points, minus the
 batch's mean. It prints the mean margin of the untrained (uniform) policy and of the trained
 one, on the same evaluation deals (the same keys).
 """
@@ -47,22 +47,23 @@ def self_play(key):
     state = jax.vmap(env.init)(keys)
 
     def one(carry, key):
-        state, steps = carry
+        state, steps, margin = carry
         choose, deal = jax.random.split(key)
         actions = jax.vmap(random_action)(jax.random.split(choose, batch), state.legal_action_mask)
         steps = steps + ~state.terminated
         state = jax.vmap(env.step)(state, actions, jax.random.split(deal, batch))
-        return (state, steps), None
+        return (state, steps, margin + state.rewards[:, 0] * env.reward_scale), None
 
-    (state, steps), _ = jax.lax.scan(one, (state, jnp.zeros(batch, jnp.int32)), jax.random.split(key, horizon))
-    return steps, state.terminated, state.scores
+    zeros = jnp.zeros(batch, jnp.int32)
+    (state, steps, margin), _ = jax.lax.scan(one, (state, zeros, zeros * 1.0), jax.random.split(key, horizon))
+    return steps, state.terminated, margin
 
 
 start = time.perf_counter()
-steps, finished, scores = jax.block_until_ready(self_play(jax.random.PRNGKey(0)))
+steps, finished, margins = jax.block_until_ready(self_play(jax.random.PRNGKey(0)))
 print(
     f"self-play: {batch} games, {int(finished.sum())} finished within {horizon} steps, "
-    f"{int(steps.mean())} steps on average, mean margin North-South {float((scores[:, 0] - scores[:, 1]).mean()):+.1f} "
+    f"{int(steps.mean())} steps on average, mean margin North-South {float(margins.mean()):+.1f} "
     f"({time.perf_counter() - start:.1f} s, compilation included)"
 )
 
@@ -82,7 +83,7 @@ def rollout(params, key, learner_plays):
     def one(carry, key):
         state, total = carry
         choose, deal = jax.random.split(key)
-        observation = jax.vmap(env.observe)(state, state.current_player)
+        observation = state.observation  # the mover's, as pgx keeps it
         scores = jax.vmap(scores_of, in_axes=(None, 0))(params, observation)
         probabilities = jax.nn.softmax(jnp.where(state.legal_action_mask, scores, -jnp.inf), axis=1)
         choices = jax.random.split(choose, batch)

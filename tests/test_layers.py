@@ -68,9 +68,20 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "openspiel._game",
         "openspiel._search",
         "openspiel",
-        # The vectorized engine (the [jax] extra): its tables from the scalar modules, then it;
-        # then the training on it (the [train] extra).
+        # The vectorized engine (the [jax] extra), split by job as pgx splits a game: its tables
+        # from the scalar modules, its values and checks, the game, the mask, the observation,
+        # the conversions, the samplers, then the environment and the package; then the training on it (the [train] extra).
         "vector._tables",
+        "vector._words",
+        "vector._state",
+        "vector._knobs",
+        "vector._checks",
+        "vector._game",
+        "vector._mask",
+        "vector._observe",
+        "vector._convert",
+        "vector._sample",
+        "vector._env",
         "vector",
         "learning",
         # the command line: the options its subcommands share (and a user's own bot), one

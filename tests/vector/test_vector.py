@@ -28,7 +28,7 @@ from persian_rummy import (
 )
 from persian_rummy.encoding import NUM_ACTIONS, action_to_int
 from persian_rummy.state import evolve
-from persian_rummy.vector import Env, State
+from persian_rummy.vector import Env, Position, State
 
 _PROGRAMS: dict[Rules, Programs] = {}
 
@@ -186,9 +186,9 @@ def test_state_is_a_pytree_of_fixed_shapes() -> None:
     keys = jax.random.split(jax.random.PRNGKey(0), _BATCH)
     state = jax.tree_util.tree_map(lambda leaf: leaf[0], programs(Rules()).init(keys))
     leaves = jax.tree_util.tree_leaves(state)
-    assert len(leaves) == len(State.__dataclass_fields__)
+    assert len(leaves) == len(State.__dataclass_fields__) - 1 + len(Position.__dataclass_fields__)
     assert state.legal_action_mask.shape == (NUM_ACTIONS,) and state.rewards.dtype == jnp.float32
-    assert state.hands.shape == (4, 53) and state.meld_seat.shape == (18, 53) and state.pile.shape == (56,)
+    assert state._x.hands.shape == (4, 53) and state._x.meld_seat.shape == (18, 53) and state._x.pile.shape == (56,)
     assert not bool(state.truncated)
 
 
@@ -236,9 +236,9 @@ def test_scores_over_1000_are_the_nearest_float32_for_every_possible_score_r23()
     only for those random play reaches: the nearest float32 to score / 1000, as numpy rounds
     the float64 quotient (limits.SCORE_LIMIT bounds the scores)."""
     from persian_rummy.limits import SCORE_LIMIT
-    from persian_rummy.vector import _over_1000
+    from persian_rummy.vector._observe import over_1000
 
     scores = np.arange(-SCORE_LIMIT, SCORE_LIMIT + 1, dtype=np.int64)
     want = (scores / 1000.0).astype(np.float32)
-    got = np.asarray(jax.jit(_over_1000)(jnp.asarray(scores, jnp.int32)))
+    got = np.asarray(jax.jit(over_1000)(jnp.asarray(scores, jnp.int32)))
     assert np.array_equal(got.view(np.uint32), want.view(np.uint32))

@@ -37,9 +37,10 @@ def test_the_runner_counts_only_live_rows_across_game_ends() -> None:
 
 @pytest.mark.thorough
 def test_the_json_line_reports_rates_ratios_and_compile_times(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["--seconds", "0.05", "--rounds", "1", "--batches", "4", "--compile-batch", "4"]
+    args = ["--seconds", "0.05", "--rounds", "1", "--batches", "4", "--compile-batch", "4", "--samplers", "legal"]
     assert vector_step.main(args) == 0
     result = json.loads(capsys.readouterr().out)
-    assert set(result["steps_per_second"]) == {"openspiel_gin_rummy", "vector_4"}
-    assert set(result["vs_openspiel"]) == {"vector_4"} and result["steps_per_second"]["vector_4"] > 0
+    assert set(result["steps_per_second"]) == {"openspiel_gin_rummy", "vector_legal_4"}
+    assert set(result["vs_openspiel"]) == {"vector_legal_4"} and result["steps_per_second"]["vector_legal_4"] > 0
+    assert result["flatness"] == {"legal": 1.0}
     assert set(result["compile_seconds"]) == {"step", "observe"} and result["device"]

@@ -1,0 +1,332 @@
+"""The environment: :class:`Env`, pgx's protocol over the game, the mask and the observation
+(internal module; :class:`Env` is re-exported by :mod:`persian_rummy.vector`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from persian_rummy.encoding import NUM_ACTIONS
+from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, excerpt
+from persian_rummy.observation import OBSERVATION_SHAPE
+from persian_rummy.rules import Rules
+from persian_rummy.state import GameState
+from persian_rummy.vector._checks import (
+    check_fields,
+    check_index,
+    check_key,
+    check_number,
+    check_penalty,
+    check_rows,
+    check_seat_value,
+    fields_of,
+    reward_bounds,
+)
+from persian_rummy.vector._convert import games_of, position_row
+from persian_rummy.vector._game import TEAM, deal, deck, play, score
+from persian_rummy.vector._knobs import Knobs, margin_limit
+from persian_rummy.vector._mask import mask
+from persian_rummy.vector._observe import observe
+from persian_rummy.vector._state import ENV_ID, GAME_OVER, MELD, ROUND_OVER, Position, State, select
+from persian_rummy.vector._words import I32
+
+__all__ = ["Env"]
+
+Array = jax.Array
+# The compiled refresh (mask and observation) of a batch read by from_states, by configuration.
+_REFRESH: dict[tuple[Rules, float, float], Any] = {}
+# Folded into init's key to make the key a game carries for its later deals (R6-R7).
+_CARRY: Final = 0x5EED
+
+
+def _raw(key: Array) -> Array:
+    # A key as uint32[2] words (a typed key's data), the form a Position carries.
+    if jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
+        return jax.random.key_data(key)
+    return key
+
+
+class Env:
+    """The game under ``rules`` as pure single-game functions (static: one compiled program per
+    :class:`~persian_rummy.Rules`), with pgx's protocol: :meth:`init`, :meth:`step`,
+    :meth:`observe`, ``id``, ``version``, ``num_players``, ``num_actions`` and
+    ``observation_shape``; and the exact conversions :meth:`from_states` and :meth:`to_states`.
+
+    ``reward_scale`` divides the rewards (as the PettingZoo environment's, default 100);
+    ``illegal_action_penalty`` is the reward of the mover's **team** when it plays an illegal
+    action, which ends the game, and the other team gets its opposite (pgx gives the offender
+    alone the penalty and the other players its share: see the docs' "Vectorized engine").
+    Both are finite real numbers (Python's or numpy's) with the bounds that keep every reward
+    a finite ``float32``.
+
+    >>> from persian_rummy import new_game
+    >>> env = Env()
+    >>> state = env.from_states([new_game(7)])
+    >>> env.to_states(state) == [new_game(7)], int(state.legal_action_mask.sum())
+    (True, 1)
+    >>> env.id, env.version, env.num_players, env.num_actions, env.observation_shape
+    ('persian_rummy', 'v1', 4, 1436, (30, 53))
+    """
+
+    #: The environment's name (pgx's ``Env.id``; ``State.env_id`` too).
+    id: Final = ENV_ID
+    #: The version of its dynamics and observation; it changes when either does.
+    version: Final = "v1"
+    num_actions: Final = NUM_ACTIONS
+    num_players: Final = 4
+    observation_shape: Final = OBSERVATION_SHAPE
+
+    def __init__(
+        self, rules: Rules = Rules(), *, reward_scale: float = 100.0, illegal_action_penalty: float = -1.0
+    ) -> None:
+        if type(rules) is not Rules:
+            raise ArgumentTypeError(f"rules must be a Rules value, not {excerpt(rules)}")
+        scale = check_number("reward_scale", reward_scale)
+        penalty = check_number("illegal_action_penalty", illegal_action_penalty)
+        if scale <= 0:
+            raise InvalidArgumentError(f"reward_scale must be above 0, not {excerpt(reward_scale)}")
+        low, high = reward_bounds(margin_limit(rules))
+        if not low <= scale <= high:
+            raise InvalidArgumentError(
+                f"reward_scale must be {low:g} to {high:g}, so that every reward is a finite float32 "
+                f"and a point is not rounded to 0, not {excerpt(reward_scale)}"
+            )
+        check_penalty(penalty)
+        self.rules = rules
+        self.reward_scale = scale
+        self.illegal_action_penalty = penalty
+        self._k = Knobs(rules, scale, penalty)
+        config = (rules, scale, penalty)
+        if config not in _REFRESH:  # one compiled program per configuration, shared by its Envs
+            _REFRESH[config] = jax.jit(jax.vmap(self._refresh))
+        self._refresh_batch = _REFRESH[config]
+
+    def __repr__(self) -> str:
+        return f"Env(rules={self.rules!r}, reward_scale={self.reward_scale!r})"
+
+    def deck(self, key: Array) -> Array:
+        """The deck ``key`` deals, in the order of :meth:`GameState.from_deck
+        <persian_rummy.GameState.from_deck>` (``int8[56]`` card indices): :meth:`init` deals
+        ``deck(key)``, and :meth:`step` deals the deck of its key (or of the game's own).
+
+        >>> deck = Env().deck(jax.random.PRNGKey(0))
+        >>> deck.shape, sorted(deck.tolist()) == sorted(c.index for c in __import__("persian_rummy").DECK)
+        ((56,), True)
+        """
+        check_key(key, "deck")
+        return deck(key)
+
+    def init(self, key: Array) -> State:
+        """The first deal of a game, dealt by seat 0 (as :func:`~persian_rummy.new_game`'s
+        default) from ``deck(key)``: seat 1 is to draw (R5-R6). The game keeps a key of its
+        own, made from ``key``, for the deals that :meth:`step` deals without one.
+
+        >>> shapes = jax.eval_shape(Env().init, jax.random.PRNGKey(3))
+        >>> shapes.observation.shape, shapes.legal_action_mask.shape, shapes.rewards.dtype
+        ((30, 53), (1436,), dtype('float32'))
+        """
+        check_key(key, "init")
+        carried = _raw(jax.random.fold_in(key, _CARRY))
+        x = deal(key, jnp.int32(0), jnp.int32(1), jnp.zeros(2, I32), carried)
+        # The empty table is a constant here: the barrier keeps the compiler from folding the
+        # mask's table half at compile time (slow, and the same program either way).
+        dealt: Position = jax.lax.optimization_barrier(x)  # type: ignore[no-untyped-call]
+        return self._state(dealt, jnp.zeros(4, jnp.float32), jnp.bool_(False), jnp.int32(0))
+
+    def _state(self, x: Position, rewards: Array, terminated: Array, step_count: Array) -> State:
+        # The State of a position: the mover's observation and the mask (all True once over).
+        over = terminated | (x.phase >= ROUND_OVER)
+        return State(
+            current_player=x.current_player,
+            observation=observe(self._k, x, x.current_player),
+            legal_action_mask=jnp.where(over, True, mask(self._k, x)),
+            rewards=rewards,
+            terminated=terminated,
+            truncated=jnp.bool_(False),
+            _step_count=step_count,
+            _x=x,
+        )
+
+    def _refresh(self, state: State) -> State:
+        return self._state(state._x, state.rewards, state.terminated, state._step_count)
+
+    def step(self, state: State, action: Array, key: Array | None = None) -> State:
+        """Play ``action`` (an index of the :mod:`~persian_rummy.encoding` numbering, one whole
+        number) in one game: exactly :func:`~persian_rummy.play` for a legal action. When it
+        ends a deal that is not the last, the next deal is dealt at once (the next dealer
+        clockwise, R6-R7, the scores carried) from ``deck(key)``, or, without a key, from the
+        game's own key, split at each such deal (so a game stays reproducible from
+        :meth:`init`'s key alone). ``rewards`` are each seat's team's deal score minus the
+        other team's over ``reward_scale``. A finished deal read by :meth:`from_states`
+        (``ROUND_OVER``) takes any action and deals the next one, with zero rewards. On a
+        terminated game the state is returned as it is, with zero rewards. An illegal action
+        ends the game: ``terminated`` is set, the position is unchanged and the mover's team
+        gets ``illegal_action_penalty``, the other team its opposite.
+
+        >>> env = Env()
+        >>> state = jax.eval_shape(env.init, jax.random.PRNGKey(0))
+        >>> jax.eval_shape(env.step, state, 0).rewards.shape
+        (4,)
+        """
+        check_fields(fields_of(state, "step"), "step", batched=False)
+        check_index(action, "action")
+        if key is not None:
+            check_key(key, "step")
+        # The range is checked in the action's own dtype, so that no wide number wraps into it;
+        # a Python int outside int32 is outside the numbering all the same.
+        wide = isinstance(action, int) and not -(2**31) <= action < 2**31
+        number = jnp.asarray(-1 if wide else action)
+        in_range = (number >= 0) & (number < NUM_ACTIONS)
+        safe = jnp.where(in_range, number, 0).astype(I32)
+        x = state._x
+        live = (x.phase <= MELD) & ~state.terminated
+        legal = in_range & state.legal_action_mask[safe]
+        nxt, rewards = self._advance(x, safe, live, key)
+        stepped = self._state(nxt, rewards, nxt.phase == GAME_OVER, state._step_count + 1)
+        # An illegal action in a live game ends it, with the penalty to the mover's team; a
+        # terminated game stays as it is, with zero rewards; both keep the position.
+        mover_team = jnp.asarray(TEAM)[state.current_player]
+        penalty = jnp.where(
+            jnp.asarray(TEAM) == mover_team,
+            np.float32(self.illegal_action_penalty),
+            np.float32(-self.illegal_action_penalty),
+        )
+        done = state.terminated
+        kept = state.replace(
+            rewards=jnp.where(done, np.float32(0), penalty),
+            terminated=jnp.bool_(True),
+            legal_action_mask=jnp.ones(NUM_ACTIONS, bool),
+            _step_count=jnp.where(done, state._step_count, state._step_count + 1),
+        )
+        return select(done | (live & ~legal), kept, stepped)
+
+    def _advance(self, x: Position, action: Array, live: Array, key: Array | None) -> tuple[Position, Array]:
+        # The position after a legal action (or, in a finished deal, the next deal) and the rewards.
+        k = self._k
+        played = play(k, x, action)
+        over = played.phase >= ROUND_OVER
+        deal_scores = score(k, played)
+        played = played.replace(scores=jnp.where(over, x.scores + deal_scores, x.scores))
+        # The margin over the scale as the environment rounds it (float64, then float32).
+        margins = jnp.asarray(k.margins)
+        margin = margins[jnp.clip(deal_scores[0] - deal_scores[1] + k.margin_limit, 0, 2 * k.margin_limit)]
+        signs = jnp.asarray(np.array([1, -1, 1, -1], np.float32))
+        rewards = jnp.where(over & live, margin * signs, np.float32(0))
+        # A finished deal that is not the last: the next deal (R6-R7).
+        finished = jnp.where(live, played.phase, x.phase) == ROUND_OVER
+        base = select(live, played, x)
+        if key is None:
+            split = jax.random.split(base.key)
+            dealing, carried = split[0], split[1]
+        else:
+            dealing, carried = key, base.key
+        # The game's key moves on only when it deals (the following position carries the rest).
+        following = deal(dealing, (base.dealer + 1) % 4, base.deal_number + 1, base.scores, carried)
+        return select(finished, following, base), rewards
+
+    def observe(self, state: State, player_id: Array | int | None = None) -> Array:
+        """The observation of seat ``player_id`` (by default the seat to act, as pgx's): exactly
+        :func:`~persian_rummy.observation.observation_tensor` of that seat's
+        :class:`~persian_rummy.PlayerView` (``float32[30, 53]``, bit for bit; the planes are
+        listed in :mod:`persian_rummy.observation`). A concrete seat outside 0-3 is refused
+        (:class:`~persian_rummy.InvalidArgumentError`); under ``jit`` or ``vmap``, where a
+        traced seat cannot be refused, one outside 0-3 observes all zeros: no seat's cards.
+
+        >>> env = Env()
+        >>> obs = jax.eval_shape(env.observe, jax.eval_shape(env.init, jax.random.PRNGKey(0)), 1)
+        >>> obs.shape, obs.dtype
+        ((30, 53), dtype('float32'))
+        """
+        check_fields(fields_of(state, "observe"), "observe", batched=False)
+        if player_id is None:
+            return state.observation
+        check_index(player_id, "player_id")
+        check_seat_value(player_id)
+        seat = jnp.asarray(player_id)
+        valid = (seat >= 0) & (seat < 4)
+        return jnp.where(valid, observe(self._k, state._x, jnp.where(valid, seat, 0).astype(I32)), np.float32(0))
+
+    def from_states(self, states: Sequence[GameState], key: Array | None = None) -> State:
+        """A batch of rows (a leading axis of ``len(states)``) holding exactly these positions,
+        with their masks and the observations of their movers: any valid position of this
+        environment's rules, in any phase and any deal. Each row's own key (for the deals
+        :meth:`step` deals without one) is one of ``jax.random.split(key, len(states))``
+        (``key`` defaults to ``jax.random.PRNGKey(0)``). Anything else is refused with the
+        library's error: a value that is not a :class:`~persian_rummy.GameState`
+        (:class:`~persian_rummy.ArgumentTypeError`), a position of other rules
+        (:class:`~persian_rummy.InvalidArgumentError`) or an invalid one
+        (:class:`~persian_rummy.InvalidStateError`).
+
+        >>> from persian_rummy import new_game
+        >>> env = Env()
+        >>> batch = env.from_states([new_game(1), new_game(2)])
+        >>> batch.current_player.shape, env.to_states(batch) == [new_game(1), new_game(2)]
+        ((2,), True)
+        """
+        if isinstance(states, GameState) or not isinstance(states, Sequence):
+            raise ArgumentTypeError(f"from_states takes a sequence of GameState values, not {excerpt(states)}")
+        if not states:
+            raise InvalidArgumentError("from_states needs at least one GameState (a batch has one row or more)")
+        if key is not None:
+            check_key(key, "from_states")
+        rows = [position_row(self._k, state, number) for number, state in enumerate(states)]
+        stacked = {name: np.stack([row[name] for row in rows]) for name in rows[0]}
+        stacked["key"] = np.asarray(_raw(jax.random.split(jax.random.PRNGKey(0) if key is None else key, len(rows))))
+        size = len(rows)
+        batch = State(
+            current_player=jnp.asarray(stacked["current_player"]),
+            observation=jnp.zeros((size, *OBSERVATION_SHAPE), jnp.float32),
+            legal_action_mask=jnp.zeros((size, NUM_ACTIONS), bool),
+            rewards=jnp.zeros((size, 4), jnp.float32),
+            terminated=jnp.asarray(stacked["phase"] == GAME_OVER),
+            truncated=jnp.zeros(size, bool),
+            _step_count=jnp.zeros(size, jnp.int32),
+            _x=Position(**{name: jnp.asarray(value) for name, value in stacked.items()}),
+        )
+        refreshed: State = self._refresh_batch(batch)
+        return refreshed
+
+    def to_states(self, state: State, *, validate: bool = True) -> list[GameState]:
+        """The :class:`~persian_rummy.GameState` of every row of a batch (or of one unbatched
+        game), exactly: ``env.to_states(env.from_states(states)) == list(states)``. A game
+        ended by an illegal action gives its position before that action. Every row is checked
+        first, field by field and then by the scalar validator
+        (:meth:`GameState.validate <persian_rummy.GameState.validate>`): the first that fails
+        raises :class:`~persian_rummy.InvalidStateError` naming the row and the field; a field
+        of the wrong dtype or shape raises :class:`~persian_rummy.ArgumentTypeError` or
+        :class:`~persian_rummy.InvalidArgumentError`. ``validate=False`` skips the scalar
+        validator and the table points (about two thirds of the time, for rows the engine
+        made); the field checks always run, so no row ever raises anything but these errors.
+
+        >>> from persian_rummy import new_game
+        >>> env = Env()
+        >>> [game.current_player for game in env.to_states(env.from_states([new_game(2)]))]
+        [1]
+        """
+        fields = fields_of(state, "to_states")
+        lead = check_fields(fields, "to_states", batched=True)
+        if len(lead) > 1:
+            raise InvalidArgumentError(f"to_states takes one game or a batch (one leading axis), not axes {lead}")
+        arrays = {
+            name.removeprefix("_x."): np.asarray(value) for name, value in fields.items() if name.startswith("_x.")
+        }
+        for name in ("terminated", "truncated", "rewards"):
+            arrays[name] = np.asarray(fields[name])
+        arrays["step_count"] = np.asarray(fields["_step_count"])
+        public = np.asarray(fields["current_player"])
+        if not lead:
+            arrays = {name: value[None] for name, value in arrays.items()}
+            public = public[None]
+        check_rows(arrays, self.rules.deals)
+        differs = public != arrays["current_player"]
+        if differs.any():
+            row = int(np.argmax(differs))
+            raise InvalidStateError(
+                f"to_states: row {row}, field current_player: {int(public[row])}, but the position's "
+                f"seat to act is {int(arrays['current_player'][row])}"
+            )
+        return games_of(self._k, arrays, validate=validate)

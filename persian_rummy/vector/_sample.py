@@ -1,0 +1,76 @@
+"""Drawing an action from a legal-action mask, or from a policy's logits over it, with one
+random number per game (internal module; the functions are re-exported by
+:mod:`persian_rummy.vector`).
+
+``jax.random.categorical`` over the 1,436 actions draws 1,436 Gumbel numbers per game, which
+costs more than a step; these draw one uniform number and find the action it selects by the
+inverse of the cumulative distribution, by blocks of 32 actions (XLA's CPU backend computes a
+cumsum in time quadratic in its length, so no cumsum here is longer than 45).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import jax
+import jax.numpy as jnp
+
+__all__ = ["sample_legal", "sample_policy"]
+
+Array = jax.Array
+_BLOCK: Final = 32
+
+
+def _blocks(weights: Array) -> Array:
+    return jnp.pad(weights, (0, -weights.shape[0] % _BLOCK)).reshape(-1, _BLOCK)
+
+
+def sample_legal(key: Array, legal_action_mask: Array) -> Array:
+    """A legal action of one game, uniformly: the r-th flag set in the mask for one random
+    whole number r below their count (``jax.random.randint``, so as uniform as it is: each
+    legal action's probability is 1/n to within n/2^32 relative). An all-False mask gives 0
+    (pgx's masks, and ours, are all True once a game is over, so that never happens in play).
+
+    >>> import jax.numpy as jnp
+    >>> mask = jnp.zeros(1436, bool).at[jnp.array([3, 700, 1400])].set(True)
+    >>> int(sample_legal(jax.random.PRNGKey(0), mask)) in (3, 700, 1400)
+    True
+    """
+    blocks = _blocks(legal_action_mask).astype(jnp.int32)
+    counts = blocks.sum(axis=1)
+    ends = jnp.cumsum(counts)
+    chosen = jax.random.randint(key, (), 0, jnp.maximum(ends[-1], 1))
+    block = jnp.sum(ends <= chosen)
+    block = jnp.minimum(block, counts.shape[0] - 1)
+    within = chosen - (ends[block] - counts[block])
+    return (block * _BLOCK + jnp.argmax(jnp.cumsum(blocks[block]) > within)).astype(jnp.int32)
+
+
+def sample_policy(key: Array, logits: Array, legal_action_mask: Array) -> Array:
+    """An action of one game drawn from the softmax of ``logits`` over the legal actions (the
+    distribution of ``jax.random.categorical(key, jnp.where(mask, logits, -inf))``, not the
+    same draws): one uniform number against the cumulative probabilities. Its bias is the
+    rounding of ``float32`` sums (a relative error of about 1e-7 on each action's
+    probability); an action the mask forbids is never drawn.
+
+    >>> import jax.numpy as jnp
+    >>> mask = jnp.zeros(1436, bool).at[jnp.array([5, 9])].set(True)
+    >>> logits = jnp.zeros(1436).at[9].set(50.0)
+    >>> int(sample_policy(jax.random.PRNGKey(1), logits, mask))
+    9
+    """
+    masked = jnp.where(legal_action_mask, logits, -jnp.inf)
+    top = jnp.max(masked)
+    weights = jnp.where(legal_action_mask, jnp.exp(masked - jnp.where(jnp.isfinite(top), top, 0)), 0.0)
+    blocks = _blocks(weights)
+    sums = blocks.sum(axis=1)
+    ends = jnp.cumsum(sums)
+    target = jax.random.uniform(key, (), dtype=weights.dtype) * ends[-1]
+    block = jnp.minimum(jnp.sum(ends <= target), sums.shape[0] - 1)
+    within = target - (ends[block] - sums[block])
+    inner = jnp.cumsum(blocks[block])
+    action = block * _BLOCK + jnp.argmax(inner > within)
+    # Rounding can leave the target past a block's last weight: then its last legal action.
+    fallback = block * _BLOCK + (_BLOCK - 1 - jnp.argmax(blocks[block][::-1] > 0))
+    action = jnp.where(jnp.any(inner > within), action, fallback)
+    return jnp.where(legal_action_mask[action], action, jnp.argmax(legal_action_mask)).astype(jnp.int32)

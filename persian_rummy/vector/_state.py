@@ -1,0 +1,135 @@
+"""The batched engine's values: :class:`State` (pgx's public fields) and :class:`Position` (the
+game's arrays, ``State._x``), both frozen dataclasses registered as pytrees (internal module;
+the names are re-exported by :mod:`persian_rummy.vector`)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Final, TypeVar
+
+import jax
+import jax.numpy as jnp
+
+__all__ = ["DRAW", "ENV_ID", "GAME_OVER", "MELD", "ROUND_OVER", "Position", "State", "select"]
+
+Array = jax.Array
+#: The phases as numbers: :class:`~persian_rummy.Phase` in declaration order.
+DRAW, MELD, ROUND_OVER, GAME_OVER = 0, 1, 2, 3
+#: The environment's name, as pgx names its games (``State.env_id``, ``Env.id``).
+ENV_ID: Final = "persian_rummy"
+
+
+@dataclasses.dataclass(frozen=True)
+class Position:
+    """One game's position as fixed-shape arrays, ``-1`` marking an empty slot (``State._x``):
+
+    - ``current_player``: ``int32``, the seat to act (``State.current_player`` is a copy);
+    - ``hands``: ``int8[4, 53]``, how many of each card (column = card index, 52 the joker,
+      0-4) each seat holds;
+    - ``stock``: ``int8[56]``, the stock bottom to top (the top card at ``stock_size - 1``);
+      ``stock_size``;
+    - ``pile``: ``int8[56]``, the discard pile bottom to top; ``pile_size``;
+    - ``meld_id``: ``int16[18]``, the table's melds in table order, each as its number among
+      the 371 melds of :data:`~persian_rummy.encoding.MELDS` (a lay-off makes another of
+      them); ``meld_seat``: ``int8[18, 53]``, the seat credited with each card of each meld
+      (R16; for the joker column, the seat that melded the jokers); ``meld_laid``:
+      ``bool[18, 53]``, the cards laid off after the meld was made; ``joker_seat`` and
+      ``joker_pos``: ``int8[18]``, the seat that laid off a joker on a set of three jokers and
+      the place of that joker among the meld's four; ``num_melds``;
+    - ``dealer``, ``phase`` (0 draw, 1 meld, 2 round over, 3 game over), ``must_meld`` (the
+      card index to meld next, R14), ``deal_number``, ``scores`` (``int32[2]``, the teams'
+      totals), ``passes`` (R20), ``idle_turns`` (R21), ``turn_progress`` (R21) and
+      ``went_out`` (R18): the fields of :class:`~persian_rummy.GameState`;
+    - ``table_points``: ``int32[2]``, the points of the table credited to each team, the
+      doubles of sets of four melded at once included (R16, R23, R24): derived, kept so that a
+      deal's end adds the hands and the bonus only;
+    - ``key``: ``uint32[2]``, the key that deals the next deal when :meth:`Env.step
+      <persian_rummy.vector.Env.step>` is given none (split at each such deal).
+    """
+
+    current_player: Array
+    hands: Array
+    stock: Array
+    stock_size: Array
+    pile: Array
+    pile_size: Array
+    meld_id: Array
+    meld_seat: Array
+    meld_laid: Array
+    joker_seat: Array
+    joker_pos: Array
+    num_melds: Array
+    dealer: Array
+    phase: Array
+    must_meld: Array
+    deal_number: Array
+    scores: Array
+    passes: Array
+    idle_turns: Array
+    turn_progress: Array
+    went_out: Array
+    table_points: Array
+    key: Array
+
+    def replace(self, **changes: Array) -> Position:
+        """A copy with the fields given changed."""
+        return dataclasses.replace(self, **changes)
+
+
+@dataclasses.dataclass(frozen=True)
+class State:
+    """One game (or, with a leading batch axis, a batch of games) as fixed-shape arrays, with
+    pgx's public fields:
+
+    - ``current_player``: ``int32``, the seat to act (after a game's end, the seat that acted
+      last);
+    - ``observation``: the observation of ``current_player``
+      (:meth:`Env.observe <persian_rummy.vector.Env.observe>`, ``float32[30, 53]``);
+    - ``legal_action_mask``: ``bool[1436]``, the :mod:`~persian_rummy.encoding` numbering
+      (all True once ``terminated``);
+    - ``rewards``: ``float32[4]``, by seat, of the last step;
+    - ``terminated``: the game is over; ``truncated``: never set (R21 bounds every deal);
+    - ``_step_count``: ``int32``, the steps taken since ``init``;
+    - ``_x``: the position (:class:`Position`; read it through :meth:`Env.to_states
+      <persian_rummy.vector.Env.to_states>`, whose values are the library's).
+
+    ``env_id`` is ``"persian_rummy"``.
+
+    >>> from persian_rummy import new_game
+    >>> from persian_rummy.vector import Env
+    >>> state = Env().from_states([new_game(1)])
+    >>> state.env_id, state.observation.shape, state.replace(_step_count=jnp.int32(5))._step_count.tolist()
+    ('persian_rummy', (1, 30, 53), 5)
+    """
+
+    current_player: Array
+    observation: Array
+    legal_action_mask: Array
+    rewards: Array
+    terminated: Array
+    truncated: Array
+    _step_count: Array
+    _x: Position
+
+    @property
+    def env_id(self) -> str:
+        """The environment's name, ``"persian_rummy"`` (pgx's ``State.env_id``)."""
+        return ENV_ID
+
+    def replace(self, **changes: Array | Position) -> State:
+        """A copy with the fields given changed (pgx's ``state.replace``)."""
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+
+POSITION_FIELDS: Final = tuple(field.name for field in dataclasses.fields(Position))
+STATE_FIELDS: Final = tuple(field.name for field in dataclasses.fields(State))
+jax.tree_util.register_dataclass(Position, data_fields=list(POSITION_FIELDS), meta_fields=[])
+jax.tree_util.register_dataclass(State, data_fields=list(STATE_FIELDS), meta_fields=[])
+
+Tree = TypeVar("Tree", State, Position)
+
+
+def select(condition: Array, chosen: Tree, other: Tree) -> Tree:
+    """``chosen`` where ``condition`` holds, else ``other``, field by field (a branch as a value)."""
+    result: Tree = jax.tree_util.tree_map(lambda a, b: jnp.where(condition, a, b), chosen, other)
+    return result
