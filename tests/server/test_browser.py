@@ -253,6 +253,40 @@ def test_a_phone_shows_every_card_of_the_hand_big_enough_to_tap(
     page.close()
 
 
+def hand_order(page: Page) -> list[str]:
+    return page.eval_on_selector_all("#hand [data-card]", "cards => cards.map(card => card.dataset.card)")
+
+
+def test_a_finger_drags_a_card_to_another_place_in_the_hand_and_the_order_is_kept(
+    browser: Browser, server: LiveServer
+) -> None:
+    page, problems = new_page(browser, PHONE)
+    open_south_seat(page, server)
+    before = hand_order(page)
+    start, end = (page.locator("#hand [data-card]").nth(index).bounding_box() for index in (0, 2))
+    assert start is not None and end is not None
+    # A real touch, through Chromium's input pipeline (touch-action and all): down on the first
+    # card, sideways, up over the third.
+    touch = page.context.new_cdp_session(page)
+    y = start["y"] + start["height"] / 2
+    points = [start["x"] + start["width"] / 2 + step * (end["x"] - start["x"]) / 4 for step in range(5)]
+    touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": points[0], "y": y}]})
+    for x in points[1:]:
+        touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    moved = [before[1], before[2], before[0], *before[3:]]
+    page.wait_for_function(
+        "expected => [...document.querySelectorAll('#hand [data-card]')].map(card => card.dataset.card).join(' ') === expected",
+        arg=" ".join(moved),
+    )
+    assert page.locator('#hand [aria-pressed="true"]').count() == 0  # a move, not a tap that selects
+    page.reload()
+    page.wait_for_selector("#hand [data-card]")
+    assert hand_order(page) == moved  # kept in the browser
+    assert problems == []
+    page.close()
+
+
 def test_the_table_has_no_serious_accessibility_violation(browser: Browser, server: LiveServer) -> None:
     from axe_playwright_python.sync_playwright import Axe
 

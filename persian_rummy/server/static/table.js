@@ -30,6 +30,8 @@
   let lastAction = null;  // the log's latest action entry
   let sound = false;
   let drag = null;
+  let fingerDrag = null;
+  let noTapUntil = 0;
 
   // --- cards as text ---------------------------------------------------------------------
   const isJoker = (card) => card === "Jk";
@@ -263,6 +265,17 @@
     $("melds").replaceChildren(...melds);
   }
 
+  function moveCard(from, to) {
+    // The hand's card at ``from`` moves to ``to``; the order is kept in the browser.
+    if (from === to || to < 0 || to >= handCards.length) return;
+    const cards = handCards.slice();
+    const [moved] = cards.splice(from, 1);
+    cards.splice(to, 0, moved);
+    keepOrder(cards);
+    selected = new Set();
+    draw();
+  }
+
   function drawHand() {
     handCards = orderedHand();
     const must = view.must_meld;
@@ -280,6 +293,7 @@
       element.setAttribute("aria-pressed", String(selected.has(index)));
       element.setAttribute("aria-label", spoken(card) + (extra.includes("must") ? " (must be melded now)" : "") + (extra.includes("drawn") ? " (just drawn)" : ""));
       element.addEventListener("click", () => {
+        if (performance.now() < noTapUntil) return;
         if (selected.has(index)) selected.delete(index); else selected.add(index);
         element.setAttribute("aria-pressed", String(selected.has(index)));
         drawMelds();
@@ -290,14 +304,28 @@
       element.addEventListener("dragover", (event) => event.preventDefault());
       element.addEventListener("drop", (event) => {
         event.preventDefault();
-        if (drag === null || drag === index) return;
-        const cards = handCards.slice();
-        const [moved] = cards.splice(drag, 1);
-        cards.splice(index, 0, moved);
+        const from = drag;
         drag = null;
-        keepOrder(cards);
-        selected = new Set();
-        draw();
+        if (from !== null) moveCard(from, index);
+      });
+      // A finger drags a card sideways to move it (HTML drag and drop is a mouse's): the
+      // cards scroll the page up and down only (touch-action: pan-y), so a sideways move
+      // reaches the card, and the card under the finger where it lifts is the new place.
+      element.addEventListener("pointerdown", (event) => {
+        if (event.pointerType === "touch") fingerDrag = { from: index, x: event.clientX, moved: false };
+      });
+      element.addEventListener("pointermove", (event) => {
+        if (fingerDrag && fingerDrag.from === index && Math.abs(event.clientX - fingerDrag.x) > 12) fingerDrag.moved = true;
+      });
+      element.addEventListener("pointercancel", () => { fingerDrag = null; });
+      element.addEventListener("pointerup", (event) => {
+        const dragged = fingerDrag;
+        fingerDrag = null;
+        if (!dragged || dragged.from !== index || !dragged.moved) return;
+        noTapUntil = performance.now() + 500;  // the lift is a move, not a tap that selects
+        const under = document.elementFromPoint(event.clientX, event.clientY);
+        const target = under && under.closest("#hand [data-index]");
+        if (target) moveCard(index, Number(target.dataset.index));
       });
       element.addEventListener("keydown", (event) => {
         if (!event.altKey || (event.key !== "ArrowLeft" && event.key !== "ArrowRight")) return;
