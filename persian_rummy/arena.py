@@ -453,6 +453,35 @@ def _require_picklable(sides: tuple[Lineup, Lineup]) -> None:
                 ) from None
 
 
+def _check_counts(games: object, workers: object, chunk_size: object) -> None:
+    # run_match's numbers, checked before anything is made.
+    if type(games) is not int or games < 0:
+        raise InvalidArgumentError(f"the number of games must be a whole number of at least 0, not {excerpt(games)}")
+    if workers is not None and (type(workers) is not int or workers < 1):
+        raise InvalidArgumentError(f"workers must be a whole number of at least 1, not {excerpt(workers)}")
+    if chunk_size is not None and (type(chunk_size) is not int or chunk_size < 1):
+        raise InvalidArgumentError(f"chunk_size must be a whole number of at least 1, not {excerpt(chunk_size)}")
+
+
+def _check_sides(sides: tuple[Lineup, Lineup], rules: Rules) -> None:
+    # Every bot spec of both line-ups, before any game: a bad name or knob, something that is
+    # not a bot, or a bot that cannot play the rules fails here, at once.
+    for side in sides:
+        for spec in side if isinstance(side, tuple) else (side,):
+            if isinstance(spec, str):
+                make_bot(spec, 0, rules=rules)
+            elif not callable(spec):
+                raise ArgumentTypeError(
+                    f"a bot spec is a bot's name, a factory seed -> bot or a bot, not {excerpt(spec)}"
+                )
+            elif callable(getattr(spec, "require_rules", None)):
+                spec.require_rules(rules)  # type: ignore[union-attr]
+        if isinstance(side, tuple) and len(side) != 2:
+            raise InvalidArgumentError(
+                f"R3: a line-up is one bot spec or a pair for the two partners, not {excerpt(side)}"
+            )
+
+
 def run_match(
     side0: Lineup,
     side1: Lineup,
@@ -487,27 +516,9 @@ def run_match(
     >>> serial.wins
     (4, 0)
     """
-    if type(games) is not int or games < 0:
-        raise InvalidArgumentError(f"the number of games must be a whole number of at least 0, not {excerpt(games)}")
-    if workers is not None and (type(workers) is not int or workers < 1):
-        raise InvalidArgumentError(f"workers must be a whole number of at least 1, not {excerpt(workers)}")
-    if chunk_size is not None and (type(chunk_size) is not int or chunk_size < 1):
-        raise InvalidArgumentError(f"chunk_size must be a whole number of at least 1, not {excerpt(chunk_size)}")
+    _check_counts(games, workers, chunk_size)
     sides = (side0, side1)
-    for side in sides:
-        for spec in side if isinstance(side, tuple) else (side,):
-            if isinstance(spec, str):
-                make_bot(spec, 0, rules=rules)  # fail early, here, on a bad name or knob, or rules it cannot play
-            elif not callable(spec):
-                raise ArgumentTypeError(
-                    f"a bot spec is a bot's name, a factory seed -> bot or a bot, not {excerpt(spec)}"
-                )
-            elif callable(getattr(spec, "require_rules", None)):
-                spec.require_rules(rules)  # type: ignore[union-attr]
-        if isinstance(side, tuple) and len(side) != 2:
-            raise InvalidArgumentError(
-                f"R3: a line-up is one bot spec or a pair for the two partners, not {excerpt(side)}"
-            )
+    _check_sides(sides, rules)
     show = games >= 500 and sys.stderr.isatty() if progress is None else progress
     update = _progress(games, show)
     own_pool = None

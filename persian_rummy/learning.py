@@ -465,6 +465,16 @@ def _device() -> str:
     return f"{device.platform} ({os.cpu_count()} cores)" if device.platform == "cpu" else str(device.device_kind)
 
 
+def _check_length(steps: object, minutes: object) -> None:
+    # How long train runs, checked before anything is compiled.
+    if steps is None and minutes is None:
+        raise InvalidArgumentError("say how long to train: steps, minutes or both")
+    if steps is not None and (type(steps) is not int or steps < 0):
+        raise InvalidArgumentError(f"steps must be a whole number of at least 0, not {excerpt(steps)}")
+    if minutes is not None and (isinstance(minutes, bool) or not isinstance(minutes, int | float) or not minutes >= 0):
+        raise InvalidArgumentError(f"minutes must be a number of at least 0, not {excerpt(minutes)}")
+
+
 def train(
     config: TrainConfig,
     out: str | os.PathLike[str],
@@ -490,12 +500,7 @@ def train(
     ...
     persian_rummy.errors.InvalidArgumentError: say how long to train: steps, minutes or both
     """
-    if steps is None and minutes is None:
-        raise InvalidArgumentError("say how long to train: steps, minutes or both")
-    if steps is not None and (type(steps) is not int or steps < 0):
-        raise InvalidArgumentError(f"steps must be a whole number of at least 0, not {excerpt(steps)}")
-    if minutes is not None and (isinstance(minutes, bool) or not isinstance(minutes, int | float) or not minutes >= 0):
-        raise InvalidArgumentError(f"minutes must be a number of at least 0, not {excerpt(minutes)}")
+    _check_length(steps, minutes)
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     checkpoint = folder / "checkpoint.npz"

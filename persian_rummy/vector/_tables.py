@@ -23,6 +23,7 @@ from persian_rummy._moves import meld_partners
 from persian_rummy.cards import CARDS, DECK, JOKER_INDEX, POINTS
 from persian_rummy.encoding import MELDS
 from persian_rummy.melds import LAY_OFFS, shape_of
+from persian_rummy.observation import CARD_COLUMNS  # one column per distinct card (R1)
 
 __all__ = [
     "CARD_COLUMNS",
@@ -41,8 +42,6 @@ __all__ = [
     "POINTS_ARRAY",
 ]
 
-#: One column per distinct card: 52 naturals and the joker (R1).
-CARD_COLUMNS: Final = JOKER_INDEX + 1
 #: The 371 melds of the numbering (R8-R11); row ``NUM_MELDS`` of each meld table is an empty slot.
 NUM_MELDS: Final = len(MELDS)
 _KEYS: Final = [
