@@ -391,7 +391,8 @@ def test_simulate_plays_the_neural_bot(capsys: pytest.CaptureFixture[str]) -> No
 def test_a_users_own_bot_plays_from_its_module(capsys: pytest.CaptureFixture[str]) -> None:
     """--bot package.module:factory imports the user's factory (or bot) and plays it."""
     code, out, _ = _run(capsys, "simulate", "--bot", "persian_rummy.bots:GreedyBot", "random", "--color", "never")
-    assert code == 0 and "North-South persian_rummy.bots:GreedyBot against East-West random" in out
+    header = " ".join(out.split("\nPartners")[0].split())  # the header wraps to the output's width
+    assert code == 0 and "North-South persian_rummy.bots:GreedyBot against East-West random" in header
     for spec, message in [
         ("no_such_module_here.sub:make", "cannot be imported"),
         ("persian_rummy.bots:NoSuchBot", "has no 'NoSuchBot'"),

@@ -48,6 +48,70 @@ def test_a_thread_that_dies_as_it_starts_fails_the_run_at_once(quiet_excepthook:
     assert quiet_excepthook == ["engine-7: RuntimeError('the tracer failed as the thread started')"]
 
 
+@pytest.fixture
+def quiet_unraisablehook() -> Iterator[list[str]]:
+    """Unraisable exceptions go to a list for the test to read, not to pytest's report."""
+    seen: list[str] = []
+    previous = sys.unraisablehook
+    sys.unraisablehook = lambda unraisable: seen.append(repr(unraisable.exc_value))
+    yield seen
+    sys.unraisablehook = previous
+
+
+def test_a_thread_whose_tracer_cannot_be_installed_fails_the_run_at_once(
+    monkeypatch: pytest.MonkeyPatch, quiet_unraisablehook: list[str]
+) -> None:
+    # The hang's cause, as CI met it: installing the new thread's tracer raised in
+    # Thread._bootstrap_inner, before run(), which reports to sys.unraisablehook alone.
+    class RefusingSys:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(sys, name)
+
+        def settrace(self, function: Any) -> None:
+            if threading.current_thread().name == "engine-7":
+                raise RuntimeError("Cannot install a trace function while another trace function is being installed")
+            sys.settrace(function)
+
+    monkeypatch.setattr(threading, "_sys", RefusingSys())
+    started = time.monotonic()
+    threading.settrace(lambda frame, event, arg: None)
+    try:
+        with pytest.raises(AssertionError, match=r"engine-7 failed: RuntimeError\('Cannot install a trace"):
+            run_threads(lambda index: None, 8, name="engine", limit=60)
+    finally:
+        threading.settrace(None)  # type: ignore[arg-type]
+    assert time.monotonic() - started < 30
+    assert len(quiet_unraisablehook) == 1
+
+
+RACE = """
+import sys, threading
+sys.path.insert(0, sys.argv[1])
+from waiting import run_threads
+
+def audit(event, args):
+    if event == "sys.settrace":
+        sum(range(200))  # Python code inside sys.settrace: another thread may run here
+
+sys.addaudithook(audit)
+threading.settrace(lambda frame, event, arg: None)  # as coverage does
+sys.setswitchinterval(1e-6)
+for _ in range(40):
+    run_threads(lambda index: None, 8, name="engine", limit=60)
+print("ok")
+"""
+
+
+def test_threads_started_one_at_a_time_never_race_to_install_their_tracers() -> None:
+    # The race itself, in a process of its own (an audit hook cannot be removed): with an audit
+    # hook, a tracer for new threads and a one-microsecond switch interval, eight threads
+    # started at once lose one now and then; started by run_threads, none.
+    done = subprocess.run(
+        [sys.executable, "-c", RACE, str(ROOT / "tests")], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stdout + done.stderr
+
+
 def test_a_target_that_fails_is_reported_with_its_thread() -> None:
     def work(index: int) -> None:
         if index == 2:

@@ -2,9 +2,20 @@
 test saying what it waited for (with the stacks of the threads still running), instead of
 holding a CI job until its time limit.
 
-* :func:`run_threads` starts threads together at a barrier and joins them, all within a limit;
-  a thread that fails anywhere, before its target too (an exception in its start-up, as a
-  tracer's), breaks the barrier at once, so the others never wait for it.
+* :func:`run_threads` starts threads one at a time, then lets them go together from a barrier,
+  and joins them, all within a limit; a thread that fails anywhere, before its target too,
+  breaks the barrier at once, so the others never wait for it.
+
+The hang it ends: a test started eight threads at once with a one-microsecond switch interval
+under coverage's tracer. Each new thread installs the tracer (``sys.settrace`` in
+``Thread._bootstrap_inner``, before its target runs), and ``sys.settrace`` runs the process's
+audit hooks (the OpenSpiel adapter installs one for good), Python code during which another
+thread can take the interpreter and call ``sys.settrace`` in turn: CPython refuses it with
+``RuntimeError: Cannot install a trace function while another trace function is being
+installed``. That error is raised before the thread's ``try``, reported to
+``sys.unraisablehook`` (not ``threading.excepthook``), and the thread ends without reaching the
+barrier, where the seven others waited for ever. Threads started one at a time never install
+their tracers at once; and one that dies so is seen through both hooks.
 * :func:`wait_until` polls a condition until a deadline.
 * :func:`join` joins a thread within a limit.
 """
@@ -73,7 +84,10 @@ def run_threads(target: Callable[[int], object], count: int, *, name: str, limit
             failures.append((thread_name, error))
         barrier.abort()
 
+    running = [threading.Event() for _ in range(count)]
+
     def work(index: int) -> None:
+        running[index].set()  # past its start-up (its tracer installed): the next may start
         try:
             barrier.wait()
             target(index)
@@ -93,15 +107,35 @@ def run_threads(target: Callable[[int], object], count: int, *, name: str, limit
             fail(args.thread.name, args.exc_value)
         previous(args)  # pytest's hook reports it as well
 
+    previous_unraisable = sys.unraisablehook
+
+    def unraisable_hook(unraisable: Any) -> None:
+        # An error in a thread's start-up, before its run(): "Exception ignored in thread
+        # started by <bound method Thread._bootstrap of <Thread(...)>>".
+        thread = getattr(unraisable.object, "__self__", None)
+        if id(thread) in ours and unraisable.exc_value is not None:
+            fail(thread.name, unraisable.exc_value)  # type: ignore[union-attr]
+        previous_unraisable(unraisable)
+
     threading.excepthook = hook
+    sys.unraisablehook = unraisable_hook
+    deadline = time.monotonic() + limit
+    started: list[threading.Thread] = []
     try:
-        for thread in threads:
+        for index, thread in enumerate(threads):
             thread.start()
-        deadline = time.monotonic() + limit
-        for thread in threads:
+            started.append(thread)
+            # One at a time: two threads never install their tracers at once.
+            while not running[index].wait(0.05) and thread.is_alive() and time.monotonic() < deadline:
+                pass
+            if not running[index].is_set():
+                barrier.abort()  # it died as it started (reported below) or never got going
+                break
+        for thread in started:
             thread.join(max(0.0, deadline - time.monotonic()))
     finally:
         threading.excepthook = previous
+        sys.unraisablehook = previous_unraisable
     if failures:
         thread_name, error = failures[0]
         raise AssertionError(f"{thread_name} failed: {error!r}") from error
