@@ -22,8 +22,8 @@ from collections.abc import Generator
 
 import pytest
 
-# The longest thorough test (the vector engine's million-row differential) takes about six
-# minutes alone on two cores; twice that under load fits.
+# The thorough tests take up to seven minutes beside a CPU-bound process on two cores; the
+# longest (the vector engine's million-row differential) carries a limit of its own.
 THOROUGH_LIMIT = 1200.0
 HARD_MARGIN = 120.0
 
