@@ -40,7 +40,7 @@ OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "persian_rummy/observation.py",
             "persian_rummy/pettingzoo.py",
             "persian_rummy/gymnasium.py",
-            "persian_rummy/openspiel.py",
+            "persian_rummy/openspiel",
             "examples/rl_*.py",
             "benchmarks/rl_step.py",
             "benchmarks/vector_step.py",  # with [jax] too: OpenSpiel's gin rummy beside the engine
