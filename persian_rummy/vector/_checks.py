@@ -32,7 +32,7 @@ from persian_rummy.encoding import MAX_MELDS, MAX_PILE, NUM_ACTIONS
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, excerpt
 from persian_rummy.observation import OBSERVATION_SHAPE
 from persian_rummy.vector._state import POSITION_FIELDS, STATE_FIELDS, Position, State
-from persian_rummy.vector._tables import CARD_COLUMNS, MELD_COUNTS, MELD_JOKERS, NUM_MELDS
+from persian_rummy.vector._tables import CARD_COLUMNS, DECK_CARDS, MELD_COUNTS, MELD_JOKERS, NUM_MELDS
 
 __all__ = [
     "FIELDS",
@@ -40,16 +40,19 @@ __all__ = [
     "check_index",
     "check_key",
     "check_number",
+    "check_observation_dtype",
     "check_penalty",
     "check_rows",
     "check_seat_value",
+    "field_table",
     "fields_of",
     "reward_bounds",
 ]
 
 _F32: Final = np.finfo(np.float32)
 #: Every field of a State (the position's as ``_x.name``): its shape in one game and its dtype
-#: (a batch adds leading axes).
+#: (a batch adds leading axes). ``_x.decks`` has as many rows as the rules' later deals that a
+#: game draws when it starts (:func:`field_table`).
 FIELDS: Final[Mapping[str, tuple[tuple[int, ...], np.dtype[Any]]]] = {
     name: (shape, np.dtype(dtype))
     for name, shape, dtype in (
@@ -83,8 +86,45 @@ FIELDS: Final[Mapping[str, tuple[tuple[int, ...], np.dtype[Any]]]] = {
         ("_x.went_out", (), np.int32),
         ("_x.table_points", (2,), np.int32),
         ("_x.key", (2,), np.uint32),
+        ("_x.decks", (0, 56), np.int8),
     )
 }
+
+
+def field_table(
+    deck_slots: int, observation_dtype: np.dtype[Any]
+) -> Mapping[str, tuple[tuple[int, ...], np.dtype[Any]]]:
+    """:data:`FIELDS` for an environment whose games hold ``deck_slots`` decks and whose
+    observation has ``observation_dtype``."""
+    return {
+        **FIELDS,
+        "observation": (OBSERVATION_SHAPE, observation_dtype),
+        "_x.decks": ((deck_slots, 56), np.dtype(np.int8)),
+    }
+
+
+#: The observation's dtypes (Env's ``observation_dtype``).
+OBSERVATION_DTYPES: Final = (np.dtype(np.float32), np.dtype(np.int16), np.dtype(np.int32))
+
+
+def check_observation_dtype(value: object, score_bound: int) -> np.dtype[Any]:
+    """One of :data:`OBSERVATION_DTYPES` (anything ``numpy.dtype`` reads as one), and ``int16``
+    only where no score reaches ``score_bound`` beyond its range; else the library's error."""
+    try:
+        if value is None:  # numpy reads None as float64
+            raise TypeError
+        dtype: np.dtype[Any] = np.dtype(value)  # type: ignore[call-overload]
+    except TypeError:
+        raise ArgumentTypeError(f"observation_dtype must be a dtype, not {excerpt(value)}") from None
+    if dtype not in OBSERVATION_DTYPES:
+        names = ", ".join(map(str, OBSERVATION_DTYPES))
+        raise InvalidArgumentError(f"observation_dtype must be one of {names}, not {dtype}")
+    if dtype == np.int16 and score_bound > np.iinfo(np.int16).max:
+        raise InvalidArgumentError(
+            f"observation_dtype int16 cannot hold these rules' scores, up to {score_bound} points in size "
+            "(R7, R23): use int32"
+        )
+    return dtype
 
 
 def fields_of(state: object, where: str) -> dict[str, object]:
@@ -100,13 +140,19 @@ def fields_of(state: object, where: str) -> dict[str, object]:
     return found
 
 
-def check_fields(fields: Mapping[str, object], where: str, *, batched: bool) -> tuple[int, ...]:
+def check_fields(
+    fields: Mapping[str, object],
+    where: str,
+    *,
+    batched: bool,
+    table: Mapping[str, tuple[tuple[int, ...], np.dtype[Any]]] = FIELDS,
+) -> tuple[int, ...]:
     """Each field's dtype is the engine's and its shape is one game's, with (``batched``) the
     same leading axes for every field: those axes, else :class:`~persian_rummy.ArgumentTypeError`
     for a dtype or a value that is no array and :class:`~persian_rummy.InvalidArgumentError`
     for a shape."""
     lead: tuple[int, ...] | None = None
-    for name, (shape, dtype) in FIELDS.items():
+    for name, (shape, dtype) in table.items():
         if name not in fields:
             continue
         value = fields[name]
@@ -245,6 +291,13 @@ def check_rows(arrays: Mapping[str, npt.NDArray[Any]], deals: int) -> None:
         bad = np.where(held, _outside(values, 0, JOKER_INDEX), values != -1)
         _refuse(arrays, cards, bad, f"must hold card indices 0-52 below {size}, -1 above")
     _check_melds(arrays)
+    decks = arrays["decks"]
+    _refuse(
+        arrays,
+        "decks",
+        np.sort(decks, axis=-1) != np.sort(np.asarray(DECK_CARDS, np.int8)),
+        "each must be a deck: the 52 natural cards once and the joker (52) four times (R1)",
+    )
     phase, terminated = arrays["phase"], arrays["terminated"]
     _refuse(
         arrays,

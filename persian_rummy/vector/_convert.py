@@ -26,7 +26,8 @@ _PHASE_NUMBER: Final = {phase: number for number, phase in enumerate(_PHASES)}
 
 
 def position_row(k: Knobs, state: object, number: int) -> dict[str, Any]:
-    """One GameState as the numpy arrays of a Position, with its key (unused: zeros)."""
+    """One GameState as the numpy arrays of a Position, with its key and decks as zeros (the
+    caller draws them)."""
     if type(state) is not GameState:
         raise ArgumentTypeError(f"from_states: item {number} is not a GameState but {excerpt(state)}")
     if state.rules != k.rules:
@@ -84,6 +85,7 @@ def position_row(k: Knobs, state: object, number: int) -> dict[str, Any]:
         "turn_progress": np.bool_(state.turn_progress),
         "went_out": np.int32(-1 if state.went_out is None else state.went_out),
         "key": np.zeros(2, np.uint32),
+        "decks": np.zeros((k.deck_slots, 56), np.int8),
     }
 
 

@@ -9,9 +9,11 @@ from typing import Any, Final
 import jax
 import jax.numpy as jnp
 import numpy as np
+from numpy.typing import DTypeLike
 
 from persian_rummy.encoding import NUM_ACTIONS
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, excerpt
+from persian_rummy.limits import deal_points
 from persian_rummy.observation import OBSERVATION_SHAPE
 from persian_rummy.rules import Rules
 from persian_rummy.state import GameState
@@ -20,17 +22,20 @@ from persian_rummy.vector._checks import (
     check_index,
     check_key,
     check_number,
+    check_observation_dtype,
     check_penalty,
     check_rows,
     check_seat_value,
+    field_table,
     fields_of,
     reward_bounds,
 )
 from persian_rummy.vector._convert import games_of, position_row
-from persian_rummy.vector._game import TEAM, deal, deck, play, score
+from persian_rummy.vector._game import TEAM, deal, deck, game_decks, play, score
 from persian_rummy.vector._knobs import Knobs, margin_limit
 from persian_rummy.vector._mask import mask
-from persian_rummy.vector._observe import observe
+from persian_rummy.vector._observe import observe, to_float
+from persian_rummy.vector._observe import scale as observation_scale
 from persian_rummy.vector._state import ENV_ID, GAME_OVER, MELD, ROUND_OVER, Position, State, select
 from persian_rummy.vector._words import I32
 
@@ -38,7 +43,7 @@ __all__ = ["Env"]
 
 Array = jax.Array
 # The compiled refresh (mask and observation) of a batch read by from_states, by configuration.
-_REFRESH: dict[tuple[Rules, float, float], Any] = {}
+_REFRESH: dict[tuple[Rules, float, float, np.dtype[Any]], Any] = {}
 # Folded into init's key to make the key a game carries for its later deals (R6-R7).
 _CARRY: Final = 0x5EED
 
@@ -63,6 +68,13 @@ class Env:
     Both are finite real numbers (Python's or numpy's) with the bounds that keep every reward
     a finite ``float32``.
 
+    ``observation_dtype`` is ``float32`` (the default: the values of
+    :func:`~persian_rummy.observation.observation_tensor`), or ``int16`` or ``int32``: the
+    whole numbers that the ``float32`` observation divides by :attr:`observation_scale`, so
+    that ``obs.astype(float32) / env.observation_scale`` is the ``float32`` one, bit for bit
+    (``int16`` halves the observation's memory; it takes rules whose scores stay within 32,767
+    in size, as the default rules' stay within 1,954, R23).
+
     >>> from persian_rummy import new_game
     >>> env = Env()
     >>> state = env.from_states([new_game(7)])
@@ -81,7 +93,12 @@ class Env:
     observation_shape: Final = OBSERVATION_SHAPE
 
     def __init__(
-        self, rules: Rules = Rules(), *, reward_scale: float = 100.0, illegal_action_penalty: float = -1.0
+        self,
+        rules: Rules = Rules(),
+        *,
+        reward_scale: float = 100.0,
+        illegal_action_penalty: float = -1.0,
+        observation_dtype: DTypeLike = np.float32,
     ) -> None:
         if type(rules) is not Rules:
             raise ArgumentTypeError(f"rules must be a Rules value, not {excerpt(rules)}")
@@ -96,17 +113,23 @@ class Env:
                 f"and a point is not rounded to 0, not {excerpt(reward_scale)}"
             )
         check_penalty(penalty)
+        dtype = check_observation_dtype(observation_dtype, rules.deals * deal_points(rules.going_out_bonus))
         self.rules = rules
         self.reward_scale = scale
         self.illegal_action_penalty = penalty
+        self.observation_dtype: np.dtype[Any] = dtype
+        #: The denominator of each entry of the observation (``float32[30, 53]``, read-only).
+        self.observation_scale = observation_scale(rules)
         self._k = Knobs(rules, scale, penalty)
-        config = (rules, scale, penalty)
+        self._fields = field_table(self._k.deck_slots, dtype)
+        config = (rules, scale, penalty, dtype)
         if config not in _REFRESH:  # one compiled program per configuration, shared by its Envs
             _REFRESH[config] = jax.jit(jax.vmap(self._refresh))
         self._refresh_batch = _REFRESH[config]
 
     def __repr__(self) -> str:
-        return f"Env(rules={self.rules!r}, reward_scale={self.reward_scale!r})"
+        dtype = "" if self.observation_dtype == np.float32 else f", observation_dtype=np.{self.observation_dtype}"
+        return f"Env(rules={self.rules!r}, reward_scale={self.reward_scale!r}{dtype})"
 
     def deck(self, key: Array) -> Array:
         """The deck ``key`` deals, in the order of :meth:`GameState.from_deck
@@ -130,8 +153,8 @@ class Env:
         ((30, 53), (1436,), dtype('float32'))
         """
         check_key(key, "init")
-        carried = _raw(jax.random.fold_in(key, _CARRY))
-        x = deal(key, jnp.int32(0), jnp.int32(1), jnp.zeros(2, I32), carried)
+        own = _raw(jax.random.fold_in(key, _CARRY))
+        x = deal(deck(key), jnp.int32(0), jnp.int32(1), jnp.zeros(2, I32), own, game_decks(own, self._k.deck_slots))
         # The empty table is a constant here: the barrier keeps the compiler from folding the
         # mask's table half at compile time (slow, and the same program either way).
         dealt: Position = jax.lax.optimization_barrier(x)  # type: ignore[no-untyped-call]
@@ -142,7 +165,7 @@ class Env:
         over = terminated | (x.phase >= ROUND_OVER)
         return State(
             current_player=x.current_player,
-            observation=observe(self._k, x, x.current_player),
+            observation=observe(self._k, x, x.current_player, self.observation_dtype),
             legal_action_mask=jnp.where(over, True, mask(self._k, x)),
             rewards=rewards,
             terminated=terminated,
@@ -152,18 +175,24 @@ class Env:
         )
 
     def _refresh(self, state: State) -> State:
-        return self._state(state._x, state.rewards, state.terminated, state._step_count)
+        # A batch read by from_states: each row's decks drawn from its key, its mask and observation.
+        x = state._x.replace(decks=game_decks(state._x.key, self._k.deck_slots))
+        return self._state(x, state.rewards, state.terminated, state._step_count)
 
     def step(self, state: State, action: Array, key: Array | None = None) -> State:
         """Play ``action`` (an index of the :mod:`~persian_rummy.encoding` numbering, one whole
         number) in one game: exactly :func:`~persian_rummy.play` for a legal action. When it
         ends a deal that is not the last, the next deal is dealt at once (the next dealer
-        clockwise, R6-R7, the scores carried) from ``deck(key)``, or, without a key, from the
-        game's own key, split at each such deal (so a game stays reproducible from
-        :meth:`init`'s key alone). ``rewards`` are each seat's team's deal score minus the
+        clockwise, R6-R7, the scores carried) from ``deck(key)``, or, without a key, deal ``n``
+        from ``deck(fold_in(own, n))``, ``own`` the game's own key (``State._x.key``: so a game
+        stays reproducible from :meth:`init`'s key alone). Without a key the step is the fast
+        one: those decks were drawn when the game started, so a step shuffles nothing, where
+        with a key every row of a batched step shuffles that key's deck (a batched step
+        computes the next deal in every row). ``rewards`` are each seat's team's deal score minus the
         other team's over ``reward_scale``. A finished deal read by :meth:`from_states`
         (``ROUND_OVER``) takes any action and deals the next one, with zero rewards. On a
-        terminated game the state is returned as it is, with zero rewards. An illegal action
+        terminated game the state is returned as it is (its observation computed again), with
+        zero rewards. An illegal action
         ends the game: ``terminated`` is set, the position is unchanged and the mover's team
         gets ``illegal_action_penalty``, the other team its opposite.
 
@@ -172,7 +201,7 @@ class Env:
         >>> jax.eval_shape(env.step, state, 0).rewards.shape
         (4,)
         """
-        check_fields(fields_of(state, "step"), "step", batched=False)
+        check_fields(fields_of(state, "step"), "step", batched=False, table=self._fields)
         check_index(action, "action")
         if key is not None:
             check_key(key, "step")
@@ -185,24 +214,24 @@ class Env:
         x = state._x
         live = (x.phase <= MELD) & ~state.terminated
         legal = in_range & state.legal_action_mask[safe]
+        # A terminated game stays as it is, with zero rewards; an illegal action in a live game
+        # ends it with the position kept and the penalty to the mover's team. Only the position
+        # is chosen here: the mask and the observation are then computed once, of the one chosen.
+        done = state.terminated
+        kept = done | (live & ~legal)
         nxt, rewards = self._advance(x, safe, live, key)
-        stepped = self._state(nxt, rewards, nxt.phase == GAME_OVER, state._step_count + 1)
-        # An illegal action in a live game ends it, with the penalty to the mover's team; a
-        # terminated game stays as it is, with zero rewards; both keep the position.
         mover_team = jnp.asarray(TEAM)[state.current_player]
         penalty = jnp.where(
             jnp.asarray(TEAM) == mover_team,
             np.float32(self.illegal_action_penalty),
             np.float32(-self.illegal_action_penalty),
         )
-        done = state.terminated
-        kept = state.replace(
-            rewards=jnp.where(done, np.float32(0), penalty),
-            terminated=jnp.bool_(True),
-            legal_action_mask=jnp.ones(NUM_ACTIONS, bool),
-            _step_count=jnp.where(done, state._step_count, state._step_count + 1),
+        return self._state(
+            select(kept, x, nxt),
+            jnp.where(done, np.float32(0), jnp.where(kept, penalty, rewards)),
+            kept | (nxt.phase == GAME_OVER),
+            jnp.where(done, state._step_count, state._step_count + 1),
         )
-        return select(done | (live & ~legal), kept, stepped)
 
     def _advance(self, x: Position, action: Array, live: Array, key: Array | None) -> tuple[Position, Array]:
         # The position after a legal action (or, in a finished deal, the next deal) and the rewards.
@@ -216,23 +245,26 @@ class Env:
         margin = margins[jnp.clip(deal_scores[0] - deal_scores[1] + k.margin_limit, 0, 2 * k.margin_limit)]
         signs = jnp.asarray(np.array([1, -1, 1, -1], np.float32))
         rewards = jnp.where(over & live, margin * signs, np.float32(0))
-        # A finished deal that is not the last: the next deal (R6-R7).
+        # A finished deal that is not the last: the next deal (R6-R7), computed in every row
+        # (a batched step cannot skip it), from a deck drawn when the game started unless a
+        # key is given or the game has too many deals for that (the static choice of the trace).
         finished = jnp.where(live, played.phase, x.phase) == ROUND_OVER
         base = select(live, played, x)
-        if key is None:
-            split = jax.random.split(base.key)
-            dealing, carried = split[0], split[1]
+        if key is not None:
+            cards = deck(key)
+        elif k.deck_slots:
+            cards = base.decks[jnp.clip(base.deal_number - 1, 0, k.deck_slots - 1)]
         else:
-            dealing, carried = key, base.key
-        # The game's key moves on only when it deals (the following position carries the rest).
-        following = deal(dealing, (base.dealer + 1) % 4, base.deal_number + 1, base.scores, carried)
+            cards = deck(jax.random.fold_in(base.key, (base.deal_number + 1).astype(jnp.uint32)))
+        following = deal(cards, (base.dealer + 1) % 4, base.deal_number + 1, base.scores, base.key, base.decks)
         return select(finished, following, base), rewards
 
     def observe(self, state: State, player_id: Array | int | None = None) -> Array:
         """The observation of seat ``player_id`` (by default the seat to act, as pgx's): exactly
         :func:`~persian_rummy.observation.observation_tensor` of that seat's
         :class:`~persian_rummy.PlayerView` (``float32[30, 53]``, bit for bit; the planes are
-        listed in :mod:`persian_rummy.observation`). A concrete seat outside 0-3 is refused
+        listed in :mod:`persian_rummy.observation`), or its whole numbers in an environment of
+        integer observations (``observation_dtype``). A concrete seat outside 0-3 is refused
         (:class:`~persian_rummy.InvalidArgumentError`); under ``jit`` or ``vmap``, where a
         traced seat cannot be refused, one outside 0-3 observes all zeros: no seat's cards.
 
@@ -241,14 +273,42 @@ class Env:
         >>> obs.shape, obs.dtype
         ((30, 53), dtype('float32'))
         """
-        check_fields(fields_of(state, "observe"), "observe", batched=False)
+        check_fields(fields_of(state, "observe"), "observe", batched=False, table=self._fields)
         if player_id is None:
             return state.observation
         check_index(player_id, "player_id")
         check_seat_value(player_id)
         seat = jnp.asarray(player_id)
         valid = (seat >= 0) & (seat < 4)
-        return jnp.where(valid, observe(self._k, state._x, jnp.where(valid, seat, 0).astype(I32)), np.float32(0))
+        seen = observe(self._k, state._x, jnp.where(valid, seat, 0).astype(I32), self.observation_dtype)
+        return jnp.where(valid, seen, jnp.zeros((), self.observation_dtype))
+
+    def float_observation(self, observation: Array) -> Array:
+        """The ``float32`` observation of an integer one (``int16`` or ``int32``, of one game or
+        a batch: ``[..., 30, 53]``), bit for bit what an environment of ``float32`` observations
+        gives; under ``jit`` too, where dividing by :attr:`observation_scale` is not exact
+        (XLA's CPU backend rounds some quotients a bit off; numpy's division is exact).
+
+        >>> from persian_rummy import new_game
+        >>> from persian_rummy.observation import observation_tensor
+        >>> env = Env(observation_dtype="int16")
+        >>> state = env.from_states([new_game(5)])
+        >>> state.observation.dtype
+        dtype('int16')
+        >>> game = new_game(5)
+        >>> want = observation_tensor(game.view(game.current_player))
+        >>> bool((env.float_observation(state.observation)[0] == want).all())
+        True
+        >>> bool((np.asarray(state.observation[0], np.float32) / env.observation_scale == want).all())
+        True
+        """
+        dtype = getattr(observation, "dtype", None)
+        shape = tuple(getattr(observation, "shape", ()))
+        if dtype is None or not np.issubdtype(np.dtype(dtype), np.integer):
+            raise ArgumentTypeError(f"float_observation takes an integer observation, not {excerpt(observation)}")
+        if shape[-2:] != OBSERVATION_SHAPE:
+            raise InvalidArgumentError(f"float_observation takes observations of shape (..., 30, 53), not {shape}")
+        return to_float(self._k, jnp.asarray(observation))
 
     def from_states(self, states: Sequence[GameState], key: Array | None = None) -> State:
         """A batch of rows (a leading axis of ``len(states)``) holding exactly these positions,
@@ -308,7 +368,7 @@ class Env:
         [1]
         """
         fields = fields_of(state, "to_states")
-        lead = check_fields(fields, "to_states", batched=True)
+        lead = check_fields(fields, "to_states", batched=True, table=self._fields)
         if len(lead) > 1:
             raise InvalidArgumentError(f"to_states takes one game or a batch (one leading axis), not axes {lead}")
         arrays = {

@@ -19,7 +19,7 @@ from persian_rummy.vector._state import DRAW, GAME_OVER, MELD, ROUND_OVER, Posit
 from persian_rummy.vector._tables import CARD_COLUMNS, DECK_CARDS, EXT_NEXT, MELD_COUNTS, NUM_MELDS, POINTS_ARRAY
 from persian_rummy.vector._words import I32
 
-__all__ = ["TEAM", "deal", "deck", "play", "score"]
+__all__ = ["TEAM", "deal", "deck", "game_decks", "play", "score"]
 
 Array = jax.Array
 #: Each seat's team (R3).
@@ -47,16 +47,26 @@ def deck(key: Array) -> Array:
     return shuffled
 
 
-def deal(key: Array, dealer: Array, deal_number: Array, scores: Array, carried: Array) -> Position:
-    """The deal of the deck ``key`` shuffles by ``dealer`` (R5-R6), ``carried`` the key kept
-    for the deal after it; the seat on the dealer's left is to draw."""
-    cards = deck(key)
-    seats = (dealer + 1 + jnp.arange(4 * _HAND_SIZE)) % 4
+def game_decks(key: Array, count: int) -> Array:
+    """The decks of a game's later deals that :meth:`Env.step <persian_rummy.vector.Env.step>`
+    deals without a key: deal ``n`` (from 2) from ``deck(fold_in(key, n))``, ``key`` the
+    game's own (``int8[count, 56]``, for deals 2 to ``count + 1``)."""
+    numbers = jnp.arange(2, count + 2, dtype=jnp.uint32)
+    decks: Array = jax.vmap(lambda number: deck(jax.random.fold_in(key, number)))(numbers)
+    return decks
+
+
+def deal(cards: Array, dealer: Array, deal_number: Array, scores: Array, key: Array, decks: Array) -> Position:
+    """The deal of the deck ``cards`` by ``dealer`` (R5-R6): the seat on the dealer's left is
+    to draw; ``key`` and ``decks`` are the game's own, carried on."""
+    # Card i goes to the seat i places after the dealer's left (R5): a [7, 4, 53] sum by
+    # that seat, then each seat's row found by its place after the dealer's left.
     dealt = cards[: 4 * _HAND_SIZE, None] == jnp.arange(CARD_COLUMNS, dtype=jnp.int8)[None, :]  # [28, 53]
-    hands = jnp.sum((seats[None, :, None] == jnp.arange(4)[:, None, None]) & dealt[None], axis=1, dtype=jnp.int8)
+    by_place = jnp.sum(dealt.reshape(_HAND_SIZE, 4, CARD_COLUMNS), axis=0, dtype=jnp.int8)
+    hands = by_place[(jnp.arange(4) - dealer - 1) % 4]
     pile = jnp.full(MAX_PILE, -1, jnp.int8).at[0].set(cards[4 * _HAND_SIZE])
-    order = jnp.arange(_DECK_SIZE)
-    stock = jnp.where(order < _STOCK_START, cards[jnp.clip(_DECK_SIZE - 1 - order, 0)], -1).astype(jnp.int8)
+    # The stock bottom to top is the deck's end, reversed: its last card is drawn first.
+    stock = jnp.concatenate([cards[::-1][:_STOCK_START], jnp.full(_DECK_SIZE - _STOCK_START, -1, jnp.int8)])
     return Position(
         current_player=((dealer + 1) % 4).astype(I32),
         hands=hands,
@@ -80,7 +90,8 @@ def deal(key: Array, dealer: Array, deal_number: Array, scores: Array, carried: 
         turn_progress=jnp.bool_(False),
         went_out=jnp.int32(-1),
         table_points=jnp.zeros(2, I32),
-        key=carried,
+        key=key,
+        decks=decks,
     )
 
 

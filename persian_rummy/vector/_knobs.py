@@ -24,8 +24,11 @@ from persian_rummy.vector._tables import (
     POINTS_ARRAY,
 )
 
-__all__ = ["JOKER_BIT", "Knobs", "margin_limit"]
+__all__ = ["DECKS_LIMIT", "JOKER_BIT", "Knobs", "margin_limit"]
 
+#: The most later deals whose decks a game draws when it starts (``Position.decks``): with
+#: more (``Rules.deals`` above 9), a step without a key draws the next deal's deck as it deals.
+DECKS_LIMIT: Final = 8
 #: The joker's flag in the second word of a card set.
 JOKER_BIT: Final = np.uint32(1 << 20)
 #: Each meld's points, not doubled (R22).
@@ -85,6 +88,8 @@ class Knobs:
             ],
             bool,
         )
+        # The later deals whose decks a game draws when it starts (Position.decks).
+        self.deck_slots = rules.deals - 1 if rules.deals - 1 <= DECKS_LIMIT else 0
         self.deal_fraction = np.array([number / rules.deals for number in range(rules.deals + 1)], np.float32)
         self.margin_limit = margin_limit(rules)
         self.margins = np.array(

@@ -1,10 +1,16 @@
 """A seat's observation of one game: exactly :func:`~persian_rummy.observation.observation_tensor`
 of that seat's :class:`~persian_rummy.PlayerView`, bit for bit, its planes placed by
-:mod:`persian_rummy.observation`'s plane table (internal)."""
+:mod:`persian_rummy.observation`'s plane table (internal).
+
+Every entry of the tensor is a whole number over a denominator that depends only on its place
+(a count over 56, a score over 1000, the deal number over the deals, ...): the engine builds the
+whole numbers (:func:`numerators`), the observation of an integer dtype, and turns them into the
+``float32`` ones by tables of the quotients (:func:`to_float`), not by a division, which XLA's
+CPU backend does not round correctly (30 of the 57 counts over 56 came out a bit off)."""
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 import jax
 import jax.numpy as jnp
@@ -24,15 +30,48 @@ from persian_rummy.observation import (
     REVEALED_PLANES,
     SCALAR_PLANE,
 )
+from persian_rummy.rules import Rules
 from persian_rummy.vector._knobs import Knobs
 from persian_rummy.vector._state import ROUND_OVER, Position
 from persian_rummy.vector._tables import CARD_COLUMNS, MELD_COUNTS, MELD_JOKERS, NUM_MELDS, OVER_56
 from persian_rummy.vector._words import I32
 
-__all__ = ["observe", "over_1000"]
+__all__ = ["numerators", "observe", "over_1000", "scale", "to_float"]
 
 Array = jax.Array
 _F32 = jnp.float32
+_JOKER_SCALARS: Final = 28  # scalar columns 28-31: the jokers' pile positions
+# How scalar column c becomes a float32: by its count over 56, its score over 1000, the deal
+# over the deals, or cast and multiplied by _TIMES[c] (1, or 1/4 and 1/8: exact).
+_BY_56, _BY_1000, _BY_DEALS, _CAST = 0, 1, 2, 3
+
+
+def _scalar_kinds() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float32]]:
+    kinds = np.full(CARD_COLUMNS, _CAST, np.int8)
+    kinds[0:6] = kinds[_JOKER_SCALARS : _JOKER_SCALARS + 4] = _BY_56  # sizes, stock, pile; jokers
+    kinds[6:8] = _BY_1000  # the scores (R23)
+    kinds[20] = _BY_DEALS  # the deal number (R7)
+    times = np.ones(CARD_COLUMNS, np.float32)
+    times[21], times[22] = 0.25, 0.125  # passes in a row over 4 (R20), idle turns over 8 (R21)
+    return kinds, times
+
+
+_KINDS, _TIMES = _scalar_kinds()
+
+
+def scale(rules: Rules) -> npt.NDArray[np.float32]:
+    """The denominator of each entry of the observation (``float32[30, 53]``, read-only): 56
+    for the pile positions and the card counts of the scalar plane, 1000 for the scores, the
+    deals for the deal number, 4 for the passes, 8 for the idle turns, 1 elsewhere."""
+    out = np.ones(OBSERVATION_SHAPE, np.float32)
+    out[PILE_PLANE, :JOKER_INDEX] = 56  # (i + 1) / 56; the joker column counts jokers
+    scalars = out[SCALAR_PLANE]
+    scalars[_KINDS == _BY_56] = 56
+    scalars[_KINDS == _BY_1000] = 1000
+    scalars[_KINDS == _BY_DEALS] = rules.deals
+    scalars[_KINDS == _CAST] = 1 / _TIMES[_KINDS == _CAST]
+    out.flags.writeable = False
+    return out
 
 
 def _thousandths() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
@@ -61,21 +100,81 @@ def over_1000(scores: Array) -> Array:
     return result
 
 
-def observe(k: Knobs, x: Position, seat: Array) -> Array:
-    """The observation of ``seat`` (0-3), ``float32[30, 53]``."""
+def _pile_float(block: Array) -> Array:
+    # The pile plane's numerators ([..., 1, 53]) as float32: positions over 56, the jokers' count.
+    natural = jnp.arange(CARD_COLUMNS) < JOKER_INDEX
+    over_56 = jnp.asarray(OVER_56)[jnp.clip(block, 0, 56).astype(I32)]
+    result: Array = jnp.where(natural, over_56, block.astype(_F32))
+    return result
+
+
+def _scalar_float(k: Knobs, block: Array) -> Array:
+    # The scalar plane's numerators ([..., 1, 53]) as float32, column by column (_KINDS).
+    row = block.astype(I32)
+    kinds = jnp.asarray(_KINDS)
+    by_deals = jnp.asarray(k.deal_fraction)[jnp.clip(row, 0, k.rules.deals)]
+    cast = row.astype(_F32) * jnp.asarray(_TIMES)
+    result: Array = jnp.where(
+        kinds == _BY_56,
+        jnp.asarray(OVER_56)[jnp.clip(row, 0, 56)],
+        jnp.where(kinds == _BY_1000, over_1000(row), jnp.where(kinds == _BY_DEALS, by_deals, cast)),
+    )
+    return result
+
+
+# The planes by how they become float32: cast, but the pile's and the scalars'.
+assert PILE_PLANE < REVEALED_PLANES < SCALAR_PLANE == OBSERVATION_SHAPE[0] - 1
+
+
+def to_float(k: Knobs, whole: Array) -> Array:
+    """The ``float32`` observation of its whole numbers (``int[..., 30, 53]``), bit for bit."""
+    pieces = [
+        whole[..., :PILE_PLANE, :].astype(_F32),
+        _pile_float(whole[..., PILE_PLANE : PILE_PLANE + 1, :]),
+        whole[..., REVEALED_PLANES:SCALAR_PLANE, :].astype(_F32),
+        _scalar_float(k, whole[..., SCALAR_PLANE:, :]),
+    ]
+    return jnp.concatenate(pieces, axis=-2)
+
+
+def observe(k: Knobs, x: Position, seat: Array, dtype: np.dtype[Any]) -> Array:
+    """The observation of ``seat`` (0-3): ``float32[30, 53]``, or with an integer ``dtype`` its
+    whole numbers (the ``float32`` one divides them by :func:`scale`). Each block of planes is
+    made in a small dtype and converted as the blocks are joined, so that no temporary of the
+    whole tensor is made."""
+    blocks = _blocks(x, seat)
+    if np.issubdtype(dtype, np.integer):
+        return jnp.concatenate([block.astype(dtype) for _, block in blocks])
+    pieces = [
+        _pile_float(block)
+        if first == PILE_PLANE
+        else _scalar_float(k, block)
+        if first == SCALAR_PLANE
+        else block.astype(_F32)
+        for first, block in blocks
+    ]
+    return jnp.concatenate(pieces)
+
+
+def numerators(x: Position, seat: Array) -> Array:
+    """The observation's whole numbers (``int32[30, 53]``) of ``seat`` (0-3)."""
+    return jnp.concatenate([block.astype(I32) for _, block in _blocks(x, seat)])
+
+
+def _blocks(x: Position, seat: Array) -> list[tuple[int, Array]]:
+    # The observation's blocks of planes as whole numbers, by their first plane, in order.
     relative = (seat + jnp.arange(4)) % 4  # the viewer, its left, its partner, its right
-    hands = x.hands.astype(_F32)
+    hands = x.hands
     pile_plane, joker_columns = _pile(x)
     blocks = {
         HAND_PLANE: hands[seat][None],
         **_table(x, relative),
         PILE_PLANE: pile_plane[None],
-        REVEALED_PLANES: jnp.where(x.phase >= ROUND_OVER, hands[relative[1:]], np.float32(0)),  # R23, R27
-        SCALAR_PLANE: _scalars(k, x, seat, relative, joker_columns)[None],
+        REVEALED_PLANES: jnp.where(x.phase >= ROUND_OVER, hands[relative[1:]], jnp.int8(0)),  # R23, R27
+        SCALAR_PLANE: _scalars(x, seat, relative, joker_columns)[None],
     }
-    planes = jnp.concatenate([blocks[first] for first in sorted(blocks)])
-    assert planes.shape == OBSERVATION_SHAPE
-    return planes
+    assert sum(block.shape[0] for block in blocks.values()) == OBSERVATION_SHAPE[0]
+    return sorted(blocks.items(), key=lambda item: item[0])
 
 
 def _table(x: Position, relative: Array) -> dict[int, Array]:
@@ -91,15 +190,16 @@ def _table(x: Position, relative: Array) -> dict[int, Array]:
     joker_seat = x.joker_seat.astype(I32)
 
     def credit(who: Array) -> Array:
-        naturals = jnp.sum((credited == who) & natural[None, :], axis=0).astype(_F32)
+        naturals = jnp.sum((credited == who) & natural[None, :], axis=0, dtype=jnp.int8)
         jokers = jnp.sum(jnp.where(joker_owner == who, owner_jokers, 0) + jnp.where(joker_seat == who, laid_joker, 0))
-        return naturals.at[JOKER_INDEX].set(jokers.astype(_F32))
+        return naturals.at[JOKER_INDEX].set(jokers.astype(jnp.int8))
 
-    laid = jnp.sum(x.meld_laid & natural[None, :], axis=0).astype(_F32)
-    laid = laid.at[JOKER_INDEX].set(jnp.sum(laid_joker).astype(_F32))
-    must = ((columns == x.must_meld) & (x.must_meld >= 0)).astype(_F32)
+    # The counts are at most 4 and the pile positions at most 56: int8 (the scalars: int32).
+    laid = jnp.sum(x.meld_laid & natural[None, :], axis=0, dtype=jnp.int8)
+    laid = laid.at[JOKER_INDEX].set(jnp.sum(laid_joker).astype(jnp.int8))
+    must = ((columns == x.must_meld) & (x.must_meld >= 0)).astype(jnp.int8)
     return {
-        MELD_PLANES: jnp.asarray(MELD_COUNTS).astype(_F32)[ids],
+        MELD_PLANES: jnp.asarray(MELD_COUNTS)[ids],
         CREDIT_PLANES: jnp.stack([credit(who) for who in relative]),
         LAID_OFF_PLANE: laid[None],
         MUST_MELD_PLANE: must[None],
@@ -107,43 +207,42 @@ def _table(x: Position, relative: Array) -> dict[int, Array]:
 
 
 def _pile(x: Position) -> tuple[Array, Array]:
-    # The pile plane: each natural card's position (i + 1) / 56, the jokers' count; the
+    # The pile plane: each natural card's position i + 1 (over 56), the jokers' count; the
     # jokers' positions, lowest first, as scalar columns 28-31 (R13).
-    over_56 = jnp.asarray(OVER_56)
     index = jnp.arange(MAX_PILE)
     pile = x.pile.astype(I32)
     in_pile = index < x.pile_size
-    positions = over_56[index + 1]
+    positions = index + 1
     is_natural = in_pile & (pile >= 0) & (pile < JOKER_INDEX)
-    plane = jnp.zeros(CARD_COLUMNS, _F32).at[jnp.where(is_natural, pile, CARD_COLUMNS)].set(positions, mode="drop")
+    where = jnp.where(is_natural, pile, CARD_COLUMNS)
+    plane = jnp.zeros(CARD_COLUMNS, jnp.int8).at[where].set(positions.astype(jnp.int8), mode="drop")
     is_joker = in_pile & (pile == JOKER_INDEX)
-    plane = plane.at[JOKER_INDEX].set(jnp.sum(is_joker).astype(_F32))
+    plane = plane.at[JOKER_INDEX].set(jnp.sum(is_joker, dtype=jnp.int8))
     joker_rank = jnp.cumsum(is_joker) - 1  # the how-many-th joker of the pile each is
-    joker_columns = jnp.zeros(4, _F32).at[jnp.where(is_joker, joker_rank, 4)].set(positions, mode="drop")
+    joker_columns = jnp.zeros(4, I32).at[jnp.where(is_joker, joker_rank, 4)].set(positions, mode="drop")
     return plane, joker_columns
 
 
-def _scalars(k: Knobs, x: Position, seat: Array, relative: Array, joker_columns: Array) -> Array:
-    # The scalar plane, column by column as persian_rummy.observation lists it.
-    over_56 = jnp.asarray(OVER_56)
+def _scalars(x: Position, seat: Array, relative: Array, joker_columns: Array) -> Array:
+    # The scalar plane's numerators, column by column as persian_rummy.observation lists it.
     sizes = x.hands.astype(I32).sum(axis=1)
     scores = jnp.where(seat % 2 == 0, x.scores, x.scores[::-1])
     four = jnp.arange(4)
     return jnp.concatenate(
         [
-            over_56[sizes[relative]],
-            over_56[x.stock_size][None],
-            over_56[x.pile_size][None],
-            over_1000(scores),
-            (four == x.phase).astype(_F32),
-            (four == (x.current_player - seat) % 4).astype(_F32),
-            (four == (x.dealer - seat) % 4).astype(_F32),
-            jnp.asarray(k.deal_fraction)[x.deal_number][None],
-            (x.passes.astype(_F32) / np.float32(4))[None],
-            (x.idle_turns.astype(_F32) / np.float32(8))[None],
-            x.turn_progress.astype(_F32)[None],
-            ((four == (x.went_out - seat) % 4) & (x.went_out >= 0)).astype(_F32),
+            sizes[relative],
+            x.stock_size[None],
+            x.pile_size[None],
+            scores,
+            (four == x.phase).astype(I32),
+            (four == (x.current_player - seat) % 4).astype(I32),
+            (four == (x.dealer - seat) % 4).astype(I32),
+            x.deal_number[None],
+            x.passes[None],
+            x.idle_turns[None],
+            x.turn_progress.astype(I32)[None],
+            ((four == (x.went_out - seat) % 4) & (x.went_out >= 0)).astype(I32),
             joker_columns,
-            jnp.zeros(CARD_COLUMNS - 32, _F32),
+            jnp.zeros(CARD_COLUMNS - 32, I32),
         ]
-    )
+    ).astype(I32)

@@ -43,8 +43,12 @@ class Position:
     - ``table_points``: ``int32[2]``, the points of the table credited to each team, the
       doubles of sets of four melded at once included (R16, R23, R24): derived, kept so that a
       deal's end adds the hands and the bonus only;
-    - ``key``: ``uint32[2]``, the key that deals the next deal when :meth:`Env.step
-      <persian_rummy.vector.Env.step>` is given none (split at each such deal).
+    - ``key``: ``uint32[2]``, the game's own key: :meth:`Env.step
+      <persian_rummy.vector.Env.step>` given no key deals deal ``n`` from
+      ``deck(fold_in(key, n))``;
+    - ``decks``: ``int8[D, 56]``, those decks for deals 2 to ``D + 1``, drawn when the game
+      starts (``D`` is ``Rules.deals - 1``, or 0 when that is above 8 and a step draws each
+      deck as it deals), so that a step that deals nothing shuffles nothing.
     """
 
     current_player: Array
@@ -70,6 +74,7 @@ class Position:
     went_out: Array
     table_points: Array
     key: Array
+    decks: Array
 
     def replace(self, **changes: Array) -> Position:
         """A copy with the fields given changed."""
@@ -84,7 +89,8 @@ class State:
     - ``current_player``: ``int32``, the seat to act (after a game's end, the seat that acted
       last);
     - ``observation``: the observation of ``current_player``
-      (:meth:`Env.observe <persian_rummy.vector.Env.observe>`, ``float32[30, 53]``);
+      (:meth:`Env.observe <persian_rummy.vector.Env.observe>`, ``float32[30, 53]``, or the
+      environment's integer ``observation_dtype``);
     - ``legal_action_mask``: ``bool[1436]``, the :mod:`~persian_rummy.encoding` numbering
       (all True once ``terminated``);
     - ``rewards``: ``float32[4]``, by seat, of the last step;

@@ -20,7 +20,8 @@ from persian_rummy.observation import observation_tensor
 from persian_rummy.state import team_of
 from persian_rummy.vector import Env, State
 
-KNOBS: dict[str, tuple[Any, ...]] = {"deals": (1, 2, 3), **KNOB_VALUES, "going_out_bonus": (0, 25, 50)}
+# Up to 9 deals a game draws its decks when it starts; 12 draws each as it deals.
+KNOBS: dict[str, tuple[Any, ...]] = {"deals": (1, 2, 3, 12), **KNOB_VALUES, "going_out_bonus": (0, 25, 50)}
 
 
 def random_rules(rng: random.Random) -> Rules:
@@ -34,9 +35,11 @@ class Programs:
     def __init__(self, env: Env) -> None:
         self.env = env
         self.init = jax.jit(jax.vmap(env.init))
-        self.step = jax.jit(jax.vmap(env.step))
+        self.step = jax.jit(jax.vmap(env.step))  # with keys, or without (a program each)
         self.observe = jax.jit(jax.vmap(env.observe))
         self.deck = jax.jit(jax.vmap(env.deck))
+        # The deck of deal n that a step without a key deals: the game's own key folded with n.
+        self.own_deck = jax.jit(jax.vmap(lambda own, n: env.deck(jax.random.fold_in(own, n))))
 
 
 def dealt(env: Env, deck: np.ndarray, state: GameState) -> GameState:
@@ -108,7 +111,9 @@ def lockstep(
     start: Callable[[int], list[GameState]] | None = None,
 ) -> dict[str, int]:
     """Play ``games`` random games ``steps`` steps in lockstep, comparing every row at every
-    step; finished games are dealt afresh. Returns counts of what was seen."""
+    step; finished games are dealt afresh. Steps alternate: with keys (a deal from the step's
+    key), then without (from the game's own key, through the decks drawn when it started, or
+    drawn as it deals). Returns counts of what was seen."""
     env = programs.env
     rng = np.random.default_rng(seed)
     key = jax.random.PRNGKey(seed)
@@ -128,10 +133,15 @@ def lockstep(
         # A random legal action in each row (uniform over the mask, which is all True when over).
         noise = rng.random((games, NUM_ACTIONS))
         actions = np.argmax(np.where(masks, noise, -1.0), axis=1).astype(np.int32)
-        key, sub = jax.random.split(key)
-        keys = jax.random.split(sub, games)
-        decks = np.asarray(programs.deck(keys))
-        state = programs.step(state, jnp.asarray(actions), keys)
+        if number % 2:
+            numbers = jnp.asarray(state._x.deal_number + 1, jnp.uint32)
+            decks = np.asarray(programs.own_deck(state._x.key, numbers))
+            state = programs.step(state, jnp.asarray(actions))
+        else:
+            key, sub = jax.random.split(key)
+            keys = jax.random.split(sub, games)
+            decks = np.asarray(programs.deck(keys))
+            state = programs.step(state, jnp.asarray(actions), keys)
         rewards = np.asarray(state.rewards)
         want = np.zeros((games, 4), np.float32)
         following = []

@@ -27,6 +27,7 @@ from persian_rummy import (
     play,
 )
 from persian_rummy.encoding import NUM_ACTIONS, action_to_int
+from persian_rummy.observation import observation_tensor
 from persian_rummy.state import evolve
 from persian_rummy.vector import Env, Position, State
 
@@ -245,3 +246,49 @@ def test_scores_over_1000_are_the_nearest_float32_for_every_possible_score_r23()
     want = (scores / 1000.0).astype(np.float32)
     got = np.asarray(jax.jit(over_1000)(jnp.asarray(scores, jnp.int32)))
     assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+def test_an_integer_observation_holds_the_float_one_s_whole_numbers_r27() -> None:
+    """With ``observation_dtype`` int16 (or int32) the state and ``observe`` hold whole numbers:
+    divided by ``observation_scale`` in numpy, or turned by ``float_observation`` under jit,
+    they are the scalar tensor of every seat's view, bit for bit, in every phase."""
+    pool = sampled_states(Rules(), range(2), 9)
+    env = Env(observation_dtype="int16")
+    batch = env.from_states(pool)
+    assert batch.observation.dtype == jnp.int16
+    observe = jax.jit(jax.vmap(env.observe))
+    to_float = jax.jit(env.float_observation)
+    for seat in range(4):
+        whole = observe(batch, jnp.full(len(pool), seat, jnp.int32))
+        assert whole.dtype == jnp.int16
+        floats = np.asarray(to_float(whole))
+        divided = np.asarray(whole, np.float32) / env.observation_scale
+        for row, game in enumerate(pool):
+            want = observation_tensor(game.view(seat)).view(np.uint32)
+            assert np.array_equal(floats[row].view(np.uint32), want), (seat, game)
+            assert np.array_equal(divided[row].view(np.uint32), want), (seat, game)
+    movers = np.asarray(to_float(batch.observation))
+    for row, game in enumerate(pool):
+        assert np.array_equal(movers[row], observation_tensor(game.view(game.current_player)))
+    wide = Env(observation_dtype=np.int32).from_states(pool[:4]).observation
+    assert wide.dtype == jnp.int32 and np.array_equal(np.asarray(wide), np.asarray(batch.observation[:4]))
+
+
+def test_the_scale_divides_every_numerator_a_game_can_hold_exactly_r7_r23() -> None:
+    """Dividing by ``observation_scale`` (numpy's division, correctly rounded) gives the scalar
+    tensor's value for every whole number each place can hold: counts and pile positions over
+    56, every score over 1000 (limits.SCORE_LIMIT), every deal number over every number of
+    deals (limits.DEALS_LIMIT), passes over 4 and idle turns over 8."""
+    from persian_rummy.limits import DEALS_LIMIT, SCORE_LIMIT
+
+    def same(numerators: np.ndarray, denominator: float) -> bool:
+        quotient = numerators.astype(np.float32) / np.float32(denominator)
+        want = (numerators / float(denominator)).astype(np.float32)  # the scalar tensor's float64 rounding
+        return bool(np.array_equal(quotient.view(np.uint32), want.view(np.uint32)))
+
+    assert same(np.arange(57), 56)
+    assert same(np.arange(-SCORE_LIMIT, SCORE_LIMIT + 1), 1000)
+    assert all(same(np.arange(deals + 1), deals) for deals in range(1, DEALS_LIMIT + 1))
+    assert same(np.arange(5), 4) and same(np.arange(9), 8)
+    scale = Env(Rules(deals=3)).observation_scale
+    assert sorted(set(scale.ravel().tolist())) == [1, 3, 4, 8, 56, 1000] and not scale.flags.writeable

@@ -88,6 +88,8 @@ ROWS: list[tuple[str, Callable[[], State], str]] = [
     ("a NaN reward", lambda: corrupt("rewards", (0, 2), np.nan), r"row 0, field rewards"),
     ("a public seat not the position's", lambda: corrupt("current_player", (1,), 2), r"row 1, field current_player"),
     ("a negative step count", lambda: corrupt("_step_count", (1,), -4), r"row 1, field step_count"),
+    ("a later deal's deck with a card twice", lambda: corrupt("decks", (1, 0, 3), 52), r"row 1, field decks"),
+    ("a later deal's deck with card 99", lambda: corrupt("decks", (0, 0, 10), 99), r"row 0, field decks"),
 ]
 
 
@@ -148,6 +150,12 @@ SHAPES: list[tuple[str, Callable[[], State], type[Exception], str]] = [
         lambda: _inner(dealer=[0, 1]),
         ArgumentTypeError,
         r"State._x.dealer must be an array",
+    ),
+    (
+        "two decks for a game of two deals",
+        lambda: _inner(decks=jnp.concatenate([_BATCH._x.decks, _BATCH._x.decks], axis=1)),
+        InvalidArgumentError,
+        r"State._x.decks must have shape \(batch..., 1, 56\)",
     ),
     (
         "a dict for the position",
@@ -278,6 +286,16 @@ def test_observe_of_a_traced_seat_out_of_range_shows_nothing_at_all_r27() -> Non
         ({"illegal_action_penalty": -(10**39)}, InvalidArgumentError, "illegal_action_penalty must be 0 or a float32"),
         ({"illegal_action_penalty": 1e-45}, InvalidArgumentError, "illegal_action_penalty must be 0 or a float32"),
         ({"illegal_action_penalty": np.bool_(True)}, ArgumentTypeError, "illegal_action_penalty must be a finite"),
+        ({"observation_dtype": None}, ArgumentTypeError, "observation_dtype must be a dtype, not None"),
+        ({"observation_dtype": "no such type"}, ArgumentTypeError, "observation_dtype must be a dtype"),
+        ({"observation_dtype": bool}, InvalidArgumentError, "must be one of float32, int16, int32, not bool"),
+        ({"observation_dtype": "float64"}, InvalidArgumentError, "must be one of .*, not float64"),
+        ({"observation_dtype": np.int8}, InvalidArgumentError, "must be one of .*, not int8"),
+        (
+            {"rules": Rules(deals=40), "observation_dtype": "int16"},
+            InvalidArgumentError,
+            r"int16 cannot hold these rules' scores, up to 39080 points .*\(R7, R23\): use int32",
+        ),
     ],
 )
 def test_env_refuses_extreme_numbers_so_rewards_stay_finite(
@@ -285,6 +303,22 @@ def test_env_refuses_extreme_numbers_so_rewards_stay_finite(
 ) -> None:
     with pytest.raises(error, match=match):
         Env(**kwargs)
+
+
+@pytest.mark.parametrize(
+    ("observation", "error", "match"),
+    [
+        (np.zeros((30, 53), np.float32), ArgumentTypeError, "takes an integer observation"),
+        ([[0] * 53] * 30, ArgumentTypeError, "takes an integer observation"),
+        (np.zeros((30, 52), np.int16), InvalidArgumentError, r"shape \(..., 30, 53\), not \(30, 52\)"),
+        (np.zeros((53,), np.int32), InvalidArgumentError, r"not \(53,\)"),
+    ],
+)
+def test_float_observation_refuses_what_is_not_an_integer_observation(
+    observation: object, error: type[Exception], match: str
+) -> None:
+    with pytest.raises(error, match=match):
+        ENV.float_observation(observation)  # type: ignore[arg-type]
 
 
 def test_env_takes_numpy_numbers_and_big_finite_ones() -> None:

@@ -75,9 +75,9 @@ def test_pgx_s_random_play_loop_runs_unchanged_to_the_end_of_every_game_r7() -> 
 
 
 def test_without_a_key_a_game_is_reproducible_and_deals_from_its_own_key_r6() -> None:
-    """Without a key the next deal comes from the game's own key, split at the deal: the same
-    init keys and actions give the same games, and the deal is the scalar engine's
-    ``from_deck`` of the deck of the split key's first half."""
+    """Without a key the next deal comes from the game's own key: the same init keys and
+    actions give the same games, and deal 2 is the scalar engine's ``from_deck`` of
+    ``deck(fold_in(own, 2))``."""
     finished = new_game(3)
     while finished.phase.is_live:
         finished = play(finished, legal_actions(finished)[-1])
@@ -92,7 +92,7 @@ def test_without_a_key_a_game_is_reproducible_and_deals_from_its_own_key_r6() ->
     )
     games = ENV.to_states(after)
     for row, own in enumerate(jax.random.split(key, BATCH)):
-        deck = np.asarray(DECK(jax.random.split(own)[0]))
+        deck = np.asarray(DECK(jax.random.fold_in(own, 2)))
         want = GameState.from_deck([CARDS[int(card)] for card in deck], dealer=1, deal_number=2, scores=finished.scores)
         assert games[row] == want
     assert len({str(game) for game in games}) == BATCH  # each row its own deal
