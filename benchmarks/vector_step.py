@@ -1,16 +1,20 @@
 """Steps per second of the vectorized engine (``jit(vmap(step))``) with the legal-action mask
-and the mover's observation, at several batch sizes and with two ways of choosing the action,
+and the mover's observation, at several batch sizes and with three ways of choosing the action,
 beside OpenSpiel's ``gin_rummy`` stepped with its observation tensor, in the same run (needs
 the ``[jax]`` and ``[rl]`` extras).
 
 One step of ours is, for every row of the batch, in one compiled call: an action drawn from
 ``legal_action_mask`` on the device, then :meth:`Env.step <persian_rummy.vector.Env.step>`
 without a key, as pgx's loops call it (which also computes the next mask and the mover's
-``observation``). The action is drawn either by :func:`~persian_rummy.vector.sample_legal`
-(``legal``: uniform over the mask, one random number) or by ``jax.random.categorical`` over
-the masked logits (``categorical``: what a policy's sampling costs in a pgx-style loop). Only
-the rows of games still being played count as steps (a finished game's row is not counted);
-every 64 calls the finished games are dealt afresh by ``init``, timed with the steps.
+``observation``). The action is drawn by :func:`~persian_rummy.vector.sample_legal`
+(``legal``: uniform over the mask, one random number), by
+:func:`~persian_rummy.vector.sample_policy` over logits (``policy``: a policy's draw, one
+random number) or by ``jax.random.categorical`` over the masked logits (``categorical``: a
+policy's draw as pgx's examples write it, 1,436 random numbers); the logits are zeros, as
+the cost does not depend on them. Only the rows of games still being played count as steps
+(a finished game's row is not counted); every 16 calls the finished games are dealt afresh by
+``init``, timed with the steps (a game lasts about 140 steps, so about 5% of the rows wait
+for it). ``--observation-dtype int16`` times an environment of integer observations.
 OpenSpiel's line is ``benchmarks/rl_step.py``'s: ``observation_tensor`` of the player to move,
 ``legal_actions`` and ``apply_action``, chance nodes applied and not counted.
 
@@ -20,6 +24,7 @@ turns in several rounds; the rates are over all rounds. Prints one JSON line, wi
 JAX ran on and, per sampler, the rate at the largest batch over the best batch's (``flatness``)::
 
     python benchmarks/vector_step.py [--seconds 2] [--rounds 2] [--batches 256,1024,4096,16384]
+        [--samplers legal,policy,categorical] [--observation-dtype float32]
 """
 
 from __future__ import annotations
@@ -39,9 +44,11 @@ import jax.numpy as jnp
 from rl_step import openspiel_gin_rummy
 
 from persian_rummy import Rules
-from persian_rummy.vector import Env, State, sample_legal
+from persian_rummy.vector import Env, State, sample_legal, sample_policy
 
-_RESET_EVERY = 64
+# Finished games are dealt afresh every so many calls: init costs about a step for every row,
+# and a finished row waits for it uncounted (half the period, in a game of about 140 steps).
+_RESET_EVERY = 16
 
 
 def categorical(key: jax.Array, mask: jax.Array) -> jax.Array:
@@ -49,7 +56,16 @@ def categorical(key: jax.Array, mask: jax.Array) -> jax.Array:
     return jax.random.categorical(key, jnp.where(mask, 0.0, -jnp.inf))
 
 
-SAMPLERS: dict[str, Callable[[jax.Array, jax.Array], jax.Array]] = {"legal": sample_legal, "categorical": categorical}
+def policy(key: jax.Array, mask: jax.Array) -> jax.Array:
+    """A policy's draw with :func:`~persian_rummy.vector.sample_policy` over logits (here 0)."""
+    return sample_policy(key, jnp.zeros(mask.shape, jnp.float32), mask)
+
+
+SAMPLERS: dict[str, Callable[[jax.Array, jax.Array], jax.Array]] = {
+    "legal": sample_legal,
+    "policy": policy,
+    "categorical": categorical,
+}
 
 
 def programs(
@@ -62,9 +78,9 @@ def programs(
         live = ~state.terminated
         return env.step(state, action), live
 
-    def step(state: State, keys: jax.Array, count: jax.Array) -> tuple[State, jax.Array, jax.Array]:
+    def step(state: State, keys: jax.Array, count: jax.Array) -> tuple[State, jax.Array]:
         state, live = jax.vmap(one)(state, keys)
-        return state, state.observation, count + jnp.sum(live)
+        return state, count + jnp.sum(live)
 
     def reset(state: State, keys: jax.Array) -> State:
         fresh = jax.vmap(env.init)(keys)
@@ -100,13 +116,13 @@ class Vector:
         before = int(self.count)
         start = time.perf_counter()
         while True:
-            self.state, observation, self.count = self.step(self.state, self._keys(), self.count)
+            self.state, self.count = self.step(self.state, self._keys(), self.count)
             self.calls += 1
             if self.calls % _RESET_EVERY == 0:
                 self.state = self.reset(self.state, self._keys())
             if time.perf_counter() - start >= seconds:
                 break
-        observation.block_until_ready()
+        self.state.observation.block_until_ready()
         elapsed = time.perf_counter() - start
         return int(self.count) - before, elapsed
 
@@ -138,12 +154,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2, help="rounds (2)")
     parser.add_argument("--batches", default="256,1024,4096,16384", help="batch sizes, comma-separated")
     parser.add_argument(
-        "--samplers", default="legal,categorical", help="samplers, comma-separated (legal, categorical)"
+        "--samplers", default="legal,policy,categorical", help="samplers, comma-separated (legal, policy, categorical)"
+    )
+    parser.add_argument(
+        "--observation-dtype", default="float32", help="the observation's dtype (float32, int16, int32)"
     )
     parser.add_argument("--rules", default="default", help="the rules (Rules.parse text; default)")
     parser.add_argument("--compile-batch", type=int, default=1024, help="the batch whose compile is timed (1024)")
     args = parser.parse_args(argv)
-    env = Env(Rules.parse(args.rules))
+    env = Env(Rules.parse(args.rules), observation_dtype=args.observation_dtype)
     batches = [int(size) for size in args.batches.split(",")]
     compiled = compile_seconds(env, args.compile_batch)
     openspiel = openspiel_gin_rummy(random.Random(0))
@@ -173,6 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         "platform": jax.default_backend(),
         "machine": platform.machine(),
         "rules": str(env.rules),
+        "observation_dtype": str(env.observation_dtype),
         "steps_per_second": {name: round(rate) for name, rate in rates.items()},
         "vs_openspiel": {name: round(rate / peer, 2) for name, rate in rates.items() if name != "openspiel_gin_rummy"},
         "flatness": {
