@@ -70,10 +70,11 @@ class Env:
 
     ``observation_dtype`` is ``float32`` (the default: the values of
     :func:`~persian_rummy.observation.observation_tensor`), or ``int16`` or ``int32``: the
-    whole numbers that the ``float32`` observation divides by :attr:`observation_scale`, so
-    that ``obs.astype(float32) / env.observation_scale`` is the ``float32`` one, bit for bit
-    (``int16`` halves the observation's memory; it takes rules whose scores stay within 32,767
-    in size, as the default rules' stay within 1,954, R23).
+    whole numbers that the ``float32`` observation divides by :attr:`observation_scale`
+    (numpy's ``obs.astype(np.float32) / env.observation_scale`` gives it bit for bit, and
+    :meth:`float_observation` under ``jit``). ``int16`` halves the observation's memory; it
+    takes the rules whose scores stay within 32,767 in size (the default rules' stay within
+    1,954, R23).
 
     >>> from persian_rummy import new_game
     >>> env = Env()
@@ -188,13 +189,13 @@ class Env:
         stays reproducible from :meth:`init`'s key alone). Without a key the step is the fast
         one: those decks were drawn when the game started, so a step shuffles nothing, where
         with a key every row of a batched step shuffles that key's deck (a batched step
-        computes the next deal in every row). ``rewards`` are each seat's team's deal score minus the
-        other team's over ``reward_scale``. A finished deal read by :meth:`from_states`
-        (``ROUND_OVER``) takes any action and deals the next one, with zero rewards. On a
-        terminated game the state is returned as it is (its observation computed again), with
-        zero rewards. An illegal action
-        ends the game: ``terminated`` is set, the position is unchanged and the mover's team
-        gets ``illegal_action_penalty``, the other team its opposite.
+        computes the next deal in every row). ``rewards`` are each seat's team's deal score
+        minus the other team's over ``reward_scale``. A finished deal read by
+        :meth:`from_states` (``ROUND_OVER``) takes any action and deals the next one, with zero
+        rewards. On a terminated game the state is returned as it is (its observation computed
+        again), with zero rewards. An illegal action ends the game: ``terminated`` is set, the
+        position is unchanged and the mover's team gets ``illegal_action_penalty``, the other
+        team its opposite.
 
         >>> env = Env()
         >>> state = jax.eval_shape(env.init, jax.random.PRNGKey(0))

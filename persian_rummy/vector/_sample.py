@@ -14,6 +14,7 @@ from typing import Final
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 __all__ = ["sample_legal", "sample_policy"]
 
@@ -31,19 +32,30 @@ def sample_legal(key: Array, legal_action_mask: Array) -> Array:
     legal action's probability is 1/n to within n/2^32 relative). An all-False mask gives 0
     (pgx's masks, and ours, are all True once a game is over, so that never happens in play).
 
+    The flags are packed into 32-bit words and counted by ``population_count``; the word that
+    holds the r-th flag is found by the words' running counts, and the flag within it by five
+    halvings of the word.
+
     >>> import jax.numpy as jnp
     >>> mask = jnp.zeros(1436, bool).at[jnp.array([3, 700, 1400])].set(True)
     >>> int(sample_legal(jax.random.PRNGKey(0), mask)) in (3, 700, 1400)
     True
     """
-    blocks = _blocks(legal_action_mask).astype(jnp.int32)
-    counts = blocks.sum(axis=1)
-    ends = jnp.cumsum(counts)
+    flags = _blocks(legal_action_mask).astype(jnp.uint32)
+    words = jnp.sum(flags << jnp.arange(_BLOCK, dtype=jnp.uint32), axis=1, dtype=jnp.uint32)
+    counts = jax.lax.population_count(words).astype(jnp.int32)
+    ends = jax.lax.associative_scan(jnp.add, counts)
     chosen = jax.random.randint(key, (), 0, jnp.maximum(ends[-1], 1))
-    block = jnp.sum(ends <= chosen)
-    block = jnp.minimum(block, counts.shape[0] - 1)
-    within = chosen - (ends[block] - counts[block])
-    return (block * _BLOCK + jnp.argmax(jnp.cumsum(blocks[block]) > within)).astype(jnp.int32)
+    word_index = jnp.minimum(jnp.sum(ends <= chosen), counts.shape[0] - 1)
+    within = chosen - (ends[word_index] - counts[word_index])
+    word = words[word_index]
+    place = jnp.uint32(0)
+    for width in (16, 8, 4, 2, 1):  # is the flag sought in the lower `width` bits left?
+        below = jax.lax.population_count((word >> place) & np.uint32((1 << width) - 1)).astype(jnp.int32)
+        higher = within >= below
+        within = jnp.where(higher, within - below, within)
+        place = jnp.where(higher, place + width, place)
+    return jnp.where(ends[-1] > 0, word_index * _BLOCK + place.astype(jnp.int32), 0).astype(jnp.int32)
 
 
 def sample_policy(key: Array, logits: Array, legal_action_mask: Array) -> Array:

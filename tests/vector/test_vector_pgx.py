@@ -161,6 +161,7 @@ def test_the_samplers_draw_only_legal_actions_with_the_right_frequencies() -> No
     values, counts = np.unique(drawn, return_counts=True)
     assert values.tolist() == [0, 31, 32, 700, 1435]
     assert np.all(np.abs(counts - 4000) < 300)
+    assert int(jax.jit(sample_legal)(keys[0], jnp.zeros(NUM_ACTIONS, bool))) == 0  # as documented
     logits = jnp.zeros(NUM_ACTIONS).at[700].set(np.log(3.0)).at[5].set(100.0)  # 5 is not legal
     drawn = np.asarray(jax.jit(jax.vmap(sample_policy, in_axes=(0, None, None)))(keys, logits, mask))
     values, counts = np.unique(drawn, return_counts=True)
