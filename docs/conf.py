@@ -73,6 +73,8 @@ autodoc_type_aliases = {
     "Dealt": "persian_rummy.GameState",
     "Shown": "persian_rummy.GameState | persian_rummy.PlayerView",
     "StateOrView": "persian_rummy.GameState | persian_rummy.PlayerView",
+    # numpy's alias of what numpy.dtype() reads, which autodoc would otherwise spell out.
+    "DTypeLike": "numpy.typing.DTypeLike",
 }
 python_use_unqualified_type_names = True
 nitpicky = True

@@ -52,7 +52,8 @@ from persian_rummy.vector import Env
 
 __all__ = ["TrainConfig", "Trainer", "train"]
 
-_CHECKPOINT_VERSION: Final = 1
+# 2: the games in a checkpoint hold the decks of their later deals (the engine's Position.decks).
+_CHECKPOINT_VERSION: Final = 2
 _MASKED: Final = -1e9  # the logit of an illegal action: its probability is exactly 0 in float32
 Params = dict[str, dict[str, jax.Array]]
 TrainState = dict[str, Any]

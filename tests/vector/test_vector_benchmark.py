@@ -44,3 +44,19 @@ def test_the_json_line_reports_rates_ratios_and_compile_times(capsys: pytest.Cap
     assert set(result["vs_openspiel"]) == {"vector_legal_4"} and result["steps_per_second"]["vector_legal_4"] > 0
     assert result["flatness"] == {"legal": 1.0}
     assert set(result["compile_seconds"]) == {"step", "observe"} and result["device"]
+
+
+@pytest.mark.thorough
+def test_compare_revisions_runs_a_revision_s_own_tree_and_benchmark(tmp_path: Path) -> None:
+    """compare_revisions exports a revision's tree (no checkout) and runs that tree's copy of
+    the benchmark with that tree's package first on the path: its JSON line comes back."""
+    import compare_revisions
+
+    tree = compare_revisions.export("HEAD", tmp_path)
+    assert (tree / "pyproject.toml").is_file() and (tree / "persian_rummy" / "vector" / "_env.py").is_file()
+    arguments = ["--seconds", "0.05", "--rounds", "1", "--batches", "4", "--compile-batch", "4", "--samplers", "legal"]
+    line = compare_revisions.run(tree, "benchmarks/vector_step.py", arguments, timeout=600)
+    assert line["benchmark"] == "vector_step" and set(line["steps_per_second"]) == {
+        "openspiel_gin_rummy",
+        "vector_legal_4",
+    }
