@@ -9,7 +9,13 @@ shows where the table resumed) and, when asked, every message received, byte for
 (``messages``), for tests that check what crossed the wire, and the table's log as its seat
 reads it (``log``, one entry a line: every action in words, each deal's heading and score).
 It speaks protocol :data:`~persian_rummy.server.tables.PROTOCOL` and refuses a frame of another
-(:class:`~persian_rummy.InvalidArgumentError`).
+(:class:`~persian_rummy.InvalidArgumentError`). It keeps within the server's message rate
+(:class:`~persian_rummy.server.limits.Limits`, the defaults unless it is told the server's):
+a bot answers at once, faster than the rate allows once a game goes quickly, so the client
+waits for its turn to send, at nine tenths of the rate in bursts of half the server's, so
+that no timing of the network takes it over. Should the server still refuse a message for
+the rate (its rate is lower than the client was told), the client halves its pace and sends
+the message again when that allows, so that it never waits for a frame that cannot come.
 
 >>> client = SeatClient("ws://127.0.0.1:8000/ws/TOKEN", "greedy")
 >>> client.acks, client.finished, client.log
@@ -18,12 +24,14 @@ It speaks protocol :data:`~persian_rummy.server.tables.PROTOCOL` and refuses a f
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from typing import Any
 
 from persian_rummy.bots import Bot, make_bot
 from persian_rummy.errors import InvalidArgumentError, PersianRummyError
+from persian_rummy.server.limits import DEFAULT_LIMITS, Limits, TokenBucket
 from persian_rummy.server.tables import PROTOCOL
 from persian_rummy.view import PlayerView
 
@@ -36,7 +44,9 @@ class SeatClient:
     closes; run it again to reconnect and carry on.
     """
 
-    def __init__(self, url: str, bot: Bot | str, *, seed: int = 0, keep: bool = False) -> None:
+    def __init__(
+        self, url: str, bot: Bot | str, *, seed: int = 0, keep: bool = False, limits: Limits = DEFAULT_LIMITS
+    ) -> None:
         self.url = url
         self.bot = make_bot(bot, seed) if isinstance(bot, str) else bot
         self.keep = keep
@@ -50,6 +60,9 @@ class SeatClient:
         self.log: list[str] = []
         self._sent: dict[int, float] = {}
         self._requests = 0
+        # Within the server's rate with room to spare (see the module's docstring).
+        self._bucket = TokenBucket(0.9 * limits.rate, max(1.0, limits.burst / 2))
+        self._last: str | None = None
 
     async def run(self) -> None:
         """Play until the game is over or the server closes the connection (or goes away)."""
@@ -68,12 +81,25 @@ class SeatClient:
                         self.log = []  # a connection's first frame holds the whole log
                         first = False
                     reply = self._answer(frame)
+                    if frame.get("type") == "error" and frame.get("code") == "rate_limited" and self._last:
+                        # Refused for the rate, so not played: the server's rate is lower than
+                        # the client was told. Halve the pace, empty the bucket, send it again.
+                        self._bucket = TokenBucket(self._bucket.rate / 2, max(1.0, self._bucket.burst / 2))
+                        self._bucket.level = 0.0
+                        reply = self._last
                     if reply is not None:
-                        await socket.send(reply)
+                        await self._send(socket, reply)
                     if self.finished:
                         return
         except (OSError, websockets.exceptions.ConnectionClosed, TimeoutError):
             return
+
+    async def _send(self, socket: Any, text: str) -> None:
+        # Wait until the rate allows one more message, then send it.
+        while not self._bucket.take():
+            await asyncio.sleep(max(self._bucket.delay(), 0.001))
+        self._last = text
+        await socket.send(text)
 
     def _answer(self, frame: dict[str, Any]) -> str | None:
         kind = frame.get("type")

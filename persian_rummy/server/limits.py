@@ -12,10 +12,12 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import time
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import attrs
-from starlette.requests import HTTPConnection
+
+if TYPE_CHECKING:  # a client paces itself by these limits without Starlette installed
+    from starlette.requests import HTTPConnection
 
 from persian_rummy.errors import PersianRummyError
 
@@ -101,6 +103,16 @@ class TokenBucket:
             return False
         self.level -= 1
         return True
+
+    def delay(self) -> float:
+        """Seconds until :meth:`take` will find a message fits (0 when one fits now).
+
+        >>> bucket = TokenBucket(rate=4.0, burst=1.0)
+        >>> bucket.take(), 0.2 < bucket.delay() <= 0.25
+        (True, True)
+        """
+        level = min(self.burst, self.level + (time.monotonic() - self.stamp) * self.rate)
+        return max(0.0, (1 - level) / self.rate)
 
 
 def client_address(connection: HTTPConnection) -> str:

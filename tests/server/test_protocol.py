@@ -25,12 +25,15 @@ from persian_rummy.server.hub import Server
 HUMANS = ["human"] * 4
 
 
+# The default limits but the message rate: these tests play whole games as fast as the server
+# answers, faster than any person, and a message refused for the rate is not played, so the
+# player would wait for a frame that never comes (the rate limit has its own test below).
+UNRATED = Limits(rate=1e6, burst=1e6)
+
+
 @pytest.fixture
 def client(tmp_path: Any) -> Iterator[TestClient]:
-    # The default limits but the message rate: these tests play whole games as fast as the
-    # server answers, faster than any person (the rate limit has its own test below).
-    limits = Limits(rate=1e6, burst=1e6)
-    with TestClient(create_app(str(tmp_path / "games.sqlite3"), limits=limits)) as client:
+    with TestClient(create_app(str(tmp_path / "games.sqlite3"), limits=UNRATED)) as client:
         yield client
 
 
@@ -341,7 +344,7 @@ def test_the_server_holds_a_bounded_number_of_tables(tmp_path: Any) -> None:
 
 def test_a_finished_game_opens_again_after_a_restart(tmp_path: Any) -> None:
     path = str(tmp_path / "games.sqlite3")
-    with TestClient(create_app(path, bot_delay=0.001)) as client:
+    with TestClient(create_app(path, bot_delay=0.001, limits=UNRATED)) as client:
         table_id, tokens, _ = new_table(client, ["random", "random", "human", "random"], seed=2)
         with joined(client, tokens[2]) as (south, _, frame):
             bot = RandomBot(2)
