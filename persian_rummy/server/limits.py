@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Final
 import attrs
 
 if TYPE_CHECKING:  # a client paces itself by these limits without Starlette installed
-    from starlette.requests import HTTPConnection
+    import starlette.requests
 
 from persian_rummy.errors import PersianRummyError
 
@@ -115,7 +115,7 @@ class TokenBucket:
         return max(0.0, (1 - level) / self.rate)
 
 
-def client_address(connection: HTTPConnection) -> str:
+def client_address(connection: starlette.requests.HTTPConnection) -> str:
     """The address a request or WebSocket came from, which the limits per client count by: an
     IPv6 address by its /64 network (one subscriber is commonly given a whole /64).
 
