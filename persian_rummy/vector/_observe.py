@@ -4,7 +4,7 @@ of that seat's :class:`~persian_rummy.PlayerView`, bit for bit, its planes place
 
 Every entry of the tensor is a whole number over a denominator that depends only on its place
 (a count over 56, a score over 1000, the deal number over the deals, ...): the engine builds the
-whole numbers (:func:`numerators`), the observation of an integer dtype, and turns them into the
+whole numbers block by block (the observation of an integer dtype) and turns them into the
 ``float32`` ones by tables of the quotients (:func:`to_float`), not by a division, which XLA's
 CPU backend does not round correctly (30 of the 57 counts over 56 came out a bit off)."""
 
@@ -36,7 +36,7 @@ from persian_rummy.vector._state import ROUND_OVER, Position
 from persian_rummy.vector._tables import CARD_COLUMNS, MELD_COUNTS, MELD_JOKERS, NUM_MELDS, OVER_56
 from persian_rummy.vector._words import I32
 
-__all__ = ["numerators", "observe", "over_1000", "scale", "to_float"]
+__all__ = ["observe", "over_1000", "scale", "to_float"]
 
 Array = jax.Array
 _F32 = jnp.float32
@@ -154,11 +154,6 @@ def observe(k: Knobs, x: Position, seat: Array, dtype: np.dtype[Any]) -> Array:
         for first, block in blocks
     ]
     return jnp.concatenate(pieces)
-
-
-def numerators(x: Position, seat: Array) -> Array:
-    """The observation's whole numbers (``int32[30, 53]``) of ``seat`` (0-3)."""
-    return jnp.concatenate([block.astype(I32) for _, block in _blocks(x, seat)])
 
 
 def _blocks(x: Position, seat: Array) -> list[tuple[int, Array]]:
