@@ -11,52 +11,86 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import math
+import numbers
 import time
-from typing import TYPE_CHECKING, Final
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
 if TYPE_CHECKING:  # a client paces itself by these limits without Starlette installed
     import starlette.requests
 
-from persian_rummy.errors import PersianRummyError
+from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, PersianRummyError, excerpt
 
 __all__ = ["DEFAULT_LIMITS", "CapacityError", "Limits", "TokenBucket", "client_address"]
+
+
+def _whole(least: int) -> Callable[[Any, attrs.Attribute[Any], Any], None]:
+    # A whole number (not a bool) of at least ``least``.
+    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise ArgumentTypeError(f"Limits.{attribute.name} must be a whole number, not {excerpt(value)}")
+        if value < least:
+            raise InvalidArgumentError(f"Limits.{attribute.name} must be at least {least}, not {value}")
+
+    return check
+
+
+def _real(least: float, *, above: bool) -> Callable[[Any, attrs.Attribute[Any], Any], None]:
+    # A finite real number (not a bool) above ``least``, or at least it.
+    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise ArgumentTypeError(f"Limits.{attribute.name} must be a number, not {excerpt(value)}")
+        if not math.isfinite(value) or value < least or (above and value == least):
+            bound = f"above {least:g}" if above else f"at least {least:g}"
+            raise InvalidArgumentError(f"Limits.{attribute.name} must be a finite number {bound}, not {value!r}")
+
+    return check
 
 
 @attrs.frozen
 class Limits:
     """What the server allows, per WebSocket connection, per HTTP request, in tables and in
-    connections: the attributes below.
+    connections: the attributes below. Each is checked where it enters: the counts and sizes
+    are whole numbers of at least 1 (the strikes and the spectators at least 0), the rate and
+    the seconds finite numbers above 0 and the burst at least 1 (a smaller one lets no message
+    through); anything else raises :class:`~persian_rummy.InvalidArgumentError` (or
+    :class:`~persian_rummy.ArgumentTypeError` for what is no number).
 
     >>> Limits().message_bytes, Limits().rate, Limits().tables_per_client
     (4096, 20.0, 20)
+    >>> Limits(rate=0)
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.InvalidArgumentError: Limits.rate must be a finite number above 0, not 0
     """
 
     #: The largest WebSocket message, in bytes.
-    message_bytes: int = 4096
+    message_bytes: int = attrs.field(default=4096, validator=_whole(1))
     #: WebSocket messages a second a connection may send on average (a token bucket)...
-    rate: float = 20.0
+    rate: float = attrs.field(default=20.0, validator=_real(0, above=True))
     #: ... with bursts of this many.
-    burst: float = 40.0
+    burst: float = attrs.field(default=40.0, validator=_real(1, above=False))
     #: Messages refused for the rate before the connection is closed.
-    strikes: int = 50
+    strikes: int = attrs.field(default=50, validator=_whole(0))
     #: The largest HTTP request body, in bytes.
-    body_bytes: int = 4096
+    body_bytes: int = attrs.field(default=4096, validator=_whole(1))
     #: The most fields in the lobby's form.
-    form_fields: int = 20
+    form_fields: int = attrs.field(default=20, validator=_whole(1))
     #: The most tables in play, in all.
-    tables: int = 10_000
+    tables: int = attrs.field(default=10_000, validator=_whole(1))
     #: The most tables in play created by one client address (an IPv6 address by its /64).
-    tables_per_client: int = 20
+    tables_per_client: int = attrs.field(default=20, validator=_whole(1))
     #: Seconds after its creation that a table on which no person has played expires.
-    unplayed_seconds: float = 3600.0
+    unplayed_seconds: float = attrs.field(default=3600.0, validator=_real(0, above=True))
     #: Seconds after its last action that any table expires.
-    idle_seconds: float = 86_400.0
+    idle_seconds: float = attrs.field(default=86_400.0, validator=_real(0, above=True))
     #: Spectators per table, beside its four seats.
-    spectators: int = 60
+    spectators: int = attrs.field(default=60, validator=_whole(0))
     #: Connections open at once from one client address.
-    connections_per_client: int = 256
+    connections_per_client: int = attrs.field(default=256, validator=_whole(1))
 
 
 #: The limits a server has unless given others.

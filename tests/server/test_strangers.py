@@ -16,13 +16,14 @@ import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
 import pytest
 from live import free_port, start_serve
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from waiting import join
 
-from persian_rummy import PlayerView
+from persian_rummy import ArgumentTypeError, InvalidArgumentError, PlayerView
 from persian_rummy.bots import RandomBot
 from persian_rummy.server import Limits, create_app
 from persian_rummy.server.hub import Server
@@ -525,3 +526,39 @@ def test_a_bad_message_is_refused_by_the_pure_parser_with_its_reason(
     frame = refused.value.frame()
     assert frame["code"] == code and frame["reason"] and ("id" in frame) == has_id
     assert parse_message('{"type": "action", "action": "take 2", "id": "a"}', 4096, spectator=False).id == "a"
+
+
+_BAD_LIMITS = [
+    *[(name, 0, InvalidArgumentError) for name in ("message_bytes", "body_bytes", "form_fields", "tables")],
+    ("tables_per_client", 0, InvalidArgumentError),
+    ("connections_per_client", 0, InvalidArgumentError),
+    ("strikes", -1, InvalidArgumentError),
+    ("spectators", -1, InvalidArgumentError),
+    ("rate", 0, InvalidArgumentError),
+    ("rate", -5.0, InvalidArgumentError),
+    ("rate", float("nan"), InvalidArgumentError),
+    ("rate", float("inf"), InvalidArgumentError),
+    ("burst", 0.5, InvalidArgumentError),
+    ("unplayed_seconds", 0.0, InvalidArgumentError),
+    ("idle_seconds", -1, InvalidArgumentError),
+    ("message_bytes", 4096.0, ArgumentTypeError),
+    ("tables", True, ArgumentTypeError),
+    ("rate", "20", ArgumentTypeError),
+    ("idle_seconds", None, ArgumentTypeError),
+]
+
+
+@pytest.mark.parametrize(("name", "value", "error"), _BAD_LIMITS)
+def test_limits_refuse_a_value_no_server_could_keep_where_it_enters(
+    name: str, value: object, error: type[Exception]
+) -> None:
+    """A rate of 0 refuses every message, a count of 0 every table, and a client paced by such
+    limits would never send: each is refused when the Limits value is made, naming the field,
+    with the library's errors."""
+    with pytest.raises(error, match=f"Limits.{name} must be"):
+        Limits(**{name: value})
+
+
+def test_limits_take_the_edges_that_make_sense() -> None:
+    limits = Limits(strikes=0, spectators=0, burst=1, rate=0.01, tables=np.int64(3))
+    assert (limits.burst, limits.tables) == (1, 3)
