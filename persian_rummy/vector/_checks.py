@@ -145,9 +145,10 @@ def check_fields(
     where: str,
     *,
     batched: bool,
-    table: Mapping[str, tuple[tuple[int, ...], np.dtype[Any]]] = FIELDS,
+    table: Mapping[str, tuple[tuple[int, ...], np.dtype[Any]]],
 ) -> tuple[int, ...]:
-    """Each field's dtype is the engine's and its shape is one game's, with (``batched``) the
+    """Each field's dtype is the one ``table`` (the environment's :func:`field_table`) gives
+    and its shape is one game's, with (``batched``) the
     same leading axes for every field: those axes, else :class:`~persian_rummy.ArgumentTypeError`
     for a dtype or a value that is no array and :class:`~persian_rummy.InvalidArgumentError`
     for a shape."""

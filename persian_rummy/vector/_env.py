@@ -31,7 +31,7 @@ from persian_rummy.vector._checks import (
     reward_bounds,
 )
 from persian_rummy.vector._convert import games_of, position_row
-from persian_rummy.vector._game import TEAM, deal, deck, game_decks, play, score
+from persian_rummy.vector._game import TEAM, deal, deck, game_decks, own_deck, play, score
 from persian_rummy.vector._knobs import Knobs, margin_limit
 from persian_rummy.vector._mask import mask
 from persian_rummy.vector._observe import observe, to_float
@@ -256,7 +256,7 @@ class Env:
         elif k.deck_slots:
             cards = base.decks[jnp.clip(base.deal_number - 1, 0, k.deck_slots - 1)]
         else:
-            cards = deck(jax.random.fold_in(base.key, (base.deal_number + 1).astype(jnp.uint32)))
+            cards = own_deck(base.key, base.deal_number + 1)
         following = deal(cards, (base.dealer + 1) % 4, base.deal_number + 1, base.scores, base.key, base.decks)
         return select(finished, following, base), rewards
 

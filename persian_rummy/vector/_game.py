@@ -19,7 +19,7 @@ from persian_rummy.vector._state import DRAW, GAME_OVER, MELD, ROUND_OVER, Posit
 from persian_rummy.vector._tables import CARD_COLUMNS, DECK_CARDS, EXT_NEXT, MELD_COUNTS, NUM_MELDS, POINTS_ARRAY
 from persian_rummy.vector._words import I32
 
-__all__ = ["TEAM", "deal", "deck", "game_decks", "play", "score"]
+__all__ = ["TEAM", "deal", "deck", "game_decks", "own_deck", "play", "score"]
 
 Array = jax.Array
 #: Each seat's team (R3).
@@ -47,12 +47,16 @@ def deck(key: Array) -> Array:
     return shuffled
 
 
+def own_deck(key: Array, number: Array) -> Array:
+    """The deck of deal ``number`` that :meth:`Env.step <persian_rummy.vector.Env.step>` deals
+    without a key: ``deck(fold_in(key, number))``, ``key`` the game's own."""
+    return deck(jax.random.fold_in(key, jnp.asarray(number, jnp.uint32)))
+
+
 def game_decks(key: Array, count: int) -> Array:
-    """The decks of a game's later deals that :meth:`Env.step <persian_rummy.vector.Env.step>`
-    deals without a key: deal ``n`` (from 2) from ``deck(fold_in(key, n))``, ``key`` the
-    game's own (``int8[count, 56]``, for deals 2 to ``count + 1``)."""
-    numbers = jnp.arange(2, count + 2, dtype=jnp.uint32)
-    decks: Array = jax.vmap(lambda number: deck(jax.random.fold_in(key, number)))(numbers)
+    """The decks :func:`own_deck` gives deals 2 to ``count + 1`` of the game of ``key``
+    (``int8[count, 56]``), drawn when the game starts."""
+    decks: Array = jax.vmap(lambda number: own_deck(key, number))(jnp.arange(2, count + 2, dtype=jnp.uint32))
     return decks
 
 
