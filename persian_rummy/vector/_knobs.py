@@ -78,16 +78,6 @@ class Knobs:
         if not rules.double_four_jokers:
             doubled &= MELD_JOKERS == 0
         self.meld_value = (_MELD_POINTS * np.where(doubled, 2, 1)).astype(np.int32)
-        self.ext_flags = np.array(
-            [
-                [
-                    bool(words[card // 32] >> (card % 32) & 1) if card < JOKER_INDEX else bool(words[1] & JOKER_BIT)
-                    for card in range(CARD_COLUMNS)
-                ]
-                for words in self.ext.tolist()
-            ],
-            bool,
-        )
         # The later deals whose decks a game draws when it starts (Position.decks).
         self.deck_slots = rules.deals - 1 if rules.deals - 1 <= DECKS_LIMIT else 0
         self.deal_fraction = np.array([number / rules.deals for number in range(rules.deals + 1)], np.float32)

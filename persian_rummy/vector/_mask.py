@@ -17,13 +17,12 @@ from persian_rummy.vector._tables import (
     CARD_COLUMNS,
     EXT_NEXT,
     MELD_BITS,
-    MELD_COUNTS,
     MELD_JOKERS,
     MELD_SIZE,
     MELDS_WITH,
     NUM_MELDS,
 )
-from persian_rummy.vector._words import I32, U32, card_bits, has, or_reduce
+from persian_rummy.vector._words import I32, U32, card_bits, card_flags, card_words, has, or_reduce
 
 __all__ = ["mask"]
 
@@ -88,37 +87,43 @@ def mask(k: Knobs, x: Position) -> Array:
 def _meld_phase(k: Knobs, x: Position, mover: _Mover) -> Array:
     # After the draw: melds (R8-R11, R15), lay-offs (R16), discards (R17), with the card
     # taken from the pile (R14) and the last card (R19).
-    hand, size, low, high, jokers, ids, _, union, except_union = mover
+    hand, size, low, high, jokers, ids, ext, union, except_union = mover
     must = x.must_meld
     meld_bits = jnp.asarray(MELD_BITS)
     meld_jokers = jnp.asarray(MELD_JOKERS).astype(I32)
     meld_size = jnp.asarray(MELD_SIZE).astype(I32)
-    slots = jnp.arange(MAX_MELDS) < x.num_melds
     held = (meld_bits[:, 0] & ~low) == 0
     held &= (meld_bits[:, 1] & ~high) == 0
     held &= meld_jokers <= jokers
     melds = jnp.asarray(k.allowed) & held
-    melds &= (must < 0) | (jnp.asarray(MELD_COUNTS)[:, jnp.clip(must, 0)] > 0)
+    holds_must = jnp.where(must == JOKER_INDEX, meld_jokers > 0, has(must, meld_bits[:, 0], meld_bits[:, 1]))
+    melds &= (must < 0) | holds_must
     if k.forbidden:
         union_after = union[None, :] | jnp.asarray(k.ext)
         left_low = low & ~meld_bits[:, 0]
         left_high = high & ~meld_bits[:, 1]
         ok = leftover_ok(left_low, left_high, jokers - meld_jokers, union_after)
         melds &= (size - meld_size != 1) | ok
-    extends = jnp.asarray(k.ext_flags)[ids] & slots[:, None]  # [18, 53]
-    cards = jnp.arange(CARD_COLUMNS)
-    lay_offs = extends & (hand > 0)[None, :]
+    # The lay-offs in their numbering's order, card by card ([53, 18]): each table meld's
+    # extensions that the hand holds (the card to meld alone after a take), found on words,
+    # then spread to flags once (XLA's CPU backend spends about a nanosecond on each entry of
+    # a small per-row array, and twice that to transpose one).
+    held_words = jnp.stack([low, high | jnp.where(jokers > 0, JOKER_BIT, np.uint32(0))])
     if k.lay_off_pickup:
-        lay_offs &= (must < 0) | (cards == must)[None, :]
+        must_words = jnp.where(must < 0, np.uint32(0xFFFFFFFF), jnp.stack(card_words(must)))
     else:
-        lay_offs &= must < 0
+        must_words = jnp.where(must < 0, np.uint32(0xFFFFFFFF), np.uint32(0))
+    slots = jnp.arange(MAX_MELDS) < x.num_melds
+    laid = jnp.where(slots[:, None], ext & held_words & must_words, np.uint32(0))  # [18, 2]
+    lay_offs = card_flags(laid[:, 0], laid[:, 1])
     if except_union is not None:
+        cards = jnp.arange(CARD_COLUMNS)
         ok = lay_off_ok(k, ids, except_union, low, high, jokers, cards[None, :])
-        lay_offs &= (size != 2) | ok
+        lay_offs &= ((size != 2) | ok).T
     discards = (hand > 0) & (must < 0)
     if k.forbidden:
         discards &= size >= 2
-    return jnp.concatenate([melds[:NUM_MELDS], lay_offs.T.reshape(-1), discards])
+    return jnp.concatenate([melds[:NUM_MELDS], lay_offs.reshape(-1), discards])
 
 
 def _draw_phase(k: Knobs, x: Position, mover: _Mover) -> Array:
