@@ -33,7 +33,7 @@ from persian_rummy.observation import (
 from persian_rummy.rules import Rules
 from persian_rummy.vector._knobs import Knobs
 from persian_rummy.vector._state import ROUND_OVER, Position
-from persian_rummy.vector._tables import CARD_COLUMNS, MELD_COUNTS, MELD_JOKERS, NUM_MELDS, OVER_56
+from persian_rummy.vector._tables import CARD_COLUMNS, MELD_JOKERS, NUM_MELDS, OVER_56
 from persian_rummy.vector._words import I32
 
 __all__ = ["observe", "over_1000", "scale", "to_float"]
@@ -44,6 +44,7 @@ _JOKER_SCALARS: Final = 28  # scalar columns 28-31: the jokers' pile positions
 # How scalar column c becomes a float32: by its count over 56, its score over 1000, the deal
 # over the deals, or cast and multiplied by _TIMES[c] (1, or 1/4 and 1/8: exact).
 _BY_56, _BY_1000, _BY_DEALS, _CAST = 0, 1, 2, 3
+_NONE: Final = MAX_PILE + 1  # above every pile position
 
 
 def _scalar_kinds() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float32]]:
@@ -174,36 +175,41 @@ def _blocks(x: Position, seat: Array) -> list[tuple[int, Array]]:
 
 def _table(x: Position, relative: Array) -> dict[int, Array]:
     # The table's planes: each meld's cards, the credits by relative seat (R16, R23), the cards
-    # laid off (R16, R24) and the card to meld (R14).
+    # laid off (R16, R24) and the card to meld (R14). A natural card is in one meld at most, so
+    # its credited seat is the largest over the melds (-1 off the table) and whether it was
+    # laid off is any over them: one reduction each, not one a seat. Counts are at most 4 and
+    # the pile positions at most 56: int8 (the scalars: int32).
     ids = jnp.where(x.meld_id < 0, NUM_MELDS, x.meld_id).astype(I32)
-    credited = x.meld_seat.astype(I32)
-    columns = jnp.arange(CARD_COLUMNS)
-    natural = columns < JOKER_INDEX
+    seats = x.meld_seat  # a card's seat where the meld holds it, else -1 (validated so)
+    meld_jokers = jnp.asarray(MELD_JOKERS)[ids]
     laid_joker = (x.joker_seat >= 0).astype(I32)
-    owner_jokers = jnp.asarray(MELD_JOKERS).astype(I32)[ids] - laid_joker
-    joker_owner = credited[:, JOKER_INDEX]
-    joker_seat = x.joker_seat.astype(I32)
-
-    def credit(who: Array) -> Array:
-        naturals = jnp.sum((credited == who) & natural[None, :], axis=0, dtype=jnp.int8)
-        jokers = jnp.sum(jnp.where(joker_owner == who, owner_jokers, 0) + jnp.where(joker_seat == who, laid_joker, 0))
-        return naturals.at[JOKER_INDEX].set(jokers.astype(jnp.int8))
-
-    # The counts are at most 4 and the pile positions at most 56: int8 (the scalars: int32).
-    laid = jnp.sum(x.meld_laid & natural[None, :], axis=0, dtype=jnp.int8)
-    laid = laid.at[JOKER_INDEX].set(jnp.sum(laid_joker).astype(jnp.int8))
+    # The jokers credited to each relative seat: those a seat melded, less one laid off by
+    # another on a set of three jokers (R11), and that one to the seat that laid it off.
+    joker_owner = seats[:, JOKER_INDEX].astype(I32)[None, :] == relative[:, None]  # [4, 18]
+    joker_layer = x.joker_seat.astype(I32)[None, :] == relative[:, None]
+    jokers = jnp.sum(
+        jnp.where(joker_owner, meld_jokers.astype(I32) - laid_joker, 0) + jnp.where(joker_layer, laid_joker, 0), axis=1
+    )
+    owner = jnp.max(seats[:, :JOKER_INDEX], axis=0)
+    columns = jnp.arange(CARD_COLUMNS)
     must = ((columns == x.must_meld) & (x.must_meld >= 0)).astype(jnp.int8)
     return {
-        MELD_PLANES: jnp.asarray(MELD_COUNTS)[ids],
-        CREDIT_PLANES: jnp.stack([credit(who) for who in relative]),
-        LAID_OFF_PLANE: laid[None],
+        MELD_PLANES: _with_jokers((seats[:, :JOKER_INDEX] >= 0).astype(jnp.int8), meld_jokers),
+        CREDIT_PLANES: _with_jokers((owner[None, :] == relative[:, None]).astype(jnp.int8), jokers),
+        LAID_OFF_PLANE: _with_jokers(jnp.any(x.meld_laid[:, :JOKER_INDEX], axis=0)[None], jnp.sum(laid_joker)[None]),
         MUST_MELD_PLANE: must[None],
     }
 
 
+def _with_jokers(naturals: Array, jokers: Array) -> Array:
+    # Planes of 52 natural columns and their joker counts joined ([n, 53], int8).
+    return jnp.concatenate([naturals.astype(jnp.int8), jokers.astype(jnp.int8)[:, None]], axis=1)
+
+
 def _pile(x: Position) -> tuple[Array, Array]:
     # The pile plane: each natural card's position i + 1 (over 56), the jokers' count; the
-    # jokers' positions, lowest first, as scalar columns 28-31 (R13).
+    # jokers' positions, lowest first, as scalar columns 28-31 (R13), found by four minima
+    # (0 for a joker not in the pile).
     index = jnp.arange(MAX_PILE)
     pile = x.pile.astype(I32)
     in_pile = index < x.pile_size
@@ -213,9 +219,12 @@ def _pile(x: Position) -> tuple[Array, Array]:
     plane = jnp.zeros(CARD_COLUMNS, jnp.int8).at[where].set(positions.astype(jnp.int8), mode="drop")
     is_joker = in_pile & (pile == JOKER_INDEX)
     plane = plane.at[JOKER_INDEX].set(jnp.sum(is_joker, dtype=jnp.int8))
-    joker_rank = jnp.cumsum(is_joker) - 1  # the how-many-th joker of the pile each is
-    joker_columns = jnp.zeros(4, I32).at[jnp.where(is_joker, joker_rank, 4)].set(positions, mode="drop")
-    return plane, joker_columns
+    found, below = [], jnp.int32(0)
+    for _ in range(4):
+        below = jnp.min(jnp.where(is_joker & (positions > below), positions, _NONE))
+        found.append(below)
+    joker_columns = jnp.stack(found)
+    return plane, jnp.where(joker_columns == _NONE, 0, joker_columns)
 
 
 def _scalars(x: Position, seat: Array, relative: Array, joker_columns: Array) -> Array:
