@@ -18,8 +18,10 @@ for it). ``--observation-dtype int16`` times an environment of integer observati
 OpenSpiel's line is ``benchmarks/rl_step.py``'s: ``observation_tensor`` of the player to move,
 ``legal_actions`` and ``apply_action``, chance nodes applied and not counted.
 
-Compile times are measured apart (``jit(...).lower(...).compile()``, at ``--compile-batch``)
-for the step (with the uniform sampler) and for ``observe`` of a given seat. The runners take
+Each sampler is also timed alone (no step, at ``--compile-batch``, for ``--seconds``): the
+most steps a second a loop drawing with it could reach, whatever the step costs, over
+OpenSpiel's rate (``sampler_bound_vs_openspiel``). Compile times are measured apart
+(``jit(...).lower(...).compile()``, at ``--compile-batch``) for the step (with the uniform sampler) and for ``observe`` of a given seat. The runners take
 turns in several rounds; the rates are over all rounds. Prints one JSON line, with the device
 JAX ran on and, per sampler, the rate at the largest batch over the best batch's (``flatness``)::
 
@@ -140,6 +142,21 @@ def compile_seconds(env: Env, batch: int = 1024) -> dict[str, float]:
     return {"step": round(stepped, 1), "observe": round(time.perf_counter() - start, 1)}
 
 
+def sampler_microseconds(env: Env, sampler: str, batch: int = 1024, seconds: float = 1.0) -> float:
+    """Microseconds a row that the sampler alone takes (``jit(vmap(sampler))`` over the masks of
+    fresh deals, no step): the bound it puts on a loop's rate, whatever the step costs."""
+    keys = jax.random.split(jax.random.PRNGKey(1), batch)
+    masks = jax.jit(jax.vmap(env.init))(keys).legal_action_mask
+    draw = jax.jit(jax.vmap(SAMPLERS[sampler]))
+    draw(keys, masks).block_until_ready()
+    calls = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        draw(keys, masks).block_until_ready()
+        calls += 1
+    return elapsed / calls / batch * 1e6
+
+
 def measure_openspiel(run: Callable[[int], int], seconds: float) -> tuple[int, float]:
     steps = 0
     start = time.perf_counter()
@@ -184,6 +201,7 @@ def main(argv: list[str] | None = None) -> int:
             totals[name][1] += elapsed
     rates = {name: steps / elapsed for name, (steps, elapsed) in totals.items()}
     peer = rates["openspiel_gin_rummy"]
+    alone = {sampler: sampler_microseconds(env, sampler, args.compile_batch, args.seconds) for sampler in samplers}
     result: dict[str, Any] = {
         "benchmark": "vector_step",
         "python": sys.version.split()[0],
@@ -202,6 +220,9 @@ def main(argv: list[str] | None = None) -> int:
             )
             for sampler in samplers
         },
+        # Each sampler alone, and the most a loop drawing with it could step, over OpenSpiel's rate.
+        "sampler_alone_us_per_row": {sampler: round(us, 2) for sampler, us in alone.items()},
+        "sampler_bound_vs_openspiel": {sampler: round(1e6 / us / peer, 2) for sampler, us in alone.items()},
         "compile_seconds": compiled,
         "compile_batch": args.compile_batch,
         "seconds_per_runner": args.seconds * args.rounds,

@@ -44,6 +44,7 @@ def test_the_json_line_reports_rates_ratios_and_compile_times(capsys: pytest.Cap
     assert set(result["vs_openspiel"]) == {"vector_legal_4"} and result["steps_per_second"]["vector_legal_4"] > 0
     assert result["flatness"] == {"legal": 1.0}
     assert set(result["compile_seconds"]) == {"step", "observe"} and result["device"]
+    assert result["sampler_alone_us_per_row"]["legal"] > 0 and result["sampler_bound_vs_openspiel"]["legal"] > 0
 
 
 @pytest.mark.thorough
