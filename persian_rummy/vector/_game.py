@@ -4,7 +4,6 @@ functions of a :class:`~._state.Position` (internal)."""
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Final
 
 import jax
@@ -144,95 +143,14 @@ def after_table_change(k: Knobs, x: Position) -> Position:
     return select(empty, ended, going)
 
 
-def draw_stock(k: Knobs, x: Position, action: Array) -> Position:
-    card = x.stock[jnp.clip(x.stock_size - 1, 0)].astype(I32)
-    return x.replace(
-        hands=x.hands.at[x.current_player, card].add(1),
-        stock=x.stock.at[jnp.clip(x.stock_size - 1, 0)].set(-1),
-        stock_size=x.stock_size - 1,
-        phase=jnp.int32(MELD),
-        must_meld=jnp.int32(-1),
-        turn_progress=jnp.bool_(True),
-    )
-
-
-def draw_discard(k: Knobs, x: Position, action: Array) -> Position:
-    index = action - 1
-    order = jnp.arange(MAX_PILE)
-    taken = (order >= index) & (order < x.pile_size)
-    pile = x.pile.astype(I32)
-    added = jnp.zeros(CARD_COLUMNS, jnp.int8).at[jnp.where(taken, pile, CARD_COLUMNS)].add(1, mode="drop")
-    free = (index == x.pile_size - 1) & (not k.rules.top_card_must_meld)
-    target = pile[jnp.clip(index, 0, MAX_PILE - 1)]
-    return x.replace(
-        hands=x.hands.at[x.current_player].add(added),
-        pile=jnp.where(taken, -1, x.pile).astype(jnp.int8),
-        pile_size=index,
-        phase=jnp.int32(MELD),
-        must_meld=jnp.where(free, -1, target).astype(I32),
-    )
-
-
-def pass_turn(k: Knobs, x: Position, action: Array) -> Position:
-    return next_turn(k, x, jnp.bool_(True))
-
-
-def meld(k: Knobs, x: Position, action: Array) -> Position:
-    number = action - MELD_BASE
-    counts = jnp.asarray(MELD_COUNTS)[number]
-    seat = x.current_player
-    slot = x.num_melds
-    return after_table_change(
-        k,
-        x.replace(
-            hands=x.hands.at[seat].add(-counts),
-            meld_id=x.meld_id.at[slot].set(number.astype(jnp.int16), mode="drop"),
-            meld_seat=x.meld_seat.at[slot].set(jnp.where(counts > 0, seat, -1).astype(jnp.int8), mode="drop"),
-            num_melds=slot + 1,
-            table_points=x.table_points.at[seat % 2].add(jnp.asarray(k.meld_value)[number]),
-        ),
-    )
-
-
-def lay_off(k: Knobs, x: Position, action: Array) -> Position:
-    card, slot = jnp.divmod(action - LAY_OFF_BASE, MAX_MELDS)
-    seat = x.current_player
-    number = jnp.where(x.meld_id[slot] < 0, NUM_MELDS, x.meld_id[slot]).astype(I32)
-    grown = jnp.asarray(EXT_NEXT)[number, card]
-    joker = card == JOKER_INDEX
-    return after_table_change(
-        k,
-        x.replace(
-            hands=x.hands.at[seat, card].add(-1),
-            meld_id=x.meld_id.at[slot].set(grown),
-            meld_seat=x.meld_seat.at[slot, card].set(jnp.where(joker, x.meld_seat[slot, card], seat).astype(jnp.int8)),
-            meld_laid=x.meld_laid.at[slot, card].set(True),
-            table_points=x.table_points.at[seat % 2].add(jnp.asarray(POINTS_ARRAY)[card]),
-            joker_seat=x.joker_seat.at[slot].set(jnp.where(joker, seat, x.joker_seat[slot]).astype(jnp.int8)),
-            joker_pos=x.joker_pos.at[slot].set(jnp.where(joker, 3, x.joker_pos[slot]).astype(jnp.int8)),
-        ),
-    )
-
-
-def discard(k: Knobs, x: Position, action: Array) -> Position:
-    card = action - DISCARD_BASE
-    seat = x.current_player
-    hands = x.hands.at[seat, card].add(-1)
-    after = x.replace(
-        hands=hands,
-        pile=x.pile.at[x.pile_size].set(card.astype(jnp.int8), mode="drop"),
-        pile_size=x.pile_size + 1,
-    )
-    turn = next_turn(k, after, jnp.bool_(False))
-    if k.rules.last_card_discard != "goes_out":
-        return turn
-    out = end_round(k, after, seat, jnp.int32(0), jnp.int32(0))
-    empty = hands[seat].sum() == 0
-    return select(empty, out, turn)
-
-
 def play(k: Knobs, x: Position, action: Array) -> Position:
-    # The scalar play() of a legal action, for a live position.
+    """The scalar :func:`~persian_rummy.play` of a legal action, for a live position.
+
+    A batched step computes every kind of action in every row, so each array of the position
+    is written once, by the one update that the action's kind makes of it (a slot out of
+    range, dropped, for the kinds that leave it as it is): selecting among six whole
+    positions, one for each kind, read and wrote kilobytes a row that a large batch keeps
+    in memory, not in the caches. The turn's end is then chosen among the kinds' scalars."""
     kind = (
         (action >= 1).astype(I32)
         + (action >= PASS_INDEX)
@@ -240,6 +158,73 @@ def play(k: Knobs, x: Position, action: Array) -> Position:
         + (action >= LAY_OFF_BASE)
         + (action >= DISCARD_BASE)
     )
-    branches = [draw_stock, draw_discard, pass_turn, meld, lay_off, discard]
-    played: Position = jax.lax.switch(kind, [partial(branch, k) for branch in branches], x, action)
+    from_stock, from_pile, melds, lays_off, discards = (kind == which for which in (0, 1, 3, 4, 5))
+    seat = x.current_player
+    columns = jnp.arange(CARD_COLUMNS)
+    # The stock's top card (R12); the pile's cards from the index taken to the top (R13).
+    top = jnp.clip(x.stock_size - 1, 0)
+    index = action - 1
+    order = jnp.arange(MAX_PILE)
+    taken = from_pile & (order >= index) & (order < x.pile_size)
+    pile = x.pile.astype(I32)
+    from_pile_counts = jnp.zeros(CARD_COLUMNS, jnp.int8).at[jnp.where(taken, pile, CARD_COLUMNS)].add(1, mode="drop")
+    # The meld laid down (R8-R11, R15), the card laid off and its meld (R16), the discard (R17).
+    number = jnp.clip(action - MELD_BASE, 0, NUM_MELDS - 1)
+    counts = jnp.asarray(MELD_COUNTS)[number]
+    lay_card, lay_slot = jnp.divmod(jnp.clip(action - LAY_OFF_BASE, 0, MAX_MELDS * CARD_COLUMNS - 1), MAX_MELDS)
+    card = jnp.where(from_stock, x.stock[top].astype(I32), jnp.where(lays_off, lay_card, action - DISCARD_BASE))
+    one = (columns == card).astype(jnp.int8)
+    change = jnp.where(
+        from_stock, one, jnp.where(lays_off | discards, -one, jnp.where(melds, -counts, from_pile_counts))
+    )
+    slot = jnp.where(melds, x.num_melds, jnp.where(lays_off, lay_slot, MAX_MELDS))
+    lay_meld = jnp.where(x.meld_id[lay_slot] < 0, NUM_MELDS, x.meld_id[lay_slot]).astype(I32)
+    joker = lays_off & (lay_card == JOKER_INDEX)
+    laid_row = jnp.where((columns == lay_card) & ~joker, seat, x.meld_seat[lay_slot]).astype(jnp.int8)
+    gained = jnp.where(
+        melds, jnp.asarray(k.meld_value)[number], jnp.where(lays_off, jnp.asarray(POINTS_ARRAY)[lay_card], 0)
+    )
+    after = x.replace(
+        hands=x.hands.at[seat].add(change),
+        stock=x.stock.at[jnp.where(from_stock, top, MAX_PILE)].set(-1, mode="drop"),
+        stock_size=x.stock_size - from_stock,
+        pile=jnp.where(taken, -1, x.pile)
+        .at[jnp.where(discards, x.pile_size, MAX_PILE)]
+        .set(card.astype(jnp.int8), mode="drop"),
+        pile_size=jnp.where(from_pile, index, x.pile_size + discards),
+        meld_id=x.meld_id.at[slot].set(
+            jnp.where(melds, number, jnp.asarray(EXT_NEXT)[lay_meld, lay_card]).astype(jnp.int16), mode="drop"
+        ),
+        meld_seat=x.meld_seat.at[slot].set(
+            jnp.where(melds, jnp.where(counts > 0, seat, -1).astype(jnp.int8), laid_row), mode="drop"
+        ),
+        meld_laid=x.meld_laid.at[jnp.where(lays_off, lay_slot, MAX_MELDS), lay_card].set(True, mode="drop"),
+        joker_seat=x.joker_seat.at[jnp.where(joker, lay_slot, MAX_MELDS)].set(seat.astype(jnp.int8), mode="drop"),
+        joker_pos=x.joker_pos.at[jnp.where(joker, lay_slot, MAX_MELDS)].set(jnp.int8(3), mode="drop"),
+        num_melds=x.num_melds + melds,
+        table_points=x.table_points.at[seat % 2].add(gained),
+    )
+    drawn = after.replace(phase=jnp.int32(MELD), must_meld=jnp.int32(-1), turn_progress=jnp.bool_(True))
+    free = (index == x.pile_size - 1) & (not k.rules.top_card_must_meld)
+    picked = after.replace(phase=jnp.int32(MELD), must_meld=jnp.where(free, -1, pile[jnp.clip(index, 0, MAX_PILE - 1)]))
+    tabled = after_table_change(k, after)
+    ends = [drawn, picked, next_turn(k, after, jnp.bool_(True)), tabled, tabled, _discarded(k, after, seat)]
+    played: Position = jax.tree_util.tree_map(lambda *cases: _choose(kind, cases), *ends)
     return played
+
+
+def _choose(kind: Array, cases: tuple[Array, ...]) -> Array:
+    # One field of the position by the action's kind: most are the same array in every case.
+    if all(case is cases[0] for case in cases):
+        return cases[0]
+    return jax.lax.select_n(kind, *cases)
+
+
+def _discarded(k: Knobs, after: Position, seat: Array) -> Position:
+    # After a discard (R17): the next turn, or the round's end if the hand is empty and the
+    # rules let a last card be discarded to go out (R18-R19).
+    turn = next_turn(k, after, jnp.bool_(False))
+    if k.rules.last_card_discard != "goes_out":
+        return turn
+    out = end_round(k, after, seat, jnp.int32(0), jnp.int32(0))
+    return select(after.hands[seat].sum() == 0, out, turn)
