@@ -37,7 +37,7 @@ def export(revision: str, into: Path) -> Path:
         text=True,
     ).stdout.strip()
     tree = into / commit[:12]
-    tree.mkdir()
+    tree.mkdir(parents=True)
     archive = subprocess.run(["git", "archive", commit], cwd=_ROOT, check=True, capture_output=True).stdout
     with tempfile.TemporaryFile() as buffer:
         buffer.write(archive)
@@ -77,13 +77,24 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory() as scratch:
         trees = {
-            name: export(revision, Path(scratch)) for name, revision in (("before", args.before), ("after", args.after))
+            # A folder for each side, so that a revision can be compared with itself (the noise).
+            name: export(revision, Path(scratch) / name)
+            for name, revision in (("before", args.before), ("after", args.after))
         }
         for name, tree in trees.items():
             results[name] = {"revision": tree.name, "runs": []}
         for _ in range(args.times):
             for name, tree in trees.items():
-                results[name]["runs"].append(run(tree, args.script, arguments, args.timeout))
+                try:
+                    results[name]["runs"].append(run(tree, args.script, arguments, args.timeout))
+                except subprocess.CalledProcessError as error:
+                    # Say which revision failed and why (its own stderr), not this script's trace.
+                    print(f"{args.script} of {name} ({tree.name}) exited with {error.returncode}:", file=sys.stderr)
+                    print(error.stderr.strip()[-2000:], file=sys.stderr)
+                    return 1
+                except subprocess.TimeoutExpired:
+                    print(f"{args.script} of {name} ({tree.name}) ran past {args.timeout:g} s", file=sys.stderr)
+                    return 1
     print(
         json.dumps(
             {"benchmark": "compare_revisions", "script": args.script, "python": sys.version.split()[0], **results}

@@ -61,3 +61,16 @@ def test_compare_revisions_runs_a_revision_s_own_tree_and_benchmark(tmp_path: Pa
         "openspiel_gin_rummy",
         "vector_legal_4",
     }
+
+
+@pytest.mark.thorough
+def test_compare_revisions_names_the_revision_whose_benchmark_failed(capsys: pytest.CaptureFixture[str]) -> None:
+    """A benchmark that fails (here, an argument it does not know) ends the comparison with
+    exit status 1 and the failing revision's own error, not a trace of the runner; a revision
+    compared with itself (a measure of the noise) gets a tree for each side."""
+    import compare_revisions
+
+    assert compare_revisions.main(["HEAD", "HEAD", "--times", "1", "--", "--no-such-argument"]) == 1
+    said = capsys.readouterr().err
+    assert "benchmarks/vector_step.py of before" in said and "exited with 2" in said
+    assert "--no-such-argument" in said and "Traceback" not in said
