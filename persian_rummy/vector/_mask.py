@@ -22,7 +22,7 @@ from persian_rummy.vector._tables import (
     MELDS_WITH,
     NUM_MELDS,
 )
-from persian_rummy.vector._words import I32, U32, card_bits, card_flags, card_words, has, or_reduce
+from persian_rummy.vector._words import I32, card_bits, card_flags, card_words, has, or_reduce
 
 __all__ = ["mask"]
 
@@ -133,9 +133,7 @@ def _draw_phase(k: Knobs, x: Position, mover: _Mover) -> Array:
     in_pile = index < x.pile_size
     pile = jnp.where(in_pile, x.pile.astype(I32), 0)
     natural = in_pile & (pile < JOKER_INDEX)
-    bit = jnp.left_shift(np.uint32(1), jnp.where(pile < 32, pile, pile - 32).astype(U32))
-    pile_low = jnp.where(natural & (pile < 32), bit, np.uint32(0))
-    pile_high = jnp.where(natural & (pile >= 32), bit, np.uint32(0))
+    pile_low, pile_high = (jnp.where(natural, word, np.uint32(0)) for word in card_words(pile))
     pile_jokers = (in_pile & (pile == JOKER_INDEX)).astype(I32)
     # The cards taken with each index: every card from it to the top (suffix sums by a
     # scan, which XLA's CPU backend runs faster than its cumsum).
@@ -165,9 +163,9 @@ def lay_off_ok(k: Knobs, ids: Array, except_union: Array, low: Array, high: Arra
     grown = jnp.where(grown < 0, NUM_MELDS, grown)
     union = except_union[:, None, :] | jnp.asarray(k.ext)[grown]
     natural = card < JOKER_INDEX
-    bit = jnp.left_shift(np.uint32(1), jnp.where(card < 32, card, card - 32).astype(U32))
-    left_low = jnp.where(natural & (card < 32), low & ~bit, low)
-    left_high = jnp.where(natural & (card >= 32), high & ~bit, high)
+    card_low, card_high = card_words(card)
+    left_low = low & ~jnp.where(natural, card_low, np.uint32(0))
+    left_high = high & ~jnp.where(natural, card_high, np.uint32(0))
     left_jokers = jokers - (card == JOKER_INDEX)
     return leftover_ok(left_low, left_high, left_jokers, union)
 

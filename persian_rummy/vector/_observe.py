@@ -219,10 +219,10 @@ def _pile(x: Position) -> tuple[Array, Array]:
     plane = jnp.zeros(CARD_COLUMNS, jnp.int8).at[where].set(positions.astype(jnp.int8), mode="drop")
     is_joker = in_pile & (pile == JOKER_INDEX)
     plane = plane.at[JOKER_INDEX].set(jnp.sum(is_joker, dtype=jnp.int8))
-    found, below = [], jnp.int32(0)
-    for _ in range(4):
-        below = jnp.min(jnp.where(is_joker & (positions > below), positions, _NONE))
-        found.append(below)
+    found, last = [], jnp.int32(0)
+    for _ in range(4):  # each the lowest joker above the one found before
+        last = jnp.min(jnp.where(is_joker & (positions > last), positions, _NONE))
+        found.append(last)
     joker_columns = jnp.stack(found)
     return plane, jnp.where(joker_columns == _NONE, 0, joker_columns)
 
