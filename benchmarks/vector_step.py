@@ -21,9 +21,10 @@ OpenSpiel's line is ``benchmarks/rl_step.py``'s: ``observation_tensor`` of the p
 Each sampler is also timed alone (no step, at ``--compile-batch``, for ``--seconds``): the
 most steps a second a loop drawing with it could reach, whatever the step costs, over
 OpenSpiel's rate (``sampler_bound_vs_openspiel``). Compile times are measured apart
-(``jit(...).lower(...).compile()``, at ``--compile-batch``) for the step (with the uniform sampler) and for ``observe`` of a given seat. The runners take
-turns in several rounds; the rates are over all rounds. Prints one JSON line, with the device
-JAX ran on and, per sampler, the rate at the largest batch over the best batch's (``flatness``)::
+(``jit(...).lower(...).compile()``, at ``--compile-batch``) for the step (with the uniform
+sampler) and for ``observe`` of a given seat. The runners take turns in several rounds; the
+rates are over all rounds. Prints one JSON line, with the device JAX ran on and, per sampler,
+the rate at the largest batch over the best batch's (``flatness``)::
 
     python benchmarks/vector_step.py [--seconds 2] [--rounds 2] [--batches 256,1024,4096,16384]
         [--samplers legal,policy,categorical] [--observation-dtype float32]
@@ -142,11 +143,10 @@ def compile_seconds(env: Env, batch: int = 1024) -> dict[str, float]:
     return {"step": round(stepped, 1), "observe": round(time.perf_counter() - start, 1)}
 
 
-def sampler_microseconds(env: Env, sampler: str, batch: int = 1024, seconds: float = 1.0) -> float:
-    """Microseconds a row that the sampler alone takes (``jit(vmap(sampler))`` over the masks of
-    fresh deals, no step): the bound it puts on a loop's rate, whatever the step costs."""
-    keys = jax.random.split(jax.random.PRNGKey(1), batch)
-    masks = jax.jit(jax.vmap(env.init))(keys).legal_action_mask
+def sampler_microseconds(sampler: str, keys: jax.Array, masks: jax.Array, seconds: float = 1.0) -> float:
+    """Microseconds a row that the sampler alone takes (``jit(vmap(sampler))`` over ``masks``
+    with a key a row, no step): the bound it puts on a loop's rate, whatever the step costs."""
+    batch = masks.shape[0]
     draw = jax.jit(jax.vmap(SAMPLERS[sampler]))
     draw(keys, masks).block_until_ready()
     calls = 0
@@ -201,7 +201,9 @@ def main(argv: list[str] | None = None) -> int:
             totals[name][1] += elapsed
     rates = {name: steps / elapsed for name, (steps, elapsed) in totals.items()}
     peer = rates["openspiel_gin_rummy"]
-    alone = {sampler: sampler_microseconds(env, sampler, args.compile_batch, args.seconds) for sampler in samplers}
+    keys = jax.random.split(jax.random.PRNGKey(1), args.compile_batch)
+    masks = jax.jit(jax.vmap(env.init))(keys).legal_action_mask  # fresh deals' masks, made once
+    alone = {sampler: sampler_microseconds(sampler, keys, masks, args.seconds) for sampler in samplers}
     result: dict[str, Any] = {
         "benchmark": "vector_step",
         "python": sys.version.split()[0],
