@@ -11,8 +11,14 @@ bot built with the same seed plays the same game again.
 - :class:`MonteCarloBot` samples the hidden cards consistently with its view (perfect
   information Monte-Carlo) and plays greedy rollouts from each candidate draw and discard.
 
+Two more are made by name: ``"neural"``, the learned player
+(:class:`~persian_rummy.policy.NeuralBot`), and ``"expert"``, a search on top of it
+(:class:`~persian_rummy.search.ExpertBot`).
+
 :func:`make_bot` builds any of them by name, with knobs: ``"random"``, ``"greedy"``,
-``"montecarlo"`` (alias ``"mc"``), ``"montecarlo:samples=16,horizon=8"``.
+``"montecarlo"`` (alias ``"mc"``), ``"montecarlo:samples=16,horizon=8"``, ``"neural"``,
+``"expert"``; or by a level a person chooses (:data:`LEVELS`): ``"easy"``, ``"medium"``,
+``"hard"``, ``"expert"``.
 
 >>> from persian_rummy import new_game, play
 >>> from persian_rummy.bots import make_bot
@@ -28,8 +34,11 @@ bot built with the same seed plays the same game again.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from typing import Final, Protocol, runtime_checkable
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, Final, Protocol, runtime_checkable
+
+import attrs
 
 from persian_rummy._bits import RANK_MASKS, SUIT_BITS, cards_bits, mask_points
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass, meld_action
@@ -47,11 +56,15 @@ from persian_rummy.worlds import determinize
 __all__ = [
     "BOTS",
     "BUDGET_LIMIT",
+    "DEFAULT_LEVEL",
+    "LEVELS",
     "Bot",
     "GreedyBot",
+    "Level",
     "MonteCarloBot",
     "RandomBot",
     "determinize",
+    "expert_bot",
     "make_bot",
     "neural_bot",
 ]
@@ -539,6 +552,19 @@ def neural_bot(seed: int = 0) -> Bot:
     return NeuralBot(shipped_policy(), seed)
 
 
+def expert_bot(seed: int = 0, **knobs: Any) -> Bot:
+    """The search player on top of the shipped learned player
+    (:class:`~persian_rummy.search.ExpertBot`), with its knobs; numpy is imported only here,
+    when one is made.
+
+    >>> expert_bot(2, samples=4)
+    ExpertBot(seed=2, samples=4, horizon=20, candidates=2)
+    """
+    from persian_rummy.search import ExpertBot
+
+    return ExpertBot(seed, **knobs)
+
+
 #: The bots by name: each entry builds a bot from a seed and keyword knobs.
 BOTS: Final[dict[str, Callable[..., Bot]]] = {
     "random": RandomBot,
@@ -546,12 +572,45 @@ BOTS: Final[dict[str, Callable[..., Bot]]] = {
     "montecarlo": MonteCarloBot,
     "mc": MonteCarloBot,
     "neural": neural_bot,
+    "expert": expert_bot,
 }
+
+
+@attrs.frozen
+class Level:
+    """A level of play a person can choose: its ``name``, the bot it plays (``spec``, a name
+    :func:`make_bot` takes) and a line that says what it is like (``description``).
+
+    >>> LEVELS["easy"]
+    Level(name='easy', spec='greedy', description='Plays what helps now: melds at once, throws its costliest loose card.')
+    """
+
+    name: str
+    spec: str
+    description: str
+
+
+#: The levels, easiest first, each clearly stronger than the one before it on paired deals
+#: (the docs' "Playing strength" page measures them): ``make_bot(name)`` builds each.
+LEVELS: Final[Mapping[str, Level]] = MappingProxyType(
+    {
+        level.name: level
+        for level in (
+            Level("easy", "greedy", "Plays what helps now: melds at once, throws its costliest loose card."),
+            Level("medium", "mc", "Looks a few turns ahead on guessed hands before it draws or discards."),
+            Level("hard", "neural", "The learned player: plays from what it learned in thousands of games, at once."),
+            Level("expert", "expert", "The learned player searching ahead on guessed hands: the strongest."),
+        )
+    }
+)
+#: The level a person plays against when they choose none (the command line's opponent).
+DEFAULT_LEVEL: Final = "expert"
 
 
 def make_bot(spec: str, seed: int = 0, *, rules: Rules | None = None) -> Bot:
     """Build a bot from its name in :data:`BOTS`, optionally with whole-number knobs:
-    ``"name"`` or ``"name:knob=value,knob=value"``. Raises
+    ``"name"`` or ``"name:knob=value,knob=value"``, or from the name of a level of
+    :data:`LEVELS` (without knobs). Raises
     :class:`~persian_rummy.NotationError` for an unknown name or knob, and what the bot
     raises for a knob's value it does not take (:class:`~persian_rummy.InvalidArgumentError`:
     a budget past :data:`BUDGET_LIMIT`, say).
@@ -563,7 +622,9 @@ def make_bot(spec: str, seed: int = 0, *, rules: Rules | None = None) -> Bot:
     >>> make_bot("clever")
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.NotationError: 'clever' is not a bot (expected one of random, greedy, montecarlo, mc, neural)
+    persian_rummy.errors.NotationError: 'clever' is not a bot (expected one of random, greedy, montecarlo, mc, neural, expert, or a level: easy, medium, hard, expert)
+    >>> make_bot("easy", 3)
+    GreedyBot(seed=3)
 
     Given ``rules``, a bot that plays for some rules only (``"neural"``, trained for the
     default rules) refuses others at once, saying how to make one for them
@@ -571,10 +632,19 @@ def make_bot(spec: str, seed: int = 0, *, rules: Rules | None = None) -> Bot:
     """
     if not isinstance(spec, str):
         raise ArgumentTypeError(f"a bot is named by text, not {excerpt(spec)}")
-    name, _, knobs_text = spec.partition(":")
+    name, colon, knobs_text = spec.partition(":")
     factory = BOTS.get(name.strip())
+    level = LEVELS.get(name.strip())
+    if factory is None and level is not None:
+        if colon:
+            raise NotationError(
+                f"the level {excerpt(name.strip())} takes no knobs (it plays {level.spec!r}), not {excerpt(spec[:80])}"
+            )
+        return make_bot(level.spec, seed, rules=rules)
     if factory is None:
-        raise NotationError(f"{excerpt(name.strip())} is not a bot (expected one of {', '.join(BOTS)})")
+        raise NotationError(
+            f"{excerpt(name.strip())} is not a bot (expected one of {', '.join(BOTS)}, or a level: {', '.join(LEVELS)})"
+        )
     knobs: dict[str, int] = {}
     for token in knobs_text.replace(",", " ").split():
         key, equals, value = token.partition("=")

@@ -41,6 +41,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "encoding",
         "observation",
         "policy",
+        "search",
         "bots",
         "standings",
         "arena",

@@ -14,7 +14,7 @@ from persian_rummy.server.tables import Table
 def test_the_lobby_offers_each_bot_once() -> None:
     options = re.findall(r'<select name="seat0">(.*?)</select>', pages.lobby())[0]
     labels = re.findall(r">([^<]+)</option>", options)
-    assert labels == ["a person", "random bot", "greedy bot", "montecarlo bot", "neural bot"]
+    assert labels == ["a person", "random bot", "greedy bot", "montecarlo bot", "neural bot", "expert bot"]
 
 
 def test_a_table_refuses_the_neural_bot_for_rules_it_was_not_trained_for() -> None:

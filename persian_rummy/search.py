@@ -1,0 +1,304 @@
+"""The search player: determinized search guided by the learned policy (needs numpy).
+
+:class:`ExpertBot` plays a seat as the learned player (:class:`~persian_rummy.policy.NeuralBot`)
+does, except where the policy is unsure (its best legal action has less than :data:`SURE` of
+the probability): there it searches. It deals ``samples`` worlds consistent with what the seat
+has seen (:func:`~persian_rummy.worlds.determinize`: the view, and the public history when it
+is given an :class:`~persian_rummy.InfoState`, R13, R27), plays each of the policy's
+``candidates`` best actions in each world, lets the policy play every seat from there for
+``horizon`` turns (each seat reading only its own view of the sampled world), and values where
+each rollout stopped. It keeps the policy's own choice unless another candidate did better in
+the same worlds by more than :data:`CLEAR` standard errors, so that the noise of a few samples
+does not undo what the policy learned.
+
+A leaf is valued by the policy's value head when the policy has one (:attr:`Policy.has_value
+<persian_rummy.policy.Policy.has_value>`): the rollout then stops at the first turn of the
+searching team after ``horizon`` turns and the head values that seat's observation, added to
+the score margin so far (in the head's units: points over 100). Without a value head the
+leaf is the searching team's score margin if the round ended there (R23-R25), as
+:class:`~persian_rummy.bots.MonteCarloBot` values its rollouts.
+
+The rollouts of every world and candidate advance together, so that each step's observations
+go through the network as one batch, and only the legal actions' logits are computed.
+
+>>> from persian_rummy import new_game
+>>> bot = ExpertBot(3, samples=4)
+>>> bot
+ExpertBot(seed=3, samples=4, horizon=20, candidates=2)
+>>> bot(new_game(1).view(1))  # the only legal action: seat 1 draws first (R6)
+DrawStock()
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from persian_rummy.actions import Action
+from persian_rummy.dealing import next_deal
+from persian_rummy.encoding import ACTIONS, legal_indices
+from persian_rummy.engine import play
+from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, PolicyFileError, excerpt
+from persian_rummy.observation import observation_tensor, seat_tensor
+from persian_rummy.policy import Policy, shipped_policy
+from persian_rummy.rules import Rules
+from persian_rummy.scoring import tally
+from persian_rummy.state import GameState, Phase, team_of
+from persian_rummy.view import InfoState, PlayerView
+from persian_rummy.worlds import determinize
+
+__all__ = ["CLEAR", "ROLLOUT_LIMIT", "SURE", "WIN_VALUE", "ExpertBot"]
+
+#: The most rollout turns one decision of :class:`ExpertBot` may cost: the largest
+#: ``samples * candidates * horizon`` (a million turns, minutes), so that one move is bounded
+#: work whatever a spec asks.
+ROLLOUT_LIMIT: Final = 1_000_000
+#: The probability the policy's best action must have for the bot to play it without a search.
+SURE: Final = 0.9
+#: How many standard errors (of the differences between two candidates' values in the same
+#: worlds) another candidate must beat the policy's choice by to be played instead.
+CLEAR: Final = 1.0
+#: What winning the game is worth in the value head's units, over the final margin (the
+#: ``win_bonus`` of :class:`~persian_rummy.learning.TrainConfig`, 1 by default): the value of
+#: a rollout that reaches the end of the game.
+WIN_VALUE: Final = 1.0
+
+Array = npt.NDArray[np.float32]
+
+
+class _Network:
+    """The policy's arrays as the rollouts read them: many positions at once."""
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+        self.weight, self.bias = policy.layers[-1]
+        self.head = np.ascontiguousarray(self.weight.T)
+
+    def choose(self, observations: Array, legal: Sequence[list[int]]) -> list[int]:
+        features = self.policy.features(observations)
+        head = self.head
+        lengths = [len(indices) for indices in legal]
+        rows = np.repeat(np.arange(len(legal)), lengths)
+        columns = np.fromiter((index for indices in legal for index in indices), np.intp, sum(lengths))
+        scores = np.einsum("ij,ij->i", features[rows], head[columns]) + self.bias[columns]
+        chosen = []
+        start = 0
+        for indices, length in zip(legal, lengths, strict=True):
+            chosen.append(indices[int(np.argmax(scores[start : start + length]))])
+            start += length
+        return chosen
+
+    def values(self, observations: Array) -> Array:
+        """The value head's estimate for each observation."""
+        return self.policy.evaluate(observations)[1]
+
+
+def _margin(state: GameState, team: int) -> float:
+    """The score margin of ``team`` if the round ended now (R23), or at its end (R25)."""
+    first, second = state.scores
+    if state.phase.is_live:
+        now = tally(state.melds, state.hands, went_out=None, rules=state.rules)
+        first += now[0].total
+        second += now[1].total
+    return first - second if team == 0 else second - first
+
+
+def _whole(name: str, value: object, least: int) -> int:
+    if type(value) is not int or value < least:
+        raise InvalidArgumentError(f"ExpertBot {name} must be a whole number of at least {least}, not {excerpt(value)}")
+    return value
+
+
+class ExpertBot:
+    """Determinized search guided by a :class:`~persian_rummy.policy.Policy` (the shipped
+    one by default; see the module's docstring for the search).
+
+    Knobs (whole numbers): ``samples`` worlds dealt for each searched decision (at least 1),
+    ``candidates`` actions tried (the policy's best, at least 1: one plays as
+    :class:`~persian_rummy.policy.NeuralBot`), ``horizon`` turns each rollout plays before its
+    leaf is valued (at least 0; 20 reaches the end of the round from most positions). A
+    searched decision costs about ``samples * candidates * horizon`` rollout turns, at most
+    :data:`ROLLOUT_LIMIT`; the defaults were chosen on measured strength and time (the docs'
+    "Playing strength" page). Decisions where the policy is sure and forced moves are
+    answered at once. The bot reads only the view
+    it is given, or the information state (it sets ``takes_info_state``, so the arena hands
+    it one); all its sampling comes from ``random.Random(seed)``, so the same seed plays the
+    same game again. It refuses a view of other rules than the policy's
+    (:class:`~persian_rummy.PolicyFileError`).
+
+    >>> from persian_rummy import new_game
+    >>> ExpertBot(1, candidates=1)(new_game(2).view(1))
+    DrawStock()
+    """
+
+    __slots__ = ("_network", "_rng", "candidates", "horizon", "policy", "samples", "seed")
+
+    #: The arena hands this bot its seat's information state (the view and the public history).
+    takes_info_state: Final = True
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        samples: int = 6,
+        horizon: int = 20,
+        candidates: int = 2,
+        policy: Policy | None = None,
+    ) -> None:
+        if type(seed) is not int:
+            raise ArgumentTypeError(f"a bot's seed is a whole number, not {excerpt(seed)}")
+        self.samples = _whole("samples", samples, 1)
+        self.horizon = _whole("horizon", horizon, 0)
+        self.candidates = _whole("candidates", candidates, 1)
+        if samples * candidates * max(horizon, 1) > ROLLOUT_LIMIT:
+            raise InvalidArgumentError(
+                f"ExpertBot samples * candidates * horizon (the rollout turns of one decision) is at most "
+                f"{ROLLOUT_LIMIT:,}, so that one move is bounded work, not {excerpt(samples * candidates * horizon)}"
+            )
+        if policy is not None and not isinstance(policy, Policy):
+            raise ArgumentTypeError(f"an ExpertBot plays a Policy, not {excerpt(policy)}")
+        self.seed = seed
+        self.policy = shipped_policy() if policy is None else policy
+        self._network = _Network(self.policy)
+        self._rng = random.Random(seed)
+
+    def require_rules(self, rules: Rules) -> None:
+        """Refuse (:class:`~persian_rummy.PolicyFileError`) to play under other rules than the
+        policy's, saying how to train a policy for them."""
+        if rules != self.policy.rules:
+            raise PolicyFileError(
+                f"this policy was trained for the rules {str(self.policy.rules)!r}, not {str(rules)!r}: "
+                f"train one for them with `persian-rummy train --rules {str(rules)!r} --out DIR`"
+            )
+
+    def __call__(self, view: PlayerView | InfoState) -> Action:
+        info = view if isinstance(view, InfoState) else None
+        seen = view.view if isinstance(view, InfoState) else view
+        if not isinstance(seen, PlayerView):
+            raise ArgumentTypeError(f"a bot chooses from a PlayerView or an InfoState, not {excerpt(view)}")
+        self.require_rules(seen.rules)
+        legal = legal_indices(seen)
+        if not legal:
+            raise InvalidStateError(
+                f"R27: seat {seen.seat} was asked to act, but seat {seen.current_player} is to move "
+                f"(phase {seen.phase.name}); a bot acts only for the seat to move"
+            )
+        if len(legal) == 1:
+            return ACTIONS[legal[0]]
+        candidates = self._candidates(seen, legal)
+        if len(candidates) == 1:
+            return ACTIONS[candidates[0]]
+        return ACTIONS[candidates[self._decide(seen if info is None else info, seen.seat, candidates)]]
+
+    def _candidates(self, view: PlayerView, legal: list[int]) -> list[int]:
+        """The legal actions worth searching, the policy's choice first (then by logit); that
+        choice alone when the policy is sure of it."""
+        logits = self.policy.logits(observation_tensor(view).reshape(-1))[legal].astype(np.float64)
+        # A stable sort: the first of equal logits first, as NeuralBot's argmax takes it.
+        order = sorted(range(len(legal)), key=lambda position: -logits[position])
+        # The best action's probability is 1 / weights.sum().
+        weights = np.exp(logits - logits.max())
+        if 1 / weights.sum() >= SURE:
+            return [legal[order[0]]]
+        return [legal[position] for position in order[: self.candidates]]
+
+    def _decide(self, view: PlayerView | InfoState, seat: int, candidates: list[int]) -> int:
+        """The position in ``candidates`` of the action to play: the policy's choice (the
+        first) unless another did better in the same ``samples`` worlds by more than
+        :data:`CLEAR` standard errors of the paired differences."""
+        starts: list[GameState] = []
+        for _ in range(self.samples):
+            world = determinize(view, self._rng)
+            starts.extend(play(world, ACTIONS[index]) for index in candidates)
+        values = self._rollouts(starts, team_of(seat)).reshape(self.samples, len(candidates))
+        differences = values[:, 1:] - values[:, :1]
+        gains = differences.mean(axis=0)
+        if self.samples > 1:
+            gains -= CLEAR * differences.std(axis=0, ddof=1) / math.sqrt(self.samples)
+        best = int(np.argmax(gains))  # the first of equal gains
+        return best + 1 if gains[best] > 0 else 0
+
+    def _rollouts(self, states: list[GameState], team: int) -> npt.NDArray[np.float64]:
+        """Play the policy from each state, all of them a step at a time, and value the leaves
+        for ``team``."""
+        valued = self.policy.has_value
+        turns = [self.horizon] * len(states)
+        results = np.zeros(len(states))
+        leaves: list[int] = []
+        live = []
+        for number, state in enumerate(states):
+            if valued and state.phase is Phase.ROUND_OVER:
+                states[number] = state = next_deal(state, self._rng.getrandbits(63))
+            if state.phase.is_live:
+                live.append(number)
+            else:
+                results[number] = self._final(state, team)
+        while live:
+            chosen = self._step(states, live)
+            live = []
+            for number, index in chosen:
+                state = states[number]
+                mover = state.current_player
+                state = play(state, ACTIONS[index])
+                if state.current_player != mover:
+                    turns[number] -= 1
+                if valued and state.phase is Phase.ROUND_OVER:
+                    state = next_deal(state, self._rng.getrandbits(63))  # a value reaches past the deal
+                states[number] = state
+                if not state.phase.is_live:
+                    results[number] = self._final(state, team)
+                elif turns[number] > 0 or (valued and team_of(state.current_player) != team):
+                    live.append(number)
+                elif valued:
+                    leaves.append(number)
+                else:
+                    results[number] = _margin(state, team)
+        if leaves:
+            observations = np.stack([seat_tensor(states[n], states[n].current_player).reshape(-1) for n in leaves])
+            for number, estimate in zip(leaves, self._network.values(observations), strict=True):
+                results[number] = self._banked(states[number], team) + float(estimate)
+        return results
+
+    def _step(self, states: list[GameState], live: list[int]) -> list[tuple[int, int]]:
+        """The action each live rollout plays next: a forced one at once, the others by the
+        policy, every observation of the step in one batch."""
+        chosen: list[tuple[int, int]] = []
+        asking: list[int] = []
+        options: list[list[int]] = []
+        for number in live:
+            legal = legal_indices(states[number])
+            if len(legal) == 1:
+                chosen.append((number, legal[0]))
+            else:
+                asking.append(number)
+                options.append(legal)
+        if asking:
+            observations = np.stack(
+                [seat_tensor(states[number], states[number].current_player).reshape(-1) for number in asking]
+            )
+            chosen.extend(zip(asking, self._network.choose(observations, options), strict=True))
+        return chosen
+
+    def _final(self, state: GameState, team: int) -> float:
+        """The value of a state past the round's play: its margin, in the value head's units
+        (and the game won or lost) when the policy has one."""
+        margin = _margin(state, team)
+        if not self.policy.has_value:
+            return margin
+        return margin / 100 + (math.copysign(WIN_VALUE, margin) if margin else 0.0)
+
+    @staticmethod
+    def _banked(state: GameState, team: int) -> float:
+        """The margin of the deals already scored, in the value head's units (points over 100)."""
+        first, second = state.scores
+        return (first - second if team == 0 else second - first) / 100
+
+    def __repr__(self) -> str:
+        return (
+            f"ExpertBot(seed={self.seed}, samples={self.samples}, horizon={self.horizon}, candidates={self.candidates})"
+        )
