@@ -414,3 +414,84 @@ def test_simulate_fits_the_terminals_width(
     assert code == 0
     widest = max(out.splitlines(), key=len)
     assert len(widest) <= int(columns), widest
+
+
+def test_play_offers_the_levels_in_its_help(capsys: pytest.CaptureFixture[str]) -> None:
+    from persian_rummy.bots import DEFAULT_LEVEL, LEVELS
+
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"--level {{{','.join(LEVELS)}}}" in text
+    for name, level in LEVELS.items():
+        assert f"{name} {level.description}" in text
+    assert f"against {DEFAULT_LEVEL} bots" in text
+
+
+def test_play_plays_the_level_chosen_and_the_default_level_otherwise(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from persian_rummy.bots import DEFAULT_LEVEL
+    from persian_rummy.cli import _play
+
+    asked: list[list[str]] = []
+    real = _play.bots_for
+
+    def recording(specs: list[str], seed: object, rules: object = None) -> object:
+        asked.append(list(specs))
+        return real(specs, seed, rules)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_play, "bots_for", recording)
+    for argv, expected in [([], [DEFAULT_LEVEL]), (["--level", "easy"], ["easy"]), (["--bot", "mc"], ["mc"])]:
+        _scripted(monkeypatch, "quit\n")
+        code, out, _ = _run(capsys, "play", "--seed", "1", *argv)
+        assert code == 0 and out.rstrip().endswith("Goodbye.")
+        assert asked[-1] == expected
+    # simulate keeps greedy bots as its default
+    code, out, _ = _run(capsys, "simulate", "--seed", "1", "--color", "never")
+    assert code == 0 and "greedy against" in " ".join(out.split())
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--level", "easy", "--bot", "mc"], "give the bots by --bot or by --level, not both"),
+        (["--level", "grandmaster"], "invalid choice: 'grandmaster'"),
+        (["--bot", "easy:samples=2"], "the level 'easy' takes no knobs"),
+    ],
+)
+def test_play_refuses_levels_it_cannot_play(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    try:
+        code, out, err = _run(capsys, "play", "--seed", "1", *argv)
+    except SystemExit as leaving:  # argparse's own refusal
+        code, err = int(str(leaving.code)), capsys.readouterr().err
+        out = ""
+    assert code == 2 and message in err and out == ""
+
+
+def test_r27_play_hands_the_expert_level_its_information_state(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bot that reads the public history is handed its seat's information state, as in the
+    arena; the others their view."""
+    from persian_rummy import InfoState, PlayerView
+    from persian_rummy.cli import _play
+
+    seen: list[tuple[int, type]] = []
+
+    class Recorder:
+        takes_info_state = True
+
+        def __init__(self, seat: int) -> None:
+            self.seat = seat
+
+        def __call__(self, given: PlayerView | InfoState) -> object:
+            seen.append((self.seat, type(given)))
+            view = given.view if isinstance(given, InfoState) else given
+            return GreedyBot()(view)
+
+    monkeypatch.setattr(_play, "bots_for", lambda specs, seed, rules=None: [Recorder(seat) for seat in range(4)])
+    _scripted(monkeypatch, "1\n" * 12 + "quit\n")
+    code, _, _ = _run(capsys, "play", "--seed", "3", "--seat", "2")
+    assert code == 0 and seen
+    assert {kind for _, kind in seen} == {InfoState} and 2 not in {seat for seat, _ in seen}

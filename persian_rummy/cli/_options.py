@@ -15,7 +15,7 @@ from typing import Final, TextIO
 
 from persian_rummy.actions import Action
 from persian_rummy.arena import derived_seed
-from persian_rummy.bots import BOTS, Bot
+from persian_rummy.bots import BOTS, LEVELS, Bot
 from persian_rummy.cli._user_bots import build
 from persian_rummy.dealing import Seed, deal_seed, shuffled_deck
 from persian_rummy.errors import NotationError, PersianRummyError
@@ -161,10 +161,11 @@ def parents() -> dict[str, argparse.ArgumentParser]:
     players.add_argument(
         "--bot",
         nargs="+",
-        default=["greedy"],
+        default=None,
         metavar="NAME",
         help=f"the bots: one for every seat, two (North-South, East-West) or four (by seat); "
-        f"names: {names}, with knobs as in mc:samples=4, or your own as package.module:factory (default greedy)",
+        f"names: {names}, with knobs as in mc:samples=4, a level ({', '.join(LEVELS)}), "
+        "or your own as package.module:factory (without --bot: see the examples below)",
     )
     players.add_argument(
         "--rules", default="default", help="rules knobs as name=value, or a preset: " + ", ".join(PRESETS)
@@ -177,7 +178,10 @@ SEED_HELP: Final = "a whole number or any text"
 
 
 def rules_and_bots(args: argparse.Namespace) -> Rules:
-    """The rules ``--rules`` names, after checking the ``--bot`` names (before anything is printed)."""
+    """The rules ``--rules`` names, after checking the ``--bot`` names (before anything is printed).
+    Without ``--bot`` the command's own default bots (``default_bots``) play."""
+    if args.bot is None:
+        args.bot = list(args.default_bots)
     rules = Rules.parse(args.rules)
     bots_for(args.bot, 0, rules)  # the names, and the rules each bot can play
     return rules

@@ -13,6 +13,7 @@ from typing import Final, TextIO
 
 from persian_rummy._bits import partner_of
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards
+from persian_rummy.bots import DEFAULT_LEVEL, LEVELS
 from persian_rummy.cli._options import (
     SEED_HELP,
     bots_for,
@@ -25,7 +26,7 @@ from persian_rummy.cli._options import (
 )
 from persian_rummy.dealing import Seed, new_game, next_deal
 from persian_rummy.engine import legal_actions, play
-from persian_rummy.errors import IllegalActionError, NotationError, excerpt
+from persian_rummy.errors import IllegalActionError, InvalidArgumentError, NotationError, excerpt
 from persian_rummy.presentation import (
     Style,
     addressed,
@@ -37,6 +38,10 @@ from persian_rummy.presentation import (
 )
 from persian_rummy.rules import Rules
 from persian_rummy.state import SEAT_NAMES, GameState
+from persian_rummy.view import InfoState
+
+#: The levels as the help lists them, one a line, indented as the examples are.
+_LEVELS_HELP: Final = "\n        ".join(f"  {name:<7} {level.description}" for name, level in LEVELS.items())
 
 
 def add_parser(
@@ -47,10 +52,13 @@ def add_parser(
         commands,
         "play",
         "play a game in the terminal against bots (your partner is a bot too)",
-        """
-        persian-rummy play                               South, against greedy bots, a random seed
+        f"""
+        persian-rummy play                               South, against {DEFAULT_LEVEL} bots, a random seed
+        persian-rummy play --level easy                  against the easiest bots
         persian-rummy play --seed 42 --save mine.prr     the game is saved when it ends or you quit
         persian-rummy play --seat 0 --bot mc             North, against Monte Carlo bots
+        The levels (--level LEVEL, or --bot LEVEL), from the easiest:
+        {_LEVELS_HELP}
         At the prompt type an option's number, or the action (draw, take 2, meld 7s 7h 7d,
         lay off 9s on #0, discard Kd, pass); help shows the syntax, quit (or Ctrl-D, Ctrl-C) leaves.
         """,
@@ -68,12 +76,23 @@ def add_parser(
     game.add_argument(
         "--save", metavar="FILE", help="save the game as a game record when it ends or you quit (quit, Ctrl-D, Ctrl-C)"
     )
-    game.set_defaults(handler=guarded(play_command))
+    game.add_argument(
+        "--level",
+        choices=list(LEVELS),
+        default=None,
+        help=f"the bots' level: {', '.join(LEVELS)}, from the easiest (each is described below; "
+        f"default {DEFAULT_LEVEL}, unless --bot names the bots)",
+    )
+    game.set_defaults(handler=guarded(play_command), default_bots=[DEFAULT_LEVEL])
 
 
 def play_command(args: argparse.Namespace, out: TextIO) -> int:
     """Play the game ``args`` asks for with the person at the terminal."""
     style = Style.for_stream(out, args.color)
+    if args.level is not None:
+        if args.bot is not None:
+            raise InvalidArgumentError("give the bots by --bot or by --level, not both")
+        args.bot = [args.level]
     rules = rules_and_bots(args)
     seed = _random_seed() if args.seed is None else args.seed
     return _play(seed, args.seat, args.bot, rules, out, style, args.save)
@@ -209,7 +228,10 @@ def _play_game(
     print(f"Seed {seed}: persian-rummy play --seed {shlex.quote(str(seed))} deals this game again.", file=out)
     print("Type help at the prompt for the syntax; quit (or Ctrl-D, or Ctrl-C) leaves.", file=out)
     state = new_game(seed, rules=rules)
+    # The bots that read the public history (the expert level) get their information state.
+    history = [other for other, bot in enumerate(bots) if other != seat and getattr(bot, "takes_info_state", False)]
     while True:
+        infos = {other: InfoState.start(state, other) for other in history}
         deals.append([])
         print(file=out)
         print(
@@ -226,8 +248,11 @@ def _play_game(
                     print("Goodbye.", file=out)
                     return 0
             else:
-                action = bots[mover](state.view(mover))
+                info = infos.get(mover)
+                action = bots[mover](state.view(mover) if info is None else info)  # type: ignore[arg-type]
             after = play(state, action)
+            for other, known in infos.items():
+                infos[other] = known.update(action, after)
             deals[-1].append(action)
             state, before = after, state
             if mover == seat:

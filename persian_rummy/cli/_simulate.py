@@ -46,6 +46,7 @@ def add_parser(
         persian-rummy simulate --seed "friday" --save friday.prr
         persian-rummy simulate --games 100 --bot mc greedy   North-South mc against East-West greedy
         persian-rummy simulate --rules 500_rum --bot random
+        Without --bot, greedy bots play.
         """,
         [parents["players"], parents["colour"]],
     )
@@ -55,7 +56,7 @@ def add_parser(
     sim.add_argument("--games", type=int, default=1, help="how many games (default 1; more prints statistics)")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar for many games")
     sim.add_argument("--save", metavar="FILE", help="save the game (one game only) as a game record")
-    sim.set_defaults(handler=guarded(simulate))
+    sim.set_defaults(handler=guarded(simulate), default_bots=["greedy"])
 
 
 def simulate(args: argparse.Namespace, out: TextIO) -> int:
