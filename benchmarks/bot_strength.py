@@ -3,12 +3,16 @@ strength" page.
 
 Every pair of bots plays ``--games`` games (in pairs dealt the same cards, the bots trading
 seats, so neither seat nor deal favours one), on a process pool by default or on a Dask
-cluster with ``--scheduler ADDRESS``. Prints each match's table, then a Markdown summary, the
-standings (every bot's results and its rating), each bot's median time per decision (measured
-in this run, serially, over ``--timing-games`` games of the bot against itself), and one JSON
-line per match and per bot. Run it with::
+cluster with ``--scheduler ADDRESS``; with ``--versus BOT`` only BOT against each of the
+others. Prints the levels a person can choose (``persian_rummy.bots.LEVELS``) and the bot each
+plays, each match's table, then a Markdown summary, the standings (every bot's results and its
+rating), each bot's time per decision (measured in this run, serially, over ``--timing-games``
+games of the bot against itself: the median of every decision, and the median, mean, 99th
+percentile and maximum of the decisions with a choice), and one JSON line per match and per
+bot. Run it with::
 
-    python benchmarks/bot_strength.py --games 2000 random greedy mc neural
+    python benchmarks/bot_strength.py --games 2000 random greedy mc neural mc:samples=8,horizon=8,history=1 expert
+    python benchmarks/bot_strength.py --games 400 --versus expert neural mc:samples=8,horizon=8,history=1
 """
 
 from __future__ import annotations
@@ -22,24 +26,25 @@ import time
 from itertools import combinations
 from typing import Any
 
-from persian_rummy import Action, PlayerView, legal_actions
+from persian_rummy import Action, InfoState, PlayerView, legal_actions
 from persian_rummy.arena import MatchResult, derived_seed, play_game, run_match
-from persian_rummy.bots import make_bot
+from persian_rummy.bots import LEVELS, make_bot
 from persian_rummy.standings import Standings
 
 
 def decision_times(spec: str, games: int) -> tuple[list[float], list[float]]:
     """Seconds per decision of ``spec`` (observation, choice, all of it) in ``games`` games of
     four copies of it, one after another in this process: every decision, and those with more
-    than one legal action (a bot answers a forced move at once)."""
+    than one legal action (a bot answers a forced move at once). A bot that reads the public
+    history is handed its information state, as the arena hands it."""
     times: list[float] = []
     choices: list[float] = []
     for game in range(games):
         bots = [make_bot(spec, derived_seed("timing", game, seat)) for seat in range(4)]
 
         def timed(bot: Any) -> Any:
-            def decide(view: PlayerView) -> Action:
-                forced = len(legal_actions(view)) == 1
+            def decide(view: PlayerView | InfoState) -> Action:
+                forced = len(legal_actions(view.view if isinstance(view, InfoState) else view)) == 1
                 start = time.perf_counter()
                 action: Action = bot(view)
                 times.append(time.perf_counter() - start)
@@ -47,6 +52,7 @@ def decision_times(spec: str, games: int) -> tuple[list[float], list[float]]:
                     choices.append(times[-1])
                 return action
 
+            decide.takes_info_state = getattr(bot, "takes_info_state", False)  # type: ignore[attr-defined]
             return decide
 
         play_game([timed(bot) for bot in bots], f"timing/{game}")
@@ -75,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scheduler", default=None, help="a Dask scheduler address, to run on that cluster")
     parser.add_argument("--progress", action="store_true", help="show a progress bar (needs tqdm)")
     parser.add_argument("--timing-games", type=int, default=4, help="games per bot for its decision time (default 4)")
+    parser.add_argument("--versus", metavar="BOT", help="play only BOT against each of the bots listed")
     args = parser.parse_args(argv)
     options: dict[str, Any] = {"seed": args.seed, "workers": args.workers, "progress": args.progress or None}
     client = None
@@ -86,8 +93,15 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     lines = []
     matches = []
+    print("| level | bot | description |")
+    print("|---|---|---|")
+    for level in LEVELS.values():
+        print(f"| {level.name} | {level.spec} | {level.description} |")
+    print()
+    pairs = [(args.versus, other) for other in args.bots] if args.versus else list(combinations(args.bots, 2))
+    specs = [args.versus, *args.bots] if args.versus else args.bots
     try:
-        for first, second in combinations(args.bots, 2):
+        for first, second in pairs:
             start = time.perf_counter()
             result = run_match(first, second, args.games, **options)
             seconds = time.perf_counter() - start
@@ -125,12 +139,23 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(Standings(tuple(matches)).table())
     print()
-    print("| bot | median ms per decision | decisions timed | median ms per decision with a choice | such decisions |")
-    print("|---|---|---|---|---|")
-    for spec in args.bots:
+    print(
+        "| bot | median ms per decision | decisions timed | with a choice: median ms | mean ms | 99th percentile ms "
+        "| maximum ms | such decisions |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    for spec in specs:
         times, choices = decision_times(spec, args.timing_games) if args.timing_games > 0 else ([0.0], [0.0])
-        median, chosen = statistics.median(times) * 1000, statistics.median(choices or [0.0]) * 1000
-        print(f"| {spec} | {median:.3f} | {len(times)} | {chosen:.3f} | {len(choices)} |")
+        chosen = sorted(choices or [0.0])
+        median = statistics.median(times) * 1000
+        figures = {
+            "median_ms_with_choice": statistics.median(chosen) * 1000,
+            "mean_ms_with_choice": statistics.fmean(chosen) * 1000,
+            "p99_ms_with_choice": chosen[round(0.99 * (len(chosen) - 1))] * 1000,
+            "max_ms_with_choice": chosen[-1] * 1000,
+        }
+        shown = " | ".join(f"{value:.3f}" for value in figures.values())
+        print(f"| {spec} | {median:.3f} | {len(times)} | {shown} | {len(choices)} |")
         lines.append(
             json.dumps(
                 {
@@ -138,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
                     "bot": spec,
                     "median_ms": round(median, 4),
                     "decisions": len(times),
-                    "median_ms_with_choice": round(chosen, 4),
+                    **{name: round(value, 4) for name, value in figures.items()},
                     "decisions_with_choice": len(choices),
                 }
             )
