@@ -585,8 +585,11 @@ class Level:
     Level(name='easy', spec='greedy', description='Plays what helps now: melds at once, throws its costliest loose card.')
     """
 
+    #: The level's name, as a person picks it (``"easy"``).
     name: str
+    #: The bot it plays: a name :func:`make_bot` takes (``"greedy"``).
     spec: str
+    #: One line that says what playing against it is like.
     description: str
 
 

@@ -72,20 +72,22 @@ Array = npt.NDArray[np.float32]
 
 
 class _Network:
-    """The policy's arrays as the rollouts read them: many positions at once."""
+    """The policy's arrays as the rollouts read them: the policy head by action, so that only
+    the legal actions' logits of many positions are computed (a gather and a row-wise dot
+    product cost less than the whole head)."""
 
     def __init__(self, policy: Policy) -> None:
         self.policy = policy
-        self.weight, self.bias = policy.layers[-1]
-        self.head = np.ascontiguousarray(self.weight.T)
+        weight, self.bias = policy.layers[-1]
+        self.head = np.ascontiguousarray(weight.T)
 
     def choose(self, observations: Array, legal: Sequence[list[int]]) -> list[int]:
+        """For each observation, its legal action of the highest logit (the first on a tie)."""
         features = self.policy.features(observations)
-        head = self.head
         lengths = [len(indices) for indices in legal]
         rows = np.repeat(np.arange(len(legal)), lengths)
         columns = np.fromiter((index for indices in legal for index in indices), np.intp, sum(lengths))
-        scores = np.einsum("ij,ij->i", features[rows], head[columns]) + self.bias[columns]
+        scores = np.einsum("ij,ij->i", features[rows], self.head[columns]) + self.bias[columns]
         chosen = []
         start = 0
         for indices, length in zip(legal, lengths, strict=True):
