@@ -4,14 +4,18 @@ A policy file is data, never code: a NumPy ``.npz`` archive of plain ``float32``
 with ``allow_pickle=False``, whose member ``header`` is a JSON text (as bytes) that says what
 the arrays are and what they were made for:
 
-- ``format`` (``"persian-rummy-policy"``) and ``format_version`` (:data:`FORMAT_VERSION`);
+- ``format`` (``"persian-rummy-policy"``) and ``format_version``: 2 for a file with a value
+  head, 1 for one without (:data:`FORMAT_VERSIONS`, both read; a file without a value head is
+  written as version 1, so that a library that reads only version 1 still reads it);
 - ``rules``: the :class:`~persian_rummy.Rules` the policy was trained for, as their text
   (``"default"``, ``"deals=1"``: :meth:`Rules.parse <persian_rummy.Rules.parse>` reads it);
 - ``observation_version`` (:data:`OBSERVATION_VERSION`): the layout of
   :func:`~persian_rummy.observation.observation_tensor` the network reads, flattened;
 - ``layers``: each layer's name and weight shape, in order: hidden layers (ReLU) and then the
   ``policy`` layer, whose outputs are the logits of the
-  :data:`~persian_rummy.encoding.NUM_ACTIONS` actions;
+  :data:`~persian_rummy.encoding.NUM_ACTIONS` actions; in a version 2 file, last, the
+  ``value`` layer: one output from the last hidden layer, the value head (see
+  :attr:`Policy.value`);
 - ``training``: how it was made (``command``, ``seed``, ``steps``, ``games``,
   ``wall_seconds``, ``device``).
 
@@ -19,6 +23,11 @@ the arrays are and what they were made for:
 :class:`~persian_rummy.PolicyFileError`, a file that is truncated or corrupt, that
 holds other arrays or other shapes than its header says, weights that are not finite, or that
 was made for other rules or another observation layout than asked for.
+
+A policy with a value head (:attr:`Policy.has_value`) estimates, besides the logits, what a
+position is worth to the team of the seat whose observation it reads:
+:meth:`Policy.evaluate` gives both from one pass through the hidden layers. The search player
+(:mod:`persian_rummy.search`) uses it to cut its rollouts short.
 
 :class:`NeuralBot` plays a seat from its :class:`~persian_rummy.PlayerView`: the view's
 observation tensor through the network, the illegal actions masked out, then the best action
@@ -62,6 +71,7 @@ from persian_rummy.view import PlayerView
 
 __all__ = [
     "FORMAT_VERSION",
+    "FORMAT_VERSIONS",
     "OBSERVATION_SIZE",
     "OBSERVATION_VERSION",
     "SHIPPED_POLICIES",
@@ -71,8 +81,11 @@ __all__ = [
     "shipped_policy_path",
 ]
 
-#: The version of the file layout this module writes and reads.
-FORMAT_VERSION: Final = 1
+#: The newest version of the file layout: this module writes it for a policy with a value
+#: head, and version 1 for one without.
+FORMAT_VERSION: Final = 2
+#: The versions of the file layout this module reads: 1 (no value head) and 2 (a value head).
+FORMAT_VERSIONS: Final = (1, 2)
 #: The version of :func:`~persian_rummy.observation.observation_tensor`'s layout; a network
 #: trained on one layout is refused for another.
 OBSERVATION_VERSION: Final = 1
@@ -82,8 +95,9 @@ OBSERVATION_SIZE: Final = OBSERVATION_SHAPE[0] * OBSERVATION_SHAPE[1]
 SHIPPED_POLICIES: Final = ("default",)
 _FORMAT: Final = "persian-rummy-policy"
 _FILE_LIMIT: Final = 64 * 1024 * 1024  # bytes; the shipped policy is about 1.6 MB
-_LAYER_LIMIT: Final = 16
+_LAYER_LIMIT: Final = 16  # the hidden layers and the policy layer; the value layer is besides
 _WIDTH_LIMIT: Final = 4096
+_MEMBER_LIMIT: Final = 2 * (_LAYER_LIMIT + 1) + 1  # each layer's two arrays, the value head's, the header
 _TRAINING_FIELDS: Final = {
     "command": str,
     "seed": int,
@@ -129,20 +143,33 @@ def _training_header(training: Mapping[str, Any]) -> dict[str, Any]:
     return checked
 
 
+def _checked_pair(name: str, weight: Weights, bias: Weights) -> tuple[Weights, Weights]:
+    """A layer's weight and bias (arrays) as read-only float32 copies, checked: float32
+    values, all finite (the shapes are checked by the caller)."""
+    if weight.dtype != np.float32 or bias.dtype != np.float32:
+        raise PolicyFileError(f"layer {name} must hold float32 values, not {weight.dtype} and {bias.dtype}")
+    if not (np.isfinite(weight).all() and np.isfinite(bias).all()):
+        raise PolicyFileError(f"layer {name} holds weights that are NaN or infinite")
+    weight, bias = np.array(weight, np.float32), np.array(bias, np.float32)
+    weight.flags.writeable = bias.flags.writeable = False
+    return weight, bias
+
+
 def _check_layers(layers: Sequence[tuple[Weights, Weights]]) -> tuple[tuple[Weights, Weights], ...]:
     """The layers as read-only float32 arrays, checked: shapes that chain from the observation
     to the actions, finite values."""
-    if not 1 <= len(layers) <= _LAYER_LIMIT:
-        raise PolicyFileError(f"a policy has 1 to {_LAYER_LIMIT} layers, not {len(layers)}")
+    if not isinstance(layers, Sequence) or not 1 <= len(layers) <= _LAYER_LIMIT:
+        raise PolicyFileError(f"a policy has 1 to {_LAYER_LIMIT} layers, not {excerpt(layers)}")
     checked = []
     width = OBSERVATION_SIZE
-    for number, (weight, bias) in enumerate(layers):
+    for number, layer in enumerate(layers):
         last = number == len(layers) - 1
         name = "policy" if last else f"hidden{number}"
+        if not isinstance(layer, tuple | list) or len(layer) != 2:
+            raise PolicyFileError(f"layer {name} must be a (weight, bias) pair, not {excerpt(layer)}")
+        weight, bias = layer
         if not isinstance(weight, np.ndarray) or not isinstance(bias, np.ndarray):
             raise PolicyFileError(f"layer {name}'s weight and bias must be arrays")
-        if weight.dtype != np.float32 or bias.dtype != np.float32:
-            raise PolicyFileError(f"layer {name} must hold float32 values, not {weight.dtype} and {bias.dtype}")
         outputs = NUM_ACTIONS if last else (weight.shape[1] if weight.ndim == 2 else -1)
         if (
             weight.shape != (width, outputs)
@@ -153,13 +180,34 @@ def _check_layers(layers: Sequence[tuple[Weights, Weights]]) -> tuple[tuple[Weig
                 f"layer {name} must map {width} inputs to {'the actions' if last else 'its width'}: "
                 f"weight {weight.shape} and bias {bias.shape} do not"
             )
-        if not (np.isfinite(weight).all() and np.isfinite(bias).all()):
-            raise PolicyFileError(f"layer {name} holds weights that are NaN or infinite")
-        weight, bias = np.array(weight, np.float32), np.array(bias, np.float32)
-        weight.flags.writeable = bias.flags.writeable = False
-        checked.append((weight, bias))
+        checked.append(_checked_pair(name, weight, bias))
         width = outputs
     return tuple(checked)
+
+
+def _check_value(value: object) -> tuple[Weights, Weights] | None:
+    """The value head as read-only float32 arrays (or ``None``), checked: one output, finite
+    values; that its inputs are the last hidden layer's outputs is checked with the layers."""
+    if value is None:
+        return None
+    if not isinstance(value, tuple | list) or len(value) != 2:
+        raise PolicyFileError(f"a policy's value head is a (weight, bias) pair or None, not {excerpt(value)}")
+    weight, bias = value
+    if not isinstance(weight, np.ndarray) or not isinstance(bias, np.ndarray):
+        raise PolicyFileError("layer value's weight and bias must be arrays")
+    if weight.ndim != 2 or weight.shape[1] != 1 or bias.shape != (1,):
+        raise PolicyFileError(
+            f"layer value must map the last hidden layer to one output: weight {weight.shape} and bias {bias.shape} do not"
+        )
+    return _checked_pair("value", weight, bias)
+
+
+def _value_fits(policy: Policy, _attribute: object, value: tuple[Weights, Weights] | None) -> None:
+    inputs = policy.widths[-2]
+    if value is not None and value[0].shape[0] != inputs:
+        raise PolicyFileError(
+            f"layer value must map the last hidden layer's {inputs} outputs to one: weight {value[0].shape} does not"
+        )
 
 
 def _check_rules(value: object) -> None:
@@ -170,17 +218,20 @@ def _check_rules(value: object) -> None:
 @attrs.frozen(eq=False)
 class Policy:
     """A trained policy network for one :class:`~persian_rummy.Rules`: fully connected layers
-    (ReLU between them) from the flattened observation tensor to one logit per action.
+    (ReLU between them) from the flattened observation tensor to one logit per action, and
+    optionally a value head.
 
     ``layers`` are ``(weight, bias)`` pairs of read-only ``float32`` arrays, ``weight`` of
     shape ``(inputs, outputs)``; ``training`` records how the policy was made (see the module's
-    docstring). Building one checks it as :meth:`load` does.
+    docstring); ``value`` is the value head, a ``(weight, bias)`` pair of shapes
+    ``(last hidden width, 1)`` and ``(1,)``, or ``None``. Building one checks it as
+    :meth:`load` does.
 
     >>> import numpy as np
     >>> layer = (np.zeros((OBSERVATION_SIZE, NUM_ACTIONS), np.float32), np.zeros(NUM_ACTIONS, np.float32))
     >>> policy = Policy(Rules(deals=1), (layer,))
-    >>> policy.widths, policy.logits(np.zeros(OBSERVATION_SIZE, np.float32)).shape
-    ((1590, 1436), (1436,))
+    >>> policy.widths, policy.logits(np.zeros(OBSERVATION_SIZE, np.float32)).shape, policy.has_value
+    ((1590, 1436), (1436,), False)
     """
 
     rules: Rules = attrs.field(validator=lambda _self, _attribute, value: _check_rules(value))
@@ -189,30 +240,93 @@ class Policy:
         factory=lambda: {"command": "", "seed": 0, "steps": 0, "games": 0, "wall_seconds": 0.0, "device": ""},
         converter=_training_header,
     )
+    #: The value head: what a position is worth to the team of the seat whose observation is
+    #: read, in the units the network was trained on (each deal's score margin over 100,
+    #: summed, and the bonus for winning the game at its end), or ``None``.
+    value: tuple[Weights, Weights] | None = attrs.field(default=None, converter=_check_value, validator=_value_fits)
 
     @property
     def widths(self) -> tuple[int, ...]:
         """The network's widths, from the input to the actions."""
         return (OBSERVATION_SIZE,) + tuple(int(weight.shape[1]) for weight, _ in self.layers)
 
-    def logits(self, observation: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-        """The logit of every action for one flattened observation (or a batch of them)."""
-        values = observation
+    @property
+    def has_value(self) -> bool:
+        """Whether the policy has a value head (:meth:`evaluate` needs one).
+
+        >>> shipped_policy().has_value in (True, False)
+        True
+        """
+        return self.value is not None
+
+    def features(self, observations: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """The last hidden layer's outputs for one flattened observation (or a batch of them):
+        what both heads read (the observation itself for a policy without hidden layers)."""
+        values = observations
         for weight, bias in self.layers[:-1]:
             values = np.maximum(values @ weight + bias, np.float32(0))
+        return values
+
+    def logits(self, observation: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """The logit of every action for one flattened observation (or a batch of them)."""
         weight, bias = self.layers[-1]
-        result: npt.NDArray[np.float32] = values @ weight + bias
+        result: npt.NDArray[np.float32] = self.features(observation) @ weight + bias
         return result
+
+    def evaluate(
+        self, observations: npt.NDArray[np.float32]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The logits and the values of a batch of flattened observations (shape
+        ``(batch, OBSERVATION_SIZE)``), from one pass through the hidden layers: arrays of
+        shapes ``(batch, NUM_ACTIONS)`` and ``(batch,)``. One observation (shape
+        ``(OBSERVATION_SIZE,)``) gives shapes ``(NUM_ACTIONS,)`` and ``()``. Raises
+        :class:`~persian_rummy.InvalidArgumentError` for a policy without a value head
+        (:attr:`has_value`) and for observations of another shape, and
+        :class:`~persian_rummy.ArgumentTypeError` for what is not a numpy array.
+
+        >>> import numpy as np
+        >>> hidden = (np.eye(OBSERVATION_SIZE, 4, dtype=np.float32), np.zeros(4, np.float32))
+        >>> head = (np.zeros((4, NUM_ACTIONS), np.float32), np.zeros(NUM_ACTIONS, np.float32))
+        >>> value = (np.ones((4, 1), np.float32), np.array([0.5], np.float32))
+        >>> policy = Policy(Rules(), (hidden, head), value=value)
+        >>> logits, values = policy.evaluate(np.ones((3, OBSERVATION_SIZE), np.float32))
+        >>> logits.shape, values.tolist()
+        ((3, 1436), [4.5, 4.5, 4.5])
+        """
+        if not isinstance(observations, np.ndarray):
+            raise ArgumentTypeError(f"a policy evaluates a numpy array of observations, not {excerpt(observations)}")
+        if observations.ndim not in (1, 2) or observations.shape[-1] != OBSERVATION_SIZE:
+            raise InvalidArgumentError(
+                f"a policy evaluates observations of shape (batch, {OBSERVATION_SIZE}) or ({OBSERVATION_SIZE},), "
+                f"not {observations.shape}"
+            )
+        if self.value is None:
+            raise InvalidArgumentError(
+                "this policy has no value head (a policy file of format version 1): its logits are policy.logits"
+            )
+        features = self.features(observations)
+        weight, bias = self.layers[-1]
+        value_weight, value_bias = self.value
+        logits: npt.NDArray[np.float32] = features @ weight + bias
+        values: npt.NDArray[np.float32] = (features @ value_weight + value_bias)[..., 0]
+        return logits, values
+
+    def _named_layers(self) -> list[tuple[str, tuple[Weights, Weights]]]:
+        """The layers with their names in the file, the value head last if there is one."""
+        names = [f"hidden{number}" for number in range(len(self.layers) - 1)] + ["policy"]
+        named = list(zip(names, self.layers, strict=True))
+        if self.value is not None:
+            named.append(("value", self.value))
+        return named
 
     def header(self) -> dict[str, Any]:
         """The file's JSON header as a dictionary."""
-        names = [f"hidden{number}" for number in range(len(self.layers) - 1)] + ["policy"]
         return {
             "format": _FORMAT,
-            "format_version": FORMAT_VERSION,
+            "format_version": FORMAT_VERSION if self.value is not None else 1,
             "rules": str(self.rules),
             "observation_version": OBSERVATION_VERSION,
-            "layers": [[name, list(weight.shape)] for name, (weight, _) in zip(names, self.layers, strict=True)],
+            "layers": [[name, list(weight.shape)] for name, (weight, _) in self._named_layers()],
             "training": dict(self.training),
         }
 
@@ -222,7 +336,7 @@ class Policy:
         arrays: dict[str, npt.NDArray[Any]] = {
             "header": np.frombuffer(json.dumps(header, sort_keys=True).encode(), np.uint8)
         }
-        for (name, _), (weight, bias) in zip(header["layers"], self.layers, strict=True):
+        for name, (weight, bias) in self._named_layers():
             arrays[f"{name}.weight"] = weight
             arrays[f"{name}.bias"] = bias
         buffer = io.BytesIO()
@@ -263,7 +377,8 @@ class Policy:
             if list(weight.shape) != shape:
                 raise PolicyFileError(f"layer {name}'s weight has the shape {weight.shape}, its header says {shape}")
             layers.append((weight, arrays[f"{name}.bias"]))
-        return cls(trained_for, tuple(layers), header["training"])
+        value = layers.pop() if names[-1] == "value" else None
+        return cls(trained_for, tuple(layers), header["training"], value)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], *, rules: Rules | None = None) -> Policy:
@@ -309,8 +424,8 @@ def _read_archive(data: bytes) -> dict[str, npt.NDArray[Any]]:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             members = archive.infolist()
-            if len(members) > 2 * _LAYER_LIMIT + 1:
-                raise PolicyFileError(f"a policy file holds at most {2 * _LAYER_LIMIT + 1} arrays, not {len(members)}")
+            if len(members) > _MEMBER_LIMIT:
+                raise PolicyFileError(f"a policy file holds at most {_MEMBER_LIMIT} arrays, not {len(members)}")
             total = sum(member.file_size for member in members)
             if total > _FILE_LIMIT:
                 raise PolicyFileError(f"a policy file's arrays hold at most {_FILE_LIMIT} bytes, not {total}")
@@ -358,10 +473,11 @@ def _read_header(array: npt.NDArray[Any] | None) -> dict[str, Any]:
     fields = {"format", "format_version", "rules", "observation_version", "layers", "training"}
     if not isinstance(header, dict) or set(header) != fields:
         raise PolicyFileError(f"the policy file's header must have exactly the fields {', '.join(sorted(fields))}")
-    if header["format"] != _FORMAT or header["format_version"] != FORMAT_VERSION:
+    version = header["format_version"]
+    if header["format"] != _FORMAT or type(version) is not int or version not in FORMAT_VERSIONS:
         raise PolicyFileError(
-            f"not a policy file of format version {FORMAT_VERSION}: {excerpt(header['format'])} "
-            f"version {excerpt(header['format_version'])}"
+            f"not a policy file of format version {' or '.join(map(str, FORMAT_VERSIONS))}: "
+            f"{excerpt(header['format'])} version {excerpt(version)}"
         )
     if header["observation_version"] != OBSERVATION_VERSION or type(header["observation_version"]) is not int:
         raise PolicyFileError(
@@ -371,9 +487,10 @@ def _read_header(array: npt.NDArray[Any] | None) -> dict[str, Any]:
     if type(header["rules"]) is not str:
         raise PolicyFileError(f"the policy file's rules must be a text, not {excerpt(header['rules'])}")
     layers = header["layers"]
+    value = version >= 2  # a version 2 file lists the value layer last
     if (
         not isinstance(layers, list)
-        or not 1 <= len(layers) <= _LAYER_LIMIT
+        or not 1 + value <= len(layers) <= _LAYER_LIMIT + value
         or not all(
             isinstance(layer, list)
             and len(layer) == 2
@@ -384,10 +501,15 @@ def _read_header(array: npt.NDArray[Any] | None) -> dict[str, Any]:
             for layer in layers
         )
     ):
-        raise PolicyFileError(f"the policy file's layers must be 1 to {_LAYER_LIMIT} [name, [inputs, outputs]] pairs")
-    names = [f"hidden{number}" for number in range(len(layers) - 1)] + ["policy"]
+        raise PolicyFileError(
+            f"the policy file's layers must be {1 + value} to {_LAYER_LIMIT + value} [name, [inputs, outputs]] pairs"
+        )
+    names = [f"hidden{number}" for number in range(len(layers) - 1 - value)] + ["policy"] + ["value"] * value
     if [name for name, _ in layers] != names:
-        raise PolicyFileError(f"the policy file's layers must be named {', '.join(names)} in order")
+        raise PolicyFileError(
+            f"the policy file's layers must be named {', '.join(names)} in order: a file of format version "
+            f"{version} lists {'its value layer last' if value else 'no value layer'}"
+        )
     header["training"] = _training_header(header["training"])
     return header
 

@@ -307,3 +307,170 @@ def test_a_shape_larger_than_the_data_is_refused_before_allocating() -> None:
             archive_file.writestr(f"{name}.npy", raw if name == "policy.bias" else member.getvalue())
     with pytest.raises(PolicyFileError, match=r"its shape \(1000000000000,\) is not its 16 bytes"):
         Policy.from_bytes(data.getvalue())
+
+
+# --- The value head (format version 2) ------------------------------------------------------
+
+
+def valued_policy(seed: int = 0, width: int = 8) -> Policy:
+    generator = np.random.default_rng(seed + 100)
+    value = (generator.normal(size=(width, 1)).astype(np.float32), np.array([0.25], np.float32))
+    return Policy(Rules(), small_policy(seed=seed, width=width).layers, TRAINING, value)
+
+
+VALUED = valued_policy().to_bytes()
+
+
+def test_a_value_head_round_trips_as_format_version_2(tmp_path: Path) -> None:
+    """A policy with a value head is written as version 2, with the value layer listed last;
+    one without is still written as version 1 (a reader of version 1 reads it)."""
+    policy = valued_policy()
+    policy.save(tmp_path / "v.npz")
+    loaded = Policy.load(tmp_path / "v.npz")
+    assert loaded.has_value and loaded.value is not None and policy.value is not None
+    assert np.array_equal(loaded.value[0], policy.value[0]) and np.array_equal(loaded.value[1], policy.value[1])
+    header = loaded.header()
+    assert header["format_version"] == 2
+    assert header["layers"][-1] == ["value", [8, 1]]
+    assert not loaded.value[0].flags.writeable
+    assert small_policy().header()["format_version"] == 1 and not small_policy().has_value
+    assert members(SMALL).keys() == {"header", "hidden0.weight", "hidden0.bias", "policy.weight", "policy.bias"}
+
+
+def test_a_version_1_file_is_read_without_a_value_head() -> None:
+    assert not Policy.from_bytes(SMALL).has_value
+    assert not shipped_policy().has_value or shipped_policy().header()["format_version"] == 2
+
+
+def test_evaluate_gives_the_logits_and_the_value_from_one_pass() -> None:
+    policy = valued_policy()
+    assert policy.value is not None
+    observations = np.random.default_rng(1).random((5, OBSERVATION_SIZE)).astype(np.float32)
+    logits, values = policy.evaluate(observations)
+    assert logits.shape == (5, NUM_ACTIONS) and values.shape == (5,)
+    assert np.allclose(logits, policy.logits(observations))
+    hidden = np.maximum(observations @ policy.layers[0][0] + policy.layers[0][1], 0)
+    assert np.allclose(values, (hidden @ policy.value[0])[:, 0] + 0.25, rtol=1e-5)
+    one_logits, one_value = policy.evaluate(observations[2])
+    assert one_logits.shape == (NUM_ACTIONS,) and one_value.shape == ()
+    assert np.isclose(one_value, values[2], rtol=1e-5)
+
+
+def test_evaluate_refuses_what_it_cannot_evaluate() -> None:
+    with pytest.raises(InvalidArgumentError, match="no value head"):
+        small_policy().evaluate(np.zeros((2, OBSERVATION_SIZE), np.float32))
+    with pytest.raises(InvalidArgumentError, match=r"not \(2, 3\)"):
+        valued_policy().evaluate(np.zeros((2, 3), np.float32))
+    with pytest.raises(InvalidArgumentError, match=r"not \(1, 1, 1590\)"):
+        valued_policy().evaluate(np.zeros((1, 1, OBSERVATION_SIZE), np.float32))
+    with pytest.raises(ArgumentTypeError, match="numpy array"):
+        valued_policy().evaluate([0.0] * OBSERVATION_SIZE)  # type: ignore[arg-type]
+
+
+def test_a_value_head_that_does_not_fit_is_refused_on_construction() -> None:
+    layers = small_policy().layers
+    good = np.zeros((8, 1), np.float32)
+    for value, message in [
+        ((np.zeros((9, 1), np.float32), np.zeros(1, np.float32)), "last hidden layer's 8 outputs"),
+        ((np.zeros((8, 2), np.float32), np.zeros(2, np.float32)), "to one output"),
+        ((good, np.zeros(2, np.float32)), "to one output"),
+        ((np.zeros(8, np.float32), np.zeros(1, np.float32)), "to one output"),
+        ((good.astype(np.float64), np.zeros(1, np.float32)), "float32"),
+        ((np.full((8, 1), np.nan, np.float32), np.zeros(1, np.float32)), "NaN or infinite"),
+        ((good, np.array([np.inf], np.float32)), "NaN or infinite"),
+        (([0.0] * 8, [0.0]), "must be arrays"),
+        ((good,), "pair or None"),
+        ("value", "pair or None"),
+    ]:
+        with pytest.raises(PolicyFileError, match=message):
+            Policy(Rules(), layers, TRAINING, value)  # type: ignore[arg-type]
+    # Without hidden layers the value head reads the observation itself.
+    single = (np.zeros((OBSERVATION_SIZE, NUM_ACTIONS), np.float32), np.zeros(NUM_ACTIONS, np.float32))
+    with pytest.raises(PolicyFileError, match="1590 outputs"):
+        Policy(Rules(), (single,), TRAINING, value=(good, np.zeros(1, np.float32)))
+    assert Policy(Rules(), (single,), value=(np.zeros((OBSERVATION_SIZE, 1), np.float32), good[0])).has_value
+
+
+def test_a_layer_that_is_not_a_pair_is_refused() -> None:
+    with pytest.raises(PolicyFileError, match=r"must be a \(weight, bias\) pair"):
+        Policy(Rules(), (small_policy().layers[0],) + (small_policy().layers[1][:1],))  # type: ignore[arg-type]
+    with pytest.raises(PolicyFileError, match="1 to 16 layers"):
+        Policy(Rules(), 3)  # type: ignore[arg-type]
+
+
+def with_valued_header(change: dict[str, Any]) -> bytes:
+    arrays = members(VALUED)
+    header = json.loads(arrays["header"].tobytes())
+    header.update(change)
+    arrays["header"] = np.frombuffer(json.dumps(header).encode(), np.uint8)
+    return archive(arrays)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        # A version 1 file has no value layer; a version 2 file lists one last.
+        ({"format_version": 1}, "must be named hidden0, hidden1, policy"),
+        ({"format_version": 3}, "format version 1 or 2"),
+        ({"format_version": 2.0}, "format version 1 or 2"),
+        ({"format_version": True}, "format version 1 or 2"),
+        (
+            {"layers": [["hidden0", [OBSERVATION_SIZE, 8]], ["value", [8, 1]], ["policy", [8, NUM_ACTIONS]]]},
+            "must be named hidden0, policy, value",
+        ),
+        ({"layers": [["hidden0", [OBSERVATION_SIZE, 8]], ["policy", [8, NUM_ACTIONS]]]}, "lists its value layer last"),
+        ({"layers": [["value", [8, 1]]]}, "must be 2 to 17"),
+        (
+            {"layers": [["hidden0", [OBSERVATION_SIZE, 8]], ["policy", [8, NUM_ACTIONS]], ["value", [8, 2]]]},
+            "header says",
+        ),
+    ],
+)
+def test_a_version_2_header_that_does_not_fit_is_refused(change: dict[str, Any], message: str) -> None:
+    with pytest.raises(PolicyFileError, match=message):
+        Policy.from_bytes(with_valued_header(change))
+
+
+def test_a_version_1_header_may_not_list_a_value_layer() -> None:
+    arrays = members(VALUED)
+    header = json.loads(arrays["header"].tobytes())
+    header["format_version"] = 1
+    arrays["header"] = np.frombuffer(json.dumps(header).encode(), np.uint8)
+    with pytest.raises(PolicyFileError, match=r"must be named hidden0, hidden1, policy in order: .* no value layer"):
+        Policy.from_bytes(archive(arrays))
+    without = members(SMALL)
+    header = json.loads(without["header"].tobytes())
+    header["format_version"] = 2
+    without["header"] = np.frombuffer(json.dumps(header).encode(), np.uint8)
+    with pytest.raises(PolicyFileError, match="version 2 lists its value layer last"):
+        Policy.from_bytes(archive(without))
+
+
+@pytest.mark.parametrize(
+    ("name", "array", "message"),
+    [
+        ("value.weight", np.zeros((8, 1), np.float64), "float32"),
+        ("value.weight", np.full((8, 1), np.inf, np.float32), "NaN or infinite"),
+        ("value.bias", np.full(1, np.nan, np.float32), "NaN or infinite"),
+        ("value.bias", np.zeros(2, np.float32), "to one output"),
+        ("value.weight", np.zeros((8, 2), np.float32), "header says"),
+    ],
+)
+def test_value_arrays_that_do_not_fit_are_refused(name: str, array: Any, message: str) -> None:
+    arrays = members(VALUED)
+    arrays[name] = array
+    with pytest.raises(PolicyFileError, match=message):
+        Policy.from_bytes(archive(arrays))
+
+
+def test_a_missing_value_array_is_refused() -> None:
+    arrays = members(VALUED)
+    del arrays["value.bias"]
+    with pytest.raises(PolicyFileError, match="not the ones its header lists"):
+        Policy.from_bytes(archive(arrays))
+
+
+def test_every_truncation_of_a_version_2_file_is_refused() -> None:
+    for length in list(range(0, 200, 7)) + list(range(200, len(VALUED), 1999)):
+        with pytest.raises(PolicyFileError):
+            Policy.from_bytes(VALUED[:length])
