@@ -33,6 +33,7 @@ the rate at the largest batch over the best batch's (``flatness``)::
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import platform
@@ -72,37 +73,53 @@ SAMPLERS: dict[str, Callable[[jax.Array, jax.Array], jax.Array]] = {
 
 
 def programs(
-    env: Env, sampler: Callable[[jax.Array, jax.Array], jax.Array]
+    env: Env, sampler: Callable[[jax.Array, jax.Array], jax.Array], *, keyed: bool = False
 ) -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]]:
-    """The compiled batched step (action, step with the mover's observation), reset and init."""
+    """The compiled batched step (action, step with the mover's observation), reset and init;
+    ``keyed``, the step is given a key of its own (a deal that ends shuffles its deck)."""
 
     def one(state: State, key: jax.Array) -> tuple[State, jax.Array]:
-        action = sampler(key, state.legal_action_mask)
         live = ~state.terminated
-        return env.step(state, action), live
+        if keyed:
+            key, deal_key = jax.random.split(key)
+            return env.step(state, sampler(key, state.legal_action_mask), deal_key), live
+        return env.step(state, sampler(key, state.legal_action_mask)), live
 
     def step(state: State, keys: jax.Array, count: jax.Array) -> tuple[State, jax.Array]:
         state, live = jax.vmap(one)(state, keys)
         return state, count + jnp.sum(live)
 
+    init, merge = dealing(env)
+
     def reset(state: State, keys: jax.Array) -> State:
-        fresh = jax.vmap(env.init)(keys)
+        return merge(state, init(keys))
+
+    return jax.jit(step, donate_argnums=(0,)), reset, init
+
+
+@functools.cache
+def dealing(env: Env) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """The compiled ``vmap(init)`` and the merge that keeps the games being played and takes
+    fresh ones for the finished: one pair an environment, so that the runners of every sampler
+    and loop compile the deal once a batch size."""
+
+    def merge(state: State, fresh: State) -> State:
         done = state.terminated
         result: State = jax.tree_util.tree_map(
             lambda a, b: jnp.where(jnp.reshape(done, (-1,) + (1,) * (a.ndim - 1)), a, b), fresh, state
         )
         return result
 
-    return jax.jit(step, donate_argnums=(0,)), jax.jit(reset, donate_argnums=(0,)), jax.jit(jax.vmap(env.init))
+    return jax.jit(jax.vmap(env.init)), jax.jit(merge, donate_argnums=(0,))
 
 
 class Vector:
     """A runner of one batch size: ``run(seconds)`` steps for about that long and returns
     (steps counted, seconds)."""
 
-    def __init__(self, env: Env, batch: int, seed: int, sampler: str = "legal") -> None:
+    def __init__(self, env: Env, batch: int, seed: int, sampler: str = "legal", *, keyed: bool = False) -> None:
         self.batch = batch
-        self.step, self.reset, init = programs(env, SAMPLERS[sampler])
+        self.step, self.reset, init = programs(env, SAMPLERS[sampler], keyed=keyed)
         self.key = jax.random.PRNGKey(seed)
         self.state = init(self._keys())
         self.count = jnp.int32(0)
