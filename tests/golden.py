@@ -211,7 +211,7 @@ def server_outputs() -> dict[str, Any]:
             assert bot is not None
             before, logged = table.state, len(table.log)
             action, after = table.check(seat, bot(table.state.view(seat)))
-            stored.append(f"{table.seq + 1} {seat} {action} {after.phase.value == 'game_over'}")
+            stored.append(f"{table.seq + 1} {seat} {action} {after.is_over}")
             table.commit(action, after)
             if table.state.deal_number != before.deal_number and table.ended is not None:
                 frames.update("".join(table.frames([0, 1, 2, 3, None], table.ended, (logged, len(table.log)))).encode())
