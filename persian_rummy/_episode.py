@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Mapping
-from typing import SupportsFloat, cast
+from typing import Final, SupportsFloat, cast
 
 from persian_rummy.actions import Action
 from persian_rummy.dealing import check_seed
@@ -18,7 +18,7 @@ from persian_rummy.encoding import _shown
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError
 from persian_rummy.game import Game
 from persian_rummy.rules import Rules
-from persian_rummy.state import PLAYERS, GameState
+from persian_rummy.state import PLAYERS, GameState, Phase
 
 
 class Episode:
@@ -31,10 +31,12 @@ class Episode:
     (None, <Phase.MELD: 'meld'>)
     """
 
-    __slots__ = ("deals", "game")
+    __slots__ = ("deals", "game", "state")
 
     def __init__(self, seed: int, rules: Rules = Rules(), dealer: int = 0) -> None:
         self.game = Game.new(seed, rules=rules, dealer=dealer)
+        #: The current state (``game.state``, kept beside it: the environments read it often).
+        self.state: GameState = self.game.state
         #: The finished deals' scores, (team 0, team 1) each (R23-R25).
         self.deals: list[tuple[int, int]] = []
 
@@ -43,21 +45,15 @@ class Episode:
         """The game's seed."""
         return self.game.seed
 
-    @property
-    def state(self) -> GameState:
-        """The current state: the next deal's first as soon as a deal ends, unless it was the
-        last (R7)."""
-        return self.game.state
-
     def play(self, action: Action) -> tuple[int, int] | None:
         """Play ``action`` (legal, for the player to move); if it ends a deal (the game deals
         the next one, unless it is over), return the finished deal's scores by team."""
-        before = self.game
-        game = self.game = before.play(action)
-        after = game.after
-        if after.phase.is_live:  # the deal goes on
+        before = self.state
+        game = self.game = self.game.play(action)
+        state = self.state = game.state
+        if state.deal_number == before.deal_number and state.phase is not _GAME_OVER:  # the deal goes on
             return None
-        last, previous = after.scores, before.state.scores
+        last, previous = game.after.scores, before.scores
         scores = (last[0] - previous[0], last[1] - previous[1])
         self.deals.append(scores)
         return scores
@@ -65,7 +61,10 @@ class Episode:
     @property
     def is_over(self) -> bool:
         """Whether the last deal has ended (R7)."""
-        return self.game.is_over
+        return self.state.phase is _GAME_OVER
+
+
+_GAME_OVER: Final = Phase.GAME_OVER
 
 
 # The checks of the environments' arguments, shared by both: each returns the value as the
