@@ -41,14 +41,14 @@ __all__ = ["Game"]
 #: What the replay of a game's actions reports as a :class:`~persian_rummy.ReplayError`.
 _REFUSED: Final = (IllegalActionError, NotationError, ArgumentTypeError)
 
-# A deal's actions as a linked list, newest first: (action, older) or () (see Game._moves).
-_Moves = tuple[()] | tuple[Action, "_Moves"]
+# A deal's actions as a linked list, newest first: (action, older) or None (see Game._moves).
+_Moves = tuple[Action, "_Moves"] | None
 
 
 def _unlinked(moves: _Moves) -> tuple[Action, ...]:
     """The actions of a linked list (see ``Game._moves``), oldest first."""
     actions = []
-    while moves:
+    while moves is not None:
         action, moves = moves
         actions.append(action)
     actions.reverse()
@@ -91,7 +91,7 @@ class Game:
     # The seed, rules, first dealer and finished deals, shared by every game of one deal.
     _head: _Head
     # The current deal's actions, newest first, as pairs (action, the older ones) ending in
-    # (): play adds one without copying the others. Compared as the tuple of the actions.
+    # None: play adds one without copying the others. Compared as the tuple of the actions.
     _moves: _Moves = attrs.field(eq=_unlinked)
     #: The current state: the deal being played, or the last deal's end once the game is over.
     state: GameState = attrs.field(eq=False)  # follows from the rest
@@ -184,7 +184,7 @@ class Game:
         if not isinstance(rules, Rules):
             raise ArgumentTypeError(f"rules are a persian_rummy.Rules, not {excerpt(rules)}")
         check_dealer(dealer)
-        return _game(_Head(seed, rules, dealer), (), new_game(seed, dealer=dealer, rules=rules))
+        return _game(_Head(seed, rules, dealer), None, new_game(seed, dealer=dealer, rules=rules))
 
     @classmethod
     def from_record(cls, record: GameRecord) -> Game:
@@ -271,7 +271,7 @@ class Game:
             return _game(_Head(head.seed, head.rules, head.dealer, head.finished, ends), moves, after)
         finished = head.finished + (_unlinked(moves),)
         dealt = next_deal(after, deal_seed(head.seed, after.deal_number + 1))
-        return _game(_Head(head.seed, head.rules, head.dealer, finished, ends), (), dealt)
+        return _game(_Head(head.seed, head.rules, head.dealer, finished, ends), None, dealt)
 
     @property
     def after(self) -> GameState:
@@ -286,7 +286,7 @@ class Game:
         >>> game.after.phase, game.after is game.deal_ends[0], game.state.deal_number
         (<Phase.ROUND_OVER: 'round_over'>, True, 2)
         """
-        if not self._moves and self._head.ends:
+        if self._moves is None and self._head.ends:
             return self._head.ends[-1]
         return self.state
 
@@ -401,7 +401,7 @@ def _game(head: _Head, moves: _Moves, state: GameState) -> Game:
 
 def _restored(head: _Head, actions: tuple[Action, ...], state: GameState) -> Game:
     """The game :meth:`Game.__reduce__` took apart."""
-    moves: _Moves = ()
+    moves: _Moves = None
     for action in actions:
         moves = (action, moves)
     return _game(head, moves, state)
