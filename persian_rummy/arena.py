@@ -40,12 +40,12 @@ import attrs
 
 from persian_rummy.actions import Action
 from persian_rummy.bots import Bot, make_bot
-from persian_rummy.dealing import deal_seed, new_game, next_deal
-from persian_rummy.engine import play
+from persian_rummy.dealing import deal_seed
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, excerpt
+from persian_rummy.game import Game
 from persian_rummy.rules import Rules
 from persian_rummy.standings import _Z95, Standings, wilson_interval
-from persian_rummy.state import PLAYERS, GameState, Phase
+from persian_rummy.state import PLAYERS, GameState
 from persian_rummy.view import InfoState
 
 __all__ = [
@@ -89,6 +89,8 @@ class PlayedGame:
     (<Phase.GAME_OVER: 'game_over'>, (413, 222), 141)
     >>> [len(actions) for actions in game.deals], game.deals[0][:2]
     ([74, 67], (DrawStock(), Discard(card=Card.parse('Tc'))))
+    >>> game.game.record().scores == game.final.scores
+    True
     """
 
     #: The final state (``GAME_OVER``, R7), with the game's scores (R23-R26).
@@ -97,6 +99,9 @@ class PlayedGame:
     seed: int | str
     #: Every deal's actions, in order.
     deals: tuple[tuple[Action, ...], ...]
+    #: The whole game as a value (:class:`~persian_rummy.Game`), for its record:
+    #: ``game.record()``.
+    game: Game = attrs.field(eq=False, repr=False)  # follows from the rest
 
     @property
     def action_count(self) -> int:
@@ -116,7 +121,7 @@ class PlayedGame:
         >>> play_game([GreedyBot()] * 4, 1).deal_seeds
         (1, '1/2')
         """
-        return tuple(deal_seed(self.seed, number) for number in range(1, len(self.deals) + 1))
+        return self.game.deal_seeds
 
 
 def play_game(
@@ -130,9 +135,10 @@ def play_game(
 ) -> PlayedGame:
     """Play a whole game (every deal, R7) with ``bots[seat]`` choosing for each seat from its
     own view (R27); a bot whose ``takes_info_state`` is true is given its seat's
-    :class:`~persian_rummy.InfoState` instead (the view and the deal's public history). Deal
-    ``n`` is shuffled with :func:`~persian_rummy.deal_seed`. Returns a :class:`PlayedGame`:
-    the final state (``GAME_OVER``) and every deal's actions. ``on_deal`` sees each fresh
+    :class:`~persian_rummy.InfoState` instead (the view and the deal's public history). The
+    game is a :class:`~persian_rummy.Game` of ``seed``: deal ``n`` is shuffled with
+    :func:`~persian_rummy.deal_seed`. Returns a :class:`PlayedGame`: the final state
+    (``GAME_OVER``), every deal's actions and the game itself. ``on_deal`` sees each fresh
     deal and each finished one; ``on_action`` sees every action with the states before and
     after it.
 
@@ -143,32 +149,29 @@ def play_game(
     """
     if len(bots) != PLAYERS:
         raise InvalidArgumentError(f"R3: a game needs 4 bots, one per seat, not {len(bots)}")
-    state = new_game(deal_seed(seed, 1), dealer=dealer, rules=rules)
-    deals: list[tuple[Action, ...]] = []
+    game = Game.new(seed, dealer=dealer, rules=rules)
     # Bots that read the public history get their seat's InfoState instead of the view.
     history = [seat for seat, bot in enumerate(bots) if getattr(bot, "takes_info_state", False)]
     while True:
+        state = game.state
         if on_deal is not None:
             on_deal(state)
-        actions: list[Action] = []
         infos = {seat: InfoState.start(state, seat) for seat in history}
         while state.phase.is_live:
             seat = state.current_player
             info = infos.get(seat)
             action = bots[seat](state.view(seat) if info is None else info)  # type: ignore[arg-type]
-            after = play(state, action)
+            game = game.play(action)
+            after = game.after  # the deal's last state, if the action ended it
             if on_action is not None:
                 on_action(state, action, after)
             for other, known in infos.items():
                 infos[other] = known.update(action, after)
             state = after
-            actions.append(action)
-        deals.append(tuple(actions))
         if on_deal is not None:
             on_deal(state)
-        if state.phase is Phase.GAME_OVER:
-            return PlayedGame(state, seed, tuple(deals))
-        state = next_deal(state, deal_seed(seed, state.deal_number + 1))
+        if game.is_over:
+            return PlayedGame(state, seed, game.deals, game)
 
 
 @attrs.frozen

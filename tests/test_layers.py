@@ -34,6 +34,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "record._recorder",
         "record._text",
         "record",
+        "game",  # a whole game: deals from its seed, and reads and writes its record
     ),
     (
         # The numbering and the arrays of a seat's view, then the learned player that reads them

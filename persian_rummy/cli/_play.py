@@ -23,9 +23,10 @@ from persian_rummy.cli._options import (
     save_game,
     seed_option,
 )
-from persian_rummy.dealing import Seed, new_game, next_deal
+from persian_rummy.dealing import Seed
 from persian_rummy.engine import legal_actions, play
 from persian_rummy.errors import IllegalActionError, NotationError, excerpt
+from persian_rummy.game import Game
 from persian_rummy.presentation import (
     Style,
     addressed,
@@ -181,39 +182,30 @@ def _ask(state: GameState, seat: int, actions: Sequence[Action], out: TextIO, st
 def _play(
     seed: Seed, seat: int, specs: Sequence[str], rules: Rules, out: TextIO, style: Style, save: str | None = None
 ) -> int:
-    deals: list[list[Action]] = []
+    game = [Game.new(seed, rules=rules)]
     try:
-        return _play_game(seed, seat, specs, rules, out, style, save, deals)
+        return _play_game(seat, specs, out, style, save, game)
     except KeyboardInterrupt:
         # Ctrl-C saves the game played so far, as quit and Ctrl-D do; main says "Interrupted."
         if save is not None:
             print(file=out)
-            save_game(save, seed, deals, rules, out)
+            save_game(save, game[0], out)
         raise
 
 
-def _play_game(
-    seed: Seed,
-    seat: int,
-    specs: Sequence[str],
-    rules: Rules,
-    out: TextIO,
-    style: Style,
-    save: str | None,
-    deals: list[list[Action]],
-) -> int:
-    # ``deals`` fills as the game is played: every action is in it once it has been played.
+def _play_game(seat: int, specs: Sequence[str], out: TextIO, style: Style, save: str | None, game: list[Game]) -> int:
+    # ``game[0]`` is the game as it stands: every action is in it once it has been played.
+    seed = game[0].seed
     bots = bots_for(specs, seed)
     print(style.bold(f"Persian Rummy: you are {SEAT_NAMES[seat]} (seat {seat}); your partner is "
                      f"{SEAT_NAMES[partner_of(seat)]}."), file=out)  # fmt: skip
     print(f"Seed {seed}: persian-rummy play --seed {shlex.quote(str(seed))} deals this game again.", file=out)
     print("Type help at the prompt for the syntax; quit (or Ctrl-D, or Ctrl-C) leaves.", file=out)
-    state = new_game(seed, rules=rules)
     while True:
-        deals.append([])
+        state = game[0].state
         print(file=out)
         print(
-            style.bold(f"== Deal {state.deal_number} of {rules.deals}: {SEAT_NAMES[state.dealer]} deals =="),
+            style.bold(f"== Deal {state.deal_number} of {state.rules.deals}: {SEAT_NAMES[state.dealer]} deals =="),
             file=out,
         )
         while state.phase.is_live:
@@ -222,14 +214,13 @@ def _play_game(
                 action = _ask(state, seat, legal_actions(state), out, style)
                 if action is None:
                     if save is not None:
-                        save_game(save, seed, deals, rules, out)
+                        save_game(save, game[0], out)
                     print("Goodbye.", file=out)
                     return 0
             else:
                 action = bots[mover](state.view(mover))
-            after = play(state, action)
-            deals[-1].append(action)
-            state, before = after, state
+            game[0] = game[0].play(action)
+            state, before = game[0].after, state  # the deal's last state, if the action ended it
             if mover == seat:
                 print(f"  You {describe(before, action, state, style, you=True)}", file=out)
             else:
@@ -240,9 +231,8 @@ def _play_game(
             file=out,
         )
         print(score_sheet(state, style), file=out)
-        if state.is_game_over:
+        if game[0].is_over:
             print(style.bold(f"{result_text(state)}."), file=out)
             if save is not None:
-                save_game(save, seed, deals, rules, out)
+                save_game(save, game[0], out)
             return 0
-        state = next_deal(state, game_seed=seed)

@@ -65,9 +65,9 @@ def simulate(args: argparse.Namespace, out: TextIO) -> int:
     if args.games < 1:
         raise InvalidArgumentError(f"--games must be at least 1, not {args.games}")
     if args.games == 1:
-        game = _print_game(args.seed, args.bot, rules, out, style)
+        played = _print_game(args.seed, args.bot, rules, out, style)
         if args.save is not None:
-            save_game(args.save, args.seed, game.deals, rules, out)
+            save_game(args.save, played.game, out)
         return 0
     if args.save is not None:
         raise InvalidArgumentError("--save records one game: leave out --games or give --games 1")

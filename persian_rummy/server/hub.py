@@ -41,7 +41,7 @@ from persian_rummy.server.connections import (
 from persian_rummy.server.limits import DEFAULT_LIMITS, CapacityError, Limits, client_address
 from persian_rummy.server.store import ActionRow, GroupCommit, Store
 from persian_rummy.server.tables import HUMAN, PROTOCOL, WEB_STYLE, Table, new_token
-from persian_rummy.state import PLAYERS, SEAT_NAMES, GameState, Phase
+from persian_rummy.state import PLAYERS, SEAT_NAMES, GameState
 
 __all__ = ["KEEP_FINISHED", "SWEEP_SECONDS", "BadMessage", "ClientMessage", "Server", "parse_message"]
 
@@ -346,7 +346,7 @@ class Server:
         action, after = table.check(seat, action)
         # The commit (an fsync) runs on the store's own thread: the event loop serves the other
         # tables meanwhile, and this table's lock keeps its actions in order.
-        await self._commits.add(ActionRow(table.id, table.seq + 1, seat, str(action), after.phase is Phase.GAME_OVER))
+        await self._commits.add(ActionRow(table.id, table.seq + 1, seat, str(action), after.is_over))
         table.commit(action, after)
         sends = [] if sender is None else [(sender, ack_frame(table.seq, action, request_id))]
         if table.state.deal_number != before.deal_number and table.ended is not None:

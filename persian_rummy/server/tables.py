@@ -1,9 +1,9 @@
 """A table: one game played by four seats (people or bots), with its secret tokens.
 
-The table holds the authoritative :class:`~persian_rummy.GameState`; it applies each action
-for the seat that sent it (``play(..., seat=...)``), numbers the accepted actions (``seq``,
-counted over the whole game), keeps the game's log in words and deals the next deal as soon
-as one ends (R7). What each seat is sent is built here (:meth:`Table.frames`): its own
+The table holds the authoritative :class:`~persian_rummy.Game`; it plays each action for the
+seat that sent it (``game.play(..., seat=...)``), numbers the accepted actions (``seq``,
+counted over the whole game) and keeps the game's log in words; the game deals the next deal
+as soon as one ends (R7). What each seat is sent is built here (:meth:`Table.frames`): its own
 :class:`~persian_rummy.PlayerView`, its legal actions and the log as it may read it, never
 another hand (R27); the page draws the table from them.
 
@@ -22,17 +22,16 @@ import re
 import secrets
 import time
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, cast
 
 import attrs
 
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards
-from persian_rummy.arena import deal_seed
 from persian_rummy.bots import Bot, make_bot
 from persian_rummy.cards import Card
-from persian_rummy.dealing import new_game, next_deal
-from persian_rummy.engine import legal_actions, play
+from persian_rummy.engine import legal_actions
 from persian_rummy.errors import NotationError
+from persian_rummy.game import Game
 from persian_rummy.melds import credits
 from persian_rummy.presentation import Style, describe, narrate, result_text, round_end_text
 from persian_rummy.record import GameRecord, dumps
@@ -94,28 +93,14 @@ class Table:
 
     #: The table's id, in its links and the database.
     id: str
-    #: The :class:`~persian_rummy.Rules` of the game.
-    rules: Rules
-    #: The seed that shuffles every deal (:func:`~persian_rummy.arena.deal_seed`); it never
-    #: leaves the server.
-    seed: int
-    #: The first deal's dealer (R4).
-    dealer: int
     #: ``"human"`` or a bot's name, per seat.
     seats: tuple[str, ...]
     #: The name shown for each seat.
     names: tuple[str, ...]
     #: The bot playing each bot seat (``None`` for people).
     bots: tuple[Bot | None, ...]
-    #: The game as it stands.
-    state: GameState
-    #: The actions of each deal so far.
-    deals: list[list[Action]]
-    #: The number of actions accepted so far, every deal's.
-    seq: int = 0
-    #: The last state of the latest finished deal (every hand is public then, R23), shown with
-    #: its score sheet.
-    ended: GameState | None = None
+    #: The game as it stands (:class:`~persian_rummy.Game`): its seed never leaves the server.
+    game: Game
     #: The address of the client that created the table (``""`` when not known).
     owner: str = ""
     #: When the table was created, in seconds since the epoch.
@@ -127,6 +112,75 @@ class Table:
     #: The game in words: for each action, deal and score, its mover (``None`` for a deal's
     #: heading or score), its entry as JSON for everyone and for its mover (``""``: the same).
     log: list[tuple[int | None, str, str]] = attrs.field(factory=list)
+
+    @property
+    def rules(self) -> Rules:
+        """The :class:`~persian_rummy.Rules` of the game.
+
+        >>> Table.new(seats=("human",) * 4, rules=Rules(deals=1)).rules.deals
+        1
+        """
+        return self.game.rules
+
+    @property
+    def seed(self) -> int:
+        """The seed that shuffles every deal (:func:`~persian_rummy.deal_seed`); it never leaves
+        the server.
+
+        >>> Table.new(seats=("human",) * 4, seed=5).seed
+        5
+        """
+        return cast(int, self.game.seed)  # a table's seed is a whole number (new, resume)
+
+    @property
+    def dealer(self) -> int:
+        """The first deal's dealer (R4).
+
+        >>> Table.new(seats=("human",) * 4, dealer=2).dealer
+        2
+        """
+        return self.game.dealer
+
+    @property
+    def state(self) -> GameState:
+        """The game's current state (the next deal's first as soon as a deal ends, R7).
+
+        >>> Table.new(seats=("human",) * 4, dealer=3).state.current_player
+        0
+        """
+        return self.game.state
+
+    @property
+    def deals(self) -> tuple[tuple[Action, ...], ...]:
+        """The actions of each deal so far.
+
+        >>> Table.new(seats=("human",) * 4).deals
+        ((),)
+        """
+        return self.game.deals
+
+    @property
+    def seq(self) -> int:
+        """The number of actions accepted so far, every deal's.
+
+        >>> table = Table.new(seats=("human",) * 4, dealer=0)
+        >>> table.seq, table.apply(1, "draw").phase.name, table.seq
+        (0, 'MELD', 1)
+        """
+        return sum(map(len, self.game.deals))
+
+    @property
+    def ended(self) -> GameState | None:
+        """The last state of the latest deal the game followed with another (every hand is
+        public then, R23), shown with its score sheet; ``None`` before the first has ended.
+
+        >>> Table.new(seats=("human",) * 4).ended is None
+        True
+        """
+        ends = self.game.deal_ends
+        if ends and ends[-1].phase is Phase.GAME_OVER:
+            ends = ends[:-1]
+        return ends[-1] if ends else None
 
     @classmethod
     def new(
@@ -153,19 +207,11 @@ class Table:
         # 128 bits, as the library asks of a secret seed: nobody can search the seeds for a deal.
         seed = secrets.randbits(128) if seed is None else seed
         dealer = secrets.randbelow(PLAYERS) if dealer is None else dealer
-        state = new_game(deal_seed(seed, 1), dealer=dealer, rules=rules)
+        game = Game.new(seed, rules=rules, dealer=dealer)
         table = cls(
-            table_id or secrets.token_hex(8),
-            rules,
-            seed,
-            dealer,
-            tuple(seats),
-            _check_names(names),
-            _make_bots(seats, seed, rules),
-            state,
-            [[]],
+            table_id or secrets.token_hex(8), tuple(seats), _check_names(names), _make_bots(seats, seed, rules), game
         )
-        table._note_deal(state)
+        table._note_deal(game.state)
         return table
 
     @classmethod
@@ -202,7 +248,7 @@ class Table:
         >>> Table.new(seats=("human",) * 4).finished
         False
         """
-        return self.state.phase is Phase.GAME_OVER
+        return self.game.is_over
 
     def apply(self, seat: int, action: Action | str) -> GameState:
         """Play ``action`` for ``seat`` and return the state it leads to: the next deal's first
@@ -221,23 +267,24 @@ class Table:
         action, after = self.check(seat, action)
         return self.commit(action, after)
 
-    def check(self, seat: int, action: Action | str) -> tuple[Action, GameState]:
-        """The action (parsed) and the state it leads to, if ``seat`` may play it now; raises
+    def check(self, seat: int, action: Action | str) -> tuple[Action, Game]:
+        """The action (parsed) and the game it leads to, if ``seat`` may play it now; raises
         what :func:`~persian_rummy.play` raises. The table does not change (the server stores
         the action between this and :meth:`commit`).
 
         >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
         >>> action, after = table.check(1, "draw")
-        >>> action, after.phase.name, table.seq
+        >>> action, after.state.phase.name, table.seq
         (DrawStock(), 'MELD', 0)
         """
         if isinstance(action, str):
             action = Action.parse(action)
-        return action, play(self.state, action, seat=seat)
+        return action, self.game.play(action, seat=seat)
 
-    def commit(self, action: Action, after: GameState) -> GameState:
-        """Record ``action``, checked by :meth:`check` on the current state, leading to ``after``;
-        deal the next deal if it ended one (R7). Returns the new current state.
+    def commit(self, action: Action, after: Game) -> GameState:
+        """Record ``action``, checked by :meth:`check` on the current game, leading to
+        ``after`` (which has dealt the next deal if the action ended one, R7). Returns the new
+        current state.
 
         >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
         >>> table.commit(*table.check(1, "draw")).phase.name, table.seq
@@ -245,18 +292,14 @@ class Table:
         """
         self.played = self.played or self.bots[self.state.current_player] is None
         self.touched = time.time()
-        self.deals[-1].append(action)
-        self.seq += 1
-        before, self.state = self.state, after
-        self._narrate(before, action, after)
-        if not after.phase.is_live:
-            self._note_score(after)
-        if after.phase is Phase.ROUND_OVER:
-            self.ended = after
-            self.state = next_deal(after, deal_seed(self.seed, after.deal_number + 1))
-            self.deals.append([])
-            self._note_deal(self.state)
-        return self.state
+        before, self.game = self.game, after
+        reached = after.after  # the deal's last state, if the action ended it
+        self._narrate(before.state, action, reached)
+        if not reached.phase.is_live:
+            self._note_score(reached)
+        if reached is not after.state:  # the next deal was dealt
+            self._note_deal(after.state)
+        return after.state
 
     def record(self) -> GameRecord:
         """The full game record so far (with the seed: for the server only; seats get
@@ -265,12 +308,7 @@ class Table:
         >>> len(Table.new(seats=("human",) * 4).record().deals)
         1
         """
-        return GameRecord.from_actions(
-            [(deal_seed(self.seed, number), actions) for number, actions in enumerate(self.deals, 1)],
-            dealer=self.dealer,
-            rules=self.rules,
-            players=self.names,
-        )
+        return self.game.record(players=self.names)
 
     def record_text(self, seat: int) -> str:
         """The game record as ``seat`` saw it (:meth:`~persian_rummy.record.GameRecord.redact`):
