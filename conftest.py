@@ -5,7 +5,7 @@ README and in ``.ci/run``:
 
 * ``HYPOTHESIS_PROFILE=ci`` (set by ``.ci/run``) is the *thorough* profile. Tests marked
   ``@pytest.mark.thorough`` (soaks, long state machines, whole-game browser runs) run only
-  under it; a contributor's default run deselects them, so it stays under a minute.
+  under it; a contributor's default run deselects them, so it stays short.
 * Optional extras: modules that need an extra (``[rl]``, ``[rl-train]``, ``[server]``) are
   listed in ``OPTIONAL`` below. When an extra is not installed, its tests and modules are not
   collected and the header says so; ``PERSIAN_RUMMY_REQUIRE_EXTRAS=1`` (set by ``.ci/run``)

@@ -90,6 +90,20 @@ def _legal(view: PlayerView) -> tuple[Action, ...]:
     return actions
 
 
+def _check_seed(bot: str, seed: object) -> None:
+    # A bot's seed is a whole number. A view in its place means a function that makes bots
+    # from a seed was played as a bot: say how to give it as a factory.
+    if hasattr(seed, "__index__") and not isinstance(seed, float):
+        return
+    if isinstance(seed, GameState | PlayerView | InfoState):
+        raise ArgumentTypeError(
+            f"{bot}'s seed is a whole number, not a {type(seed).__name__}: a function that makes bots from a "
+            "seed was played as a bot (called with the view); give it as BotFactory(function) "
+            "(persian_rummy.arena.BotFactory) to make a bot from each seat's seed"
+        )
+    raise ArgumentTypeError(f"{bot}'s seed is a whole number, not {excerpt(seed)}")
+
+
 class RandomBot:
     """Plays a uniformly random legal action, from ``random.Random(seed)``.
 
@@ -104,6 +118,7 @@ class RandomBot:
     __slots__ = ("_rng", "seed")
 
     def __init__(self, seed: int = 0) -> None:
+        _check_seed("RandomBot", seed)
         self.seed = seed
         self._rng = random.Random(seed)
 
@@ -331,6 +346,7 @@ class GreedyBot:
     __slots__ = ("seed",)
 
     def __init__(self, seed: int = 0) -> None:
+        _check_seed("GreedyBot", seed)
         self.seed = seed
 
     def __call__(self, view: PlayerView) -> Action:
@@ -457,6 +473,7 @@ class MonteCarloBot:
     def __init__(
         self, seed: int = 0, *, samples: int = 4, horizon: int = 4, candidates: int = 3, history: int = 0
     ) -> None:
+        _check_seed("MonteCarloBot", seed)
         for name, value in (("samples", samples), ("horizon", horizon), ("candidates", candidates)):
             if type(value) is not int or value < 1:
                 raise InvalidArgumentError(

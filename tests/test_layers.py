@@ -43,6 +43,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "observation",
         "policy",
         "bots",
+        "_bot_specs",  # what stands for a bot (a name, a factory, a class, a bot), for the arena
         "standings",
         "arena",
         "strategies",

@@ -158,7 +158,7 @@ def parents() -> dict[str, argparse.ArgumentParser]:
     players.add_argument(
         "--bot",
         nargs="+",
-        default=["greedy"],
+        default=list(DEFAULT_BOTS),
         metavar="NAME",
         help=f"the bots: one for every seat, two (North-South, East-West) or four (by seat); "
         f"names: {names}, with knobs as in mc:samples=4, or your own as package.module:factory (default greedy)",
@@ -168,6 +168,9 @@ def parents() -> dict[str, argparse.ArgumentParser]:
     )
     return {"colour": colour, "players": players}
 
+
+#: The bots of every seat when ``--bot`` is not given.
+DEFAULT_BOTS: Final = ("greedy",)
 
 #: The words every ``--seed`` help starts from.
 SEED_HELP: Final = "a whole number or any text"

@@ -14,6 +14,7 @@ from typing import Final, TextIO
 from persian_rummy._bits import partner_of
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards
 from persian_rummy.cli._options import (
+    DEFAULT_BOTS,
     SEED_HELP,
     bots_for,
     command,
@@ -38,6 +39,9 @@ from persian_rummy.presentation import (
 )
 from persian_rummy.rules import Rules
 from persian_rummy.state import SEAT_NAMES, GameState
+
+#: The seat of a game played without --seat.
+_DEFAULT_SEAT: Final = 2
 
 
 def add_parser(
@@ -64,7 +68,11 @@ def add_parser(
         help=f"the seed of the game, {SEED_HELP} (default: a random one, printed to replay it)",
     )
     game.add_argument(
-        "--seat", type=int, default=2, choices=range(4), help="your seat: 0 North, 1 East, 2 South (default), 3 West"
+        "--seat",
+        type=int,
+        default=_DEFAULT_SEAT,
+        choices=range(4),
+        help="your seat: 0 North, 1 East, 2 South (default), 3 West",
     )
     game.add_argument(
         "--save", metavar="FILE", help="save the game as a game record when it ends or you quit (quit, Ctrl-D, Ctrl-C)"
@@ -78,6 +86,25 @@ def play_command(args: argparse.Namespace, out: TextIO) -> int:
     rules = rules_and_bots(args)
     seed = _random_seed() if args.seed is None else args.seed
     return _play(seed, args.seat, args.bot, rules, out, style, args.save)
+
+
+def again(seed: Seed, seat: int, specs: Sequence[str], rules: Rules) -> str:
+    """The command that deals the same game again: the seed and every option that shaped the
+    game (the seat, the bots, the rules), each left out at its default.
+
+    >>> again(7, 2, ["neural"], Rules())
+    'persian-rummy play --seed 7 --bot neural'
+    >>> again("friday game", 0, ["greedy"], Rules(deals=1))
+    "persian-rummy play --seed 'friday game' --seat 0 --rules deals=1"
+    """
+    words = ["persian-rummy", "play", "--seed", str(seed)]
+    if seat != _DEFAULT_SEAT:
+        words += ["--seat", str(seat)]
+    if tuple(specs) != DEFAULT_BOTS:
+        words += ["--bot", *specs]
+    if rules != Rules():
+        words += ["--rules", str(rules)]
+    return shlex.join(words)
 
 
 def _random_seed() -> int:
@@ -199,7 +226,7 @@ def _play_game(seat: int, specs: Sequence[str], out: TextIO, style: Style, save:
     bots = bots_for(specs, seed)
     print(style.bold(f"Persian Rummy: you are {SEAT_NAMES[seat]} (seat {seat}); your partner is "
                      f"{SEAT_NAMES[partner_of(seat)]}."), file=out)  # fmt: skip
-    print(f"Seed {seed}: persian-rummy play --seed {shlex.quote(str(seed))} deals this game again.", file=out)
+    print(f"Seed {seed}: {again(seed, seat, specs, game[0].rules)} deals this game again.", file=out)
     print("Type help at the prompt for the syntax; quit (or Ctrl-D, or Ctrl-C) leaves.", file=out)
     while True:
         state = game[0].state

@@ -29,7 +29,7 @@ import json
 import time
 from typing import Any
 
-from persian_rummy.bots import Bot, make_bot
+from persian_rummy.arena import BotSpec, build_bot
 from persian_rummy.errors import InvalidArgumentError, PersianRummyError
 from persian_rummy.server.limits import DEFAULT_LIMITS, Limits, TokenBucket
 from persian_rummy.server.tables import PROTOCOL
@@ -39,16 +39,18 @@ __all__ = ["PROTOCOL", "SeatClient"]
 
 
 class SeatClient:
-    """Plays the seat a WebSocket ``url`` (``ws://host:port/ws/<token>``) opens with ``bot``
-    (a bot or a bot's name). :meth:`run` returns when the game is over or the connection
-    closes; run it again to reconnect and carry on.
+    """Plays the seat a WebSocket ``url`` (``ws://host:port/ws/<token>``) opens with ``bot``, a
+    bot spec as the arena takes one (a bot's name, a bot, a class or a
+    :class:`~persian_rummy.arena.BotFactory`, made with ``seed``; see
+    :func:`~persian_rummy.arena.build_bot`). :meth:`run` returns when the game is over or the
+    connection closes; run it again to reconnect and carry on.
     """
 
     def __init__(
-        self, url: str, bot: Bot | str, *, seed: int = 0, keep: bool = False, limits: Limits = DEFAULT_LIMITS
+        self, url: str, bot: BotSpec, *, seed: int = 0, keep: bool = False, limits: Limits = DEFAULT_LIMITS
     ) -> None:
         self.url = url
-        self.bot = make_bot(bot, seed) if isinstance(bot, str) else bot
+        self.bot = build_bot(bot, seed)
         self.keep = keep
         self.messages: list[str] = []
         self.acks: dict[int, str] = {}
