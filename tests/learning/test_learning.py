@@ -297,3 +297,55 @@ def test_the_trainer_splits_the_games_over_two_devices() -> None:
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "sharded ok" in done.stdout
+
+
+def interrupted_run(folder: Path, wait_for: str) -> tuple[int, str]:
+    """`persian-rummy train` in a process of its own, sent Ctrl-C (SIGINT) once a line
+    starting with ``wait_for`` is printed; its exit status and everything it printed. Every
+    wait is bounded (compiling takes minutes on a busy machine)."""
+    import signal
+    import threading
+
+    command = [sys.executable, "-m", "persian_rummy", "train", "--rules", "deals=1", "--hidden", "8"]
+    command += ["--envs", "2", "--horizon", "4", "--steps", "100000", "--out", str(folder), "--evaluation-games", "0"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert process.stdout is not None
+    lines: list[str] = []
+    seen = threading.Event()
+
+    def read() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            lines.append(line)
+            if line.startswith(wait_for):
+                seen.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        assert seen.wait(900), "".join(lines)[-2000:]
+        process.send_signal(signal.SIGINT)
+        status = process.wait(900)
+    finally:
+        process.kill()
+    reader.join(60)
+    return status, "".join(lines)
+
+
+@pytest.mark.thorough
+@pytest.mark.parametrize("wait_for", ["compiling", "iteration 2 "])
+def test_ctrl_c_saves_the_checkpoint_and_the_policy_and_exits_130(tmp_path: Path, wait_for: str) -> None:
+    """Ctrl-C while compiling or between iterations: the run stops cleanly (no crash), saves
+    the checkpoint, the compact checkpoint and the policy, and exits 130; the run resumes from
+    what it saved."""
+    status, printed = interrupted_run(tmp_path, wait_for)
+    assert status == 130, printed[-2000:]
+    assert "stopped at iteration" in printed and "Interrupted." in printed
+    for name in (CHECKPOINT, COMPACT, "policy.npz"):
+        assert (tmp_path / name).stat().st_size > 0
+    saved = Policy.load(tmp_path / "policy.npz", rules=Rules(deals=1))
+    state, meta = load_checkpoint(
+        tmp_path / CHECKPOINT,
+        Trainer(TrainConfig.from_json(json.dumps({"rules": "deals=1", "hidden": [8], "envs": 2, "horizon": 4}))),
+    )
+    assert meta["iteration"] == saved.training["steps"] == int(state.iteration)
