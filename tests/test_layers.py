@@ -48,6 +48,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "arena",
         "strategies",
         # the table server (the [server] extra): a program built on the library, as the CLI is
+        "server.protocol",
         "server.tables",
         "server.store",
         "server.limits",

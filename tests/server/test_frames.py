@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -14,6 +15,7 @@ from persian_rummy import legal_actions
 from persian_rummy.actions import DrawDiscard, DrawStock, LayOff
 from persian_rummy.melds import credits
 from persian_rummy.presentation import narrate
+from persian_rummy.server.protocol import encode_frame
 from persian_rummy.server.tables import PROTOCOL, WEB_STYLE, Table
 
 SEATS = (0, 1, 2, 3, None)
@@ -90,3 +92,31 @@ def test_r27_frames_written_together_are_each_connections_own_frame(game: int) -
         assert kinds.count("deal") == len(table_.deals) - 1  # the first deal's heading came before
     whole = json.loads(table_.frames([None])[0])["log"]
     assert [entry["kind"] for entry in whole].count("deal") == table_.state.rules.deals
+
+
+def ordered(text: str) -> Any:
+    """JSON text read with every object as its list of (key, value) pairs, in order."""
+    return json.loads(text, object_pairs_hook=list)
+
+
+@pytest.mark.parametrize("game", range(2))
+def test_a_frame_is_one_value_written_at_once_its_view_as_the_library_writes_it(game: int) -> None:
+    # Written by one encoder from one value, a frame is its own canonical text: a frame spliced
+    # from texts written apart (the view with other separators than the frame) is not.
+    table_ = Table.new(seats=("human",) * 4, seed=game, dealer=game)
+    rng = random.Random(game)
+    while not table_.finished:
+        before = len(table_.entries)
+        table_.apply(table_.state.current_player, rng.choice(list(legal_actions(table_.state))))
+        values = table_.frame_values(SEATS, log=(before, len(table_.entries)))
+        texts = table_.frames(SEATS, log=(before, len(table_.entries)))
+        for seat, value, text in zip(SEATS, values, texts, strict=True):
+            assert text == encode_frame(json.loads(text)) == encode_frame(value)
+            # The view's keys and values in the library's order (R27: a spectator's has no hand).
+            view = table_.state.view(0 if seat is None else seat)
+            expected_view = ordered(view.to_json())
+            if seat is None:
+                expected_view = [(key, None if key in ("seat", "hand") else item) for key, item in expected_view]
+            assert ordered(text)[-1] == ("view", expected_view)
+    # The log, read as text, is each entry's value written once.
+    assert [json.loads(public) for _, public, _ in table_.log] == [entry.value(None) for entry in table_.entries]
