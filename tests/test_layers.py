@@ -53,6 +53,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "server.store",
         "server.limits",
         "server.connections",
+        "server.live",
         "server.hub",
         "server.pages",
         "server.app",
