@@ -48,10 +48,12 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "arena",
         "strategies",
         # the table server (the [server] extra): a program built on the library, as the CLI is
+        "server.protocol",
         "server.tables",
         "server.store",
         "server.limits",
         "server.connections",
+        "server.live",
         "server.hub",
         "server.pages",
         "server.app",

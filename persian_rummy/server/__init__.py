@@ -2,13 +2,16 @@
 own view (needs the ``[server]`` extra: Starlette, uvicorn, websockets).
 
 ``persian-rummy serve`` runs it (see :func:`serve`); :func:`create_app` gives the ASGI
-application for any ASGI server. The pieces: :mod:`~persian_rummy.server.tables` (a game and
-what each seat is sent), :mod:`~persian_rummy.server.store` (SQLite persistence),
-:mod:`~persian_rummy.server.limits` (what strangers may do),
-:mod:`~persian_rummy.server.connections` (the WebSockets and sending under a time limit),
-:mod:`~persian_rummy.server.hub` (the tables, their players and bots, the messages),
-:mod:`~persian_rummy.server.app` (the HTTP endpoints) and :mod:`~persian_rummy.server.pages` (HTML). The "Serving games" page of the docs describes
-the protocol and the security model.
+application for any ASGI server. The pieces: :mod:`~persian_rummy.server.protocol` (the
+protocol's version, names and codes, and the encoder of frames),
+:mod:`~persian_rummy.server.tables` (a game and what each seat is sent),
+:mod:`~persian_rummy.server.store` (SQLite persistence), :mod:`~persian_rummy.server.limits`
+(what strangers may do), :mod:`~persian_rummy.server.connections` (the WebSockets and sending
+under a time limit), :mod:`~persian_rummy.server.live` (a table in play: its game, lock,
+connections and rematch), :mod:`~persian_rummy.server.hub` (the tables in play, the bots,
+the messages), :mod:`~persian_rummy.server.app` (the HTTP endpoints) and
+:mod:`~persian_rummy.server.pages` (HTML). The "Serving games" page of the docs describes the
+protocol and the security model.
 
 >>> from persian_rummy.server import create_app
 >>> create_app(":memory:").state.server.limits.message_bytes

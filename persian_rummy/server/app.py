@@ -39,8 +39,8 @@ from persian_rummy.rules import Rules
 from persian_rummy.server.hub import Server
 from persian_rummy.server.limits import DEFAULT_LIMITS, CapacityError, Limits, client_address
 from persian_rummy.server.pages import created, lobby, problem, table_page
+from persian_rummy.server.protocol import HUMAN
 from persian_rummy.server.store import Store
-from persian_rummy.server.tables import HUMAN
 from persian_rummy.state import PLAYERS, SEAT_NAMES
 
 __all__ = ["create_app"]
@@ -262,19 +262,17 @@ async def _seat_page(request: Request) -> Response:
     opened = _server(request).open(request.path_params["token"])
     if opened is None:
         return _html(problem("This link opens no table."), 404)
-    table, seat = opened
-    return _html(table_page(table, seat))
+    live, seat = opened
+    return _html(table_page(live.table, seat))
 
 
 async def _record(request: Request) -> Response:
-    server = _server(request)
-    opened = server.open(request.path_params["token"])
-    table, seat = opened if opened is not None else (None, None)
-    if table is None or seat is None:
+    opened = _server(request).open(request.path_params["token"])
+    live, seat = opened if opened is not None else (None, None)
+    if live is None or seat is None:
         return PlainTextResponse("This link has no record to download.", 404)
-    async with server.locks[table.id]:
-        text = table.record_text(seat)
-    disposition = f'attachment; filename="persian-rummy-{table.id}-{SEAT_NAMES[seat].lower()}.prr"'
+    text = await live.record_text(seat)
+    disposition = f'attachment; filename="persian-rummy-{live.id}-{SEAT_NAMES[seat].lower()}.prr"'
     return PlainTextResponse(text, headers={"Content-Disposition": disposition})
 
 

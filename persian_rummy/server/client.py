@@ -8,7 +8,7 @@ seconds), the number of actions played when each connection began (``joined``: a
 shows where the table resumed) and, when asked, every message received, byte for byte
 (``messages``), for tests that check what crossed the wire, and the table's log as its seat
 reads it (``log``, one entry a line: every action in words, each deal's heading and score).
-It speaks protocol :data:`~persian_rummy.server.tables.PROTOCOL` and refuses a frame of another
+It speaks protocol :data:`~persian_rummy.server.protocol.PROTOCOL` and refuses a frame of another
 (:class:`~persian_rummy.InvalidArgumentError`). It keeps within the server's message rate
 (:class:`~persian_rummy.server.limits.Limits`, the defaults unless it is told the server's):
 a bot answers at once, faster than the rate allows once a game goes quickly, so the client
@@ -32,7 +32,7 @@ from typing import Any
 from persian_rummy.arena import BotSpec, build_bot
 from persian_rummy.errors import InvalidArgumentError, PersianRummyError
 from persian_rummy.server.limits import DEFAULT_LIMITS, Limits, TokenBucket
-from persian_rummy.server.tables import PROTOCOL
+from persian_rummy.server.protocol import PROTOCOL
 from persian_rummy.view import PlayerView
 
 __all__ = ["PROTOCOL", "SeatClient"]

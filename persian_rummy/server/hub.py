@@ -1,12 +1,13 @@
-"""The hub of the table server: the :class:`Server` that owns the tables in memory, their
-SQLite :class:`~persian_rummy.server.store.Store`, the open connections of each table's
-seats and spectators, and the bots. Every message from a client goes through
+"""The hub of the table server: the :class:`Server` that keeps the tables in play in memory
+(one :class:`~persian_rummy.server.live.LiveTable` each: the game, its lock, its people's
+connections, its spectators, its rematch), their SQLite
+:class:`~persian_rummy.server.store.Store`, and the bots. Every message from a client goes through
 :meth:`Server.receive`: it is rate-limited and parsed (:func:`parse_message`, a pure
 function), and answered with an error frame when it is bad, never with a crash. An action is
 applied by the table for the seat its token opens (``play(..., seat=...)``), written to
 SQLite, acknowledged to its sender and then sent to every connection of the table as that
 seat's (or the spectators') frame: its view, its legal actions and the new entries of the
-table's log (protocol :data:`~persian_rummy.server.tables.PROTOCOL`).
+table's log (protocol :data:`~persian_rummy.server.protocol.PROTOCOL`).
 
 >>> parse_message('{"type": "action", "action": "draw", "id": 3}', 4096, spectator=False)
 ClientMessage(action=DrawStock(), id=3)
@@ -31,17 +32,13 @@ from persian_rummy.actions import Action
 from persian_rummy.errors import NotationError, NotYourTurnError, PersianRummyError
 from persian_rummy.presentation import addressed
 from persian_rummy.rules import Rules
-from persian_rummy.server.connections import (
-    Connection,
-    ack_frame,
-    close_connection,
-    error_frame,
-    send_in_turn,
-)
+from persian_rummy.server.connections import Connection, close_connection, error_frame, send_in_turn
 from persian_rummy.server.limits import DEFAULT_LIMITS, CapacityError, Limits, client_address
+from persian_rummy.server.live import LiveTable
+from persian_rummy.server.protocol import CLOSE_CODES, HUMAN, WEB_STYLE, encode_frame
 from persian_rummy.server.store import ActionRow, GroupCommit, Store
-from persian_rummy.server.tables import HUMAN, PROTOCOL, WEB_STYLE, Table, new_token
-from persian_rummy.state import PLAYERS, SEAT_NAMES, GameState
+from persian_rummy.server.tables import Table, new_token
+from persian_rummy.state import PLAYERS, SEAT_NAMES
 
 __all__ = ["KEEP_FINISHED", "SWEEP_SECONDS", "BadMessage", "ClientMessage", "Server", "parse_message"]
 
@@ -119,7 +116,8 @@ def parse_message(text: str | None, limit: int, *, spectator: bool) -> ClientMes
 
 
 class Server:
-    """The tables of one server, their database and their connections.
+    """The tables of one server, their database and their connections. Each table in play
+    is one :class:`~persian_rummy.server.live.LiveTable`, kept by id and let go in one place.
 
     ``bot_delay`` is the pause (seconds) before each bot move, so people can follow the
     game; tests use 0.
@@ -128,16 +126,16 @@ class Server:
     >>> table, links = server.create_table(["human", "random", "human", "random"], client="192.0.2.1")
     >>> [seat for seat, _ in links["seats"]], links["spectator"] != links["seats"][0][1], table.owner
     ([0, 2], True, '192.0.2.1')
+    >>> server.live_table(table.id).table is table, list(server.tables) == [table.id]
+    (True, True)
     """
 
     def __init__(self, store: Store, *, bot_delay: float = 0.0, limits: Limits = DEFAULT_LIMITS) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.limits = limits
-        self.tables: dict[str, Table] = {}
-        self.locks: dict[str, asyncio.Lock] = {}
-        self.players: dict[tuple[str, int], Connection] = {}
-        self.spectators: dict[str, set[Connection]] = {}
+        # The tables in play here, by id: each holds all that is kept for it.
+        self._live: dict[str, LiveTable] = {}
         #: The open connections of each client address.
         self.clients: Counter[str] = Counter()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -146,10 +144,21 @@ class Server:
         # Tables being stored by create_table_async, by client: they count towards the limits.
         self._creating: Counter[str] = Counter()
         self._swept = 0.0
-        #: The rematch of each finished table that has one: its people's seats' tokens.
-        self.rematches: dict[str, dict[int, str]] = {}
 
     # --- tables ----------------------------------------------------------------------------
+
+    @property
+    def tables(self) -> dict[str, Table]:
+        """The tables in memory, by id (a new dictionary: the server's own is not handed out).
+
+        >>> Server(Store(":memory:")).tables
+        {}
+        """
+        return {table_id: live.table for table_id, live in self._live.items()}
+
+    def live_table(self, table_id: str) -> LiveTable | None:
+        """The table ``table_id`` as it is kept in memory, or ``None`` when it is not."""
+        return self._live.get(table_id)
 
     def create_table(
         self,
@@ -184,7 +193,7 @@ class Server:
         >>> import asyncio
         >>> server = Server(Store(":memory:"))
         >>> table, links = asyncio.run(server.create_table_async(["human"] * 4))
-        >>> server.open(links["spectator"])[0] is table
+        >>> server.open(links["spectator"])[0].table is table
         True
         """
         self._check_capacity(client)
@@ -201,21 +210,25 @@ class Server:
 
     async def rematch(self, token: str, client: str) -> str:
         """The token of the same seat at the rematch of the finished game ``token`` opens (a
-        new table with the same seats, names and rules, made by the first seat to ask).
+        new table with the same seats, names and rules, made once, by the first seat to ask,
+        and kept with the finished table while it is in memory).
         Raises :class:`~persian_rummy.NotationError` for a link that opens no seat or a game
         not over, and :class:`~persian_rummy.server.limits.CapacityError` as :meth:`create_table` does."""
         opened = self.open(token)
         if opened is None or opened[1] is None:
             raise NotationError("this link opens no seat", reason="this link opens no seat")
-        table, seat = opened[0], opened[1]
+        live, seat = opened[0], opened[1]
+        table = live.table
         if not table.finished:
             raise NotationError("the game is not over yet", reason="the game is not over yet")
-        if table.id not in self.rematches:
-            _, links = await self.create_table_async(
-                list(table.seats), rules=table.rules, names=list(table.names), client=client
-            )
-            self.rematches.setdefault(table.id, dict(links["seats"]))
-        return self.rematches[table.id][seat]
+        # Under the table's lock: seats asking together get the one rematch.
+        async with live.lock:
+            if live.rematch is None:
+                _, links = await self.create_table_async(
+                    list(table.seats), rules=table.rules, names=list(table.names), client=client
+                )
+                live.rematch = dict(links["seats"])
+            return live.rematch[seat]
 
     def _new_table(
         self, seats: list[str], rules: Rules, names: list[str] | None, seed: int | None, dealer: int | None, client: str
@@ -236,7 +249,7 @@ class Server:
         for attempt in range(2):
             if attempt or time.monotonic() - self._swept > 1.0:
                 self.expire()
-            in_play = [table for table in self.tables.values() if not table.finished]
+            in_play = [live.table for live in self._live.values() if not live.table.finished]
             if len(in_play) + self._creating.total() >= self.limits.tables:
                 if attempt:
                     raise CapacityError(
@@ -267,7 +280,7 @@ class Server:
 
     def expire(self) -> list[str]:
         """Expire the stale tables (:meth:`is_stale`): marked so in the database, so they are
-        never replayed and their links open nothing, dropped from memory, their connections
+        never replayed and their links open nothing, let go from memory, their connections
         closed (code 4410). Returns their ids. A finished game with no connection left for
         ``KEEP_FINISHED`` seconds is let go from memory too (not expired: its links load it
         again). The server sweeps every ``SWEEP_SECONDS`` and before refusing a table for a
@@ -281,38 +294,31 @@ class Server:
         """
         self._swept = time.monotonic()
         now = time.time()
-        for table in [
-            table for table in self.tables.values() if table.finished and now - table.touched > KEEP_FINISHED
-        ]:
-            if not self.spectators.get(table.id) and not any(
-                (table.id, seat) in self.players for seat in range(PLAYERS)
-            ):
-                del self.tables[table.id], self.locks[table.id], self.spectators[table.id]
-        stale = [table for table in self.tables.values() if self.is_stale(table, now)]
+        for live in list(self._live.values()):
+            if live.table.finished and now - live.table.touched > KEEP_FINISHED and not live.is_watched:
+                self._let_go(live)
+        stale = [live for live in self._live.values() if self.is_stale(live.table, now)]
         if not stale:
             return []
-        self.store.expire(table.id for table in stale)
-        for table in stale:
-            del self.tables[table.id], self.locks[table.id]
-            connections = list(self.spectators.pop(table.id, ()))
-            connections += [
-                self.players.pop((table.id, seat)) for seat in range(PLAYERS) if (table.id, seat) in self.players
-            ]
-            for connection in connections:
-                connection.closed = True
+        self.store.expire(live.id for live in stale)
+        notice = error_frame("expired", "this table expired: nobody played at it in time")
+        for live in stale:
+            for connection in self._let_go(live):
                 if _loop_running():
-                    self._spawn(
-                        close_connection(
-                            connection, 4410, error_frame("expired", "this table expired: nobody played at it in time")
-                        )
-                    )
-        return [table.id for table in stale]
+                    self._spawn(close_connection(connection, CLOSE_CODES["expired"], notice))
+        return [live.id for live in stale]
 
-    def _adopt(self, table: Table) -> None:
-        self.tables[table.id] = table
-        self.locks[table.id] = asyncio.Lock()
-        self.spectators[table.id] = set()
-        self._start_bots(table)
+    def _let_go(self, live: LiveTable) -> list[Connection]:
+        """The one place a table leaves memory: out of the server's keeping, and ended
+        (:meth:`~persian_rummy.server.live.LiveTable.end`: its connections, spectators and
+        rematch released). Returns the connections that were open, for the caller to tell."""
+        del self._live[live.id]
+        return live.end()
+
+    def _adopt(self, table: Table) -> LiveTable:
+        live = self._live[table.id] = LiveTable(table)
+        self._start_bots(live)
+        return live
 
     def resume_all(self) -> int:
         """Replay every unfinished table from the database (on start), then expire the stale
@@ -321,86 +327,65 @@ class Server:
         for table in tables:
             self._adopt(table)
         self.expire()
-        return len(self.tables)
+        return len(self._live)
 
-    def open(self, token: str) -> tuple[Table, int | None] | None:
-        """The table (loaded from the database if need be) and seat a token opens, or ``None``."""
+    def open(self, token: str) -> tuple[LiveTable, int | None] | None:
+        """The table in play (loaded from the database if need be) and the seat a token
+        opens (``None`` for a spectator link), or ``None``."""
         found = self.store.find_token(token) if 8 <= len(token) <= 64 else None
         if found is None:
             return None
         table_id, seat = found
-        if table_id not in self.tables:
+        live = self._live.get(table_id)
+        if live is None:
             table = self.store.load(table_id)
             if table is None:
                 return None
-            self._adopt(table)
-        return self.tables[table_id], seat
+            live = self._adopt(table)
+        return live, seat
 
     # --- actions ---------------------------------------------------------------------------
 
-    async def accept(self, table: Table, seat: int, action: Action, sender: Connection | None = None,
+    async def accept(self, live: LiveTable, seat: int, action: Action, sender: Connection | None = None,
                      request_id: object = None) -> None:  # fmt: skip
         """Apply ``action`` for ``seat`` (under the table's lock), store it, acknowledge it to
         ``sender`` and send every connection its new frame. Raises what the table raises."""
-        before, logged = table.state, len(table.log)
+        table = live.table
         action, after = table.check(seat, action)
         # The commit (an fsync) runs on the store's own thread: the event loop serves the other
-        # tables meanwhile, and this table's lock keeps its actions in order.
+        # tables meanwhile, and this table's lock keeps its actions in order. The store refuses a
+        # second action of the same number.
         await self._commits.add(ActionRow(table.id, table.seq + 1, seat, str(action), after.is_over))
-        table.commit(action, after)
-        sends = [] if sender is None else [(sender, ack_frame(table.seq, action, request_id))]
-        if table.state.deal_number != before.deal_number and table.ended is not None:
-            # The finished deal (its action and score), then the next deal's heading.
-            heading = len(table.log) - 1
-            sends += self._frames(table, (logged, heading), table.ended)
-            logged = heading
-        await send_in_turn(sends + self._frames(table, (logged, len(table.log))))
-        self._start_bots(table)
-
-    def _frames(
-        self, table: Table, log: tuple[int, int], state: GameState | None = None
-    ) -> list[tuple[Connection, str]]:
-        """Each connection of a table and its frame with the log entries ``log`` (a slice):
-        the frames are written together (:meth:`~persian_rummy.server.tables.Table.frames`),
-        the spectators' once for them all."""
-        found = [(seat, self.players.get((table.id, seat))) for seat in range(PLAYERS)]
-        seated = [(seat, connection) for seat, connection in found if connection is not None]
-        watchers = list(self.spectators.get(table.id, ()))
-        if not seated and not watchers:
-            return []
-        seats: list[int | None] = [seat for seat, _ in seated]
-        frames = table.frames([*seats, None] if watchers else seats, state, log)
-        sends = [(connection, frame) for (_, connection), frame in zip(seated, frames, strict=False)]
-        sends += [(connection, frames[-1]) for connection in watchers]
-        return sends
+        await send_in_turn(live.commit(action, after, sender, request_id))
+        self._start_bots(live)
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def _start_bots(self, table: Table) -> None:
-        state = table.state
-        if state.phase.is_live and table.bots[state.current_player] is not None and _loop_running():
-            self._spawn(self._drive_bots(table))
+    def _start_bots(self, live: LiveTable) -> None:
+        state = live.table.state
+        if state.phase.is_live and live.table.bots[state.current_player] is not None and _loop_running():
+            self._spawn(self._drive_bots(live))
 
-    async def _drive_bots(self, table: Table) -> None:
+    async def _drive_bots(self, live: LiveTable) -> None:
         """Play the bots' moves while a bot is to act (one driver per move: each accepted move
         starts the next)."""
         if self.bot_delay:
             await asyncio.sleep(self.bot_delay)
-        lock = self.locks.get(table.id)
-        if lock is None or self.tables.get(table.id) is not table:
-            return  # expired meanwhile
-        async with lock:
+        if live.ended:
+            return  # let go meanwhile
+        async with live.lock:
+            table = live.table
             state = table.state
             seat = state.current_player
             bot = table.bots[seat]
-            if bot is None or not state.phase.is_live:
+            if bot is None or not state.phase.is_live or live.ended:
                 return
             action = await asyncio.to_thread(bot, state.view(seat))
-            if table.state is state and self.tables.get(table.id) is table:
-                await self.accept(table, seat, action)
+            if table.state is state and not live.ended:
+                await self.accept(live, seat, action)
 
     def start_sweeping(self) -> None:
         """Start :meth:`sweep` for the server's life (on the running event loop)."""
@@ -430,8 +415,7 @@ class Server:
         client = client_address(websocket)
         if self.clients[client] >= self.limits.connections_per_client:
             reason = f"at most {self.limits.connections_per_client} connections from one address"
-            await websocket.send_text(json.dumps(error_frame("too_many_connections", reason)))
-            await websocket.close(code=4429)
+            await _refuse(websocket, "too_many_connections", reason)
             return
         self.clients[client] += 1
         try:
@@ -442,45 +426,23 @@ class Server:
                 del self.clients[client]
 
     async def _serve(self, websocket: WebSocket, token: str) -> None:
-        opened = self.open(token)
-        if opened is None:
-            await websocket.send_text(json.dumps(error_frame("unknown_token", "this link opens no table")))
-            await websocket.close(code=4404)
+        # A table let go while the connection waited to join is opened again (or found gone).
+        for _ in range(3):
+            opened = self.open(token)
+            if opened is None:
+                await _refuse(websocket, "unknown_token", "this link opens no table")
+                return
+            live, seat = opened
+            if seat is None and live.spectator_count >= self.limits.spectators:
+                reason = f"this table already has {self.limits.spectators} spectators"
+                await _refuse(websocket, "too_many_connections", reason)
+                return
+            connection = Connection(websocket, live.table, seat, self.limits)
+            if await live.admit(connection):
+                break
+        else:
             return
-        table, seat = opened
-        if seat is None and len(self.spectators[table.id]) >= self.limits.spectators:
-            reason = f"this table already has {self.limits.spectators} spectators"
-            await websocket.send_text(json.dumps(error_frame("too_many_connections", reason)))
-            await websocket.close(code=4429)
-            return
-        connection = Connection(websocket, table, seat, self.limits)
-        lock = self.locks[table.id]
         try:
-            # Under the table's lock: the welcome and the current frame go out before any
-            # broadcast can reach the new connection, so frames never arrive out of order.
-            async with lock:
-                await connection.send(
-                    {
-                        "type": "welcome",
-                        "protocol": PROTOCOL,
-                        "table": table.id,
-                        "seat": seat,
-                        "role": "spectator" if seat is None else "player",
-                        "names": list(table.names),
-                    }
-                )
-                # The connection's first frame holds the whole log.
-                await connection.send_text(table.frames([seat])[0])
-                if seat is None:
-                    self.spectators[table.id].add(connection)
-                else:
-                    previous = self.players.get((table.id, seat))
-                    self.players[(table.id, seat)] = connection
-                    if previous is not None:
-                        # Closed before the lock is let go: an action it sent meanwhile is refused.
-                        await close_connection(
-                            previous, 4409, error_frame("superseded", "this seat was opened in another window")
-                        )
             while not connection.closed:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
@@ -490,20 +452,12 @@ class Server:
         except WebSocketDisconnect:
             pass
         finally:
-            connection.closed = True
-            self.spectators.get(table.id, set()).discard(connection)
-            if seat is not None and self.players.get((table.id, seat)) is connection:
-                del self.players[(table.id, seat)]
+            live.leave(connection)
 
-    def _holds(self, connection: Connection) -> bool:
-        """Whether a connection still speaks for its seat: open, the seat's latest window, at
-        a table still in play on this server."""
-        table = connection.table
-        return (
-            not connection.closed
-            and self.tables.get(table.id) is table
-            and (connection.seat is None or self.players.get((table.id, connection.seat)) is connection)
-        )
+    def _live_of(self, connection: Connection) -> LiveTable | None:
+        """The table in play that ``connection`` joined, unless it was let go since."""
+        live = self._live.get(connection.table.id)
+        return live if live is not None and live.table is connection.table else None
 
     async def receive(self, connection: Connection, message: Mapping[str, Any]) -> bool:
         """Handle one message from a client; returns ``False`` when the connection must close."""
@@ -524,28 +478,39 @@ class Server:
             await connection.send({"type": "pong", "id": request.id})
             return True
         assert connection.seat is not None  # parse_message refuses a spectator's action
-        lock = self.locks.get(connection.table.id)
-        if lock is None:
+        live = self._live_of(connection)
+        if live is None:
             return False  # the table expired
-        action, request_id = request.action, request.id
-        async with lock:
+        async with live.lock:
             # Asked under the lock, as the seat changes hands under it: a window replaced while
             # its action waited for the lock does not play it.
-            if not self._holds(connection):
+            if not live.holds(connection):
                 return False
-            try:
-                await self.accept(connection.table, connection.seat, action, connection, request_id)
-            except sqlite3.Error:
-                # Not stored, so not played: the table is unchanged and the client may retry.
-                await connection.send(
-                    error_frame("unavailable", "the action could not be stored: try again", id=request_id)
-                )
-            except PersianRummyError as error:
-                # The reason in words for the player who tried (only they are sent it).
-                code = "not_your_turn" if isinstance(error, NotYourTurnError) else "refused"
-                reason = addressed(error, connection.seat, WEB_STYLE)
-                await connection.send(error_frame(code, reason, id=request_id, action=str(action)))
+            await self._play(live, connection, request)
         return True
+
+    async def _play(self, live: LiveTable, connection: Connection, request: ClientMessage) -> None:
+        """Play a seat's action (under the table's lock), or tell the seat why not."""
+        assert connection.seat is not None and request.action is not None
+        action, request_id = request.action, request.id
+        try:
+            await self.accept(live, connection.seat, action, connection, request_id)
+        except sqlite3.Error:
+            # Not stored, so not played: the table is unchanged and the client may retry.
+            await connection.send(
+                error_frame("unavailable", "the action could not be stored: try again", id=request_id)
+            )
+        except PersianRummyError as error:
+            # The reason in words for the player who tried (only they are sent it).
+            code = "not_your_turn" if isinstance(error, NotYourTurnError) else "refused"
+            reason = addressed(error, connection.seat, WEB_STYLE)
+            await connection.send(error_frame(code, reason, id=request_id, action=str(action)))
+
+
+async def _refuse(websocket: WebSocket, code: str, reason: str) -> None:
+    """Tell a connection why it is not served, and close it with the code that says so."""
+    await websocket.send_text(encode_frame(error_frame(code, reason)))
+    await websocket.close(code=CLOSE_CODES[code])
 
 
 def _loop_running() -> bool:

@@ -9,15 +9,21 @@ Every value put into a page is escaped; pages load no script but the server's ow
 
 from __future__ import annotations
 
+import json
 from html import escape
-from typing import Any
+from typing import Any, Final
 
 from persian_rummy.bots import BOTS
 from persian_rummy.rules import PRESETS
-from persian_rummy.server.tables import HUMAN, Table
+from persian_rummy.server.protocol import HUMAN, PROTOCOL, page_protocol
+from persian_rummy.server.tables import Table
 from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, team_of
 
 __all__ = ["created", "lobby", "problem", "table_page"]
+
+# The protocol's names and numbers, as the table's page carries them for its script (an
+# attribute's text: escaped like every value in a page).
+_PROTOCOL_TEXT: Final = escape(json.dumps(page_protocol(), ensure_ascii=False, separators=(",", ":")))
 
 
 def _page(title: str, body: str, *, page: str = "lobby") -> str:
@@ -124,10 +130,15 @@ def table_page(table: Table, seat: int | None) -> str:
     """The page of a seat (or of a spectator, ``seat=None``): drawn live by the page's script
     from the WebSocket's frames. Its hooks for scripts and tests are stable: the buttons
     ``draw``, ``meld``, ``discard`` and ``pass``, ``status``, the ``log``, the own ``hand``.
+    The script takes the protocol's names and numbers from the page's ``data-protocol``
+    (:func:`~persian_rummy.server.protocol.page_protocol`), and is asked for by the protocol's
+    version, so a browser that kept an older script fetches the new one.
 
     >>> page = table_page(Table.new(seats=("human",) * 4, table_id="t"), 1)
     >>> 'data-seat="1"' in page, 'id="hand"' in page, 'id="log"' in page, 'id="rematch"' in page
     (True, True, True, True)
+    >>> 'data-protocol="{&quot;protocol&quot;:2,' in page, 'src="/static/table.js?protocol=2"' in page
+    (True, True)
     """
     who = "watching" if seat is None else _who(table, seat)
     mine = (
@@ -161,7 +172,7 @@ def table_page(table: Table, seat: int | None) -> str:
     )
     return _page(
         f"Table {table.id}",
-        f'<main id="table" data-seat="{"" if seat is None else seat}">'
+        f'<main id="table" data-seat="{"" if seat is None else seat}" data-protocol="{_PROTOCOL_TEXT}">'
         f"<header><h1>Persian Rummy · {escape(who)}</h1>"
         '<p id="status" role="status" aria-live="polite">Connecting…</p>'
         '<button id="retake" type="button" hidden>Take the seat back here</button>'
@@ -180,6 +191,6 @@ def table_page(table: Table, seat: int | None) -> str:
         + ('<button id="rematch" type="button">Rematch</button>' if seat is not None else "")
         + '<a class="button" id="lobby" href="/">New game: back to the lobby</a></div>'
         '<p><button id="sheet-close" type="button" autofocus>Continue</button></p></dialog>'
-        '</main><script src="/static/table.js"></script>',
+        f'</main><script src="/static/table.js?protocol={PROTOCOL}"></script>',
         page="table",
     )

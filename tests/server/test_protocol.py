@@ -5,22 +5,28 @@ the rate limit, the record download and resuming from the database (R3, R6, R12-
 from __future__ import annotations
 
 import contextlib
+import html
 import json
+import re
 import sqlite3
 from collections import Counter
 from collections.abc import Iterator
+from importlib import resources
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from persian_rummy import Action, PlayerView
+from persian_rummy import DECK, JOKER, Action, Card, PlayerView, Rank, Suit
 from persian_rummy.actions import DrawStock
 from persian_rummy.bots import RandomBot
 from persian_rummy.record import loads
 from persian_rummy.server import Limits, Store, create_app
+from persian_rummy.server.client import PROTOCOL as CLIENT_PROTOCOL
 from persian_rummy.server.hub import Server
+from persian_rummy.server.protocol import HUMAN, PROTOCOL, WEB_STYLE, page_protocol
+from persian_rummy.state import SEAT_NAMES, TEAM_NAMES
 
 HUMANS = ["human"] * 4
 
@@ -383,3 +389,70 @@ def test_an_action_that_cannot_be_stored_is_not_played(client: TestClient, monke
         assert server_of(client).tables[table_id].seq == 0
         east.send_json({"type": "action", "action": "draw", "id": 2})
         assert east.receive_json()["type"] == "ack" and server_of(client).tables[table_id].seq == 1
+
+
+# --- the protocol's names and numbers: the server's, read by the page ----------------------------
+
+SCRIPT = resources.files("persian_rummy.server").joinpath("static").joinpath("table.js").read_text(encoding="utf-8")
+
+
+def served_names(client: TestClient, token: str) -> dict[str, Any]:
+    """The names and numbers a table's page carries for its script (its ``data-protocol``)."""
+    page = client.get(f"/play/{token}").text
+    found = re.search(r'<main id="table"[^>]* data-protocol="([^"]*)"', page)
+    assert found is not None
+    names: dict[str, Any] = json.loads(html.unescape(found.group(1)))
+    return names
+
+
+def test_the_page_is_served_the_protocols_names_and_they_are_the_librarys(client: TestClient) -> None:
+    _, tokens, spectator = new_table(client)
+    names = served_names(client, tokens[0])
+    assert names == served_names(client, spectator) == page_protocol()
+    assert names["protocol"] == PROTOCOL == CLIENT_PROTOCOL
+    assert names["seats"] == list(SEAT_NAMES) and names["teams"] == list(TEAM_NAMES) and names["human"] == HUMAN
+    # Every card as the page writes it from these names is the card as the server's log writes it.
+    suits = {suit["letter"]: suit for suit in names["suits"]}
+    ranks = {rank["letter"]: rank for rank in names["ranks"]}
+    assert list(suits) == [suit.letter for suit in Suit] and list(ranks) == [rank.letter for rank in Rank]
+    for card in DECK:
+        text = str(card)
+        face = (
+            names["joker"]["face"]
+            if text == names["joker"]["text"]
+            else ranks[text[0]]["face"] + suits[text[1]]["symbol"]
+        )
+        assert face == WEB_STYLE.card(card)
+        if not card.is_joker:
+            suit = card.natural_suit
+            assert (suits[text[1]]["symbol"], suits[text[1]]["name"]) == (suit.symbol, suit.name.lower())
+    assert Card.parse(names["joker"]["text"]) == JOKER
+    # The close codes the page tells apart are the ones the server closes with.
+    with client.websocket_connect("/ws/not-a-real-token-at-all") as ws:
+        assert ws.receive_json()["code"] == "unknown_token"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == names["close_codes"]["unknown_token"]
+    with joined(client, tokens[1]) as (first, _, _), joined(client, tokens[1]):
+        assert first.receive_json()["code"] == "superseded"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            first.receive_json()
+        assert closed.value.code == names["close_codes"]["superseded"]
+    # A browser keeping the script of another protocol fetches this one's.
+    assert f'src="/static/table.js?protocol={PROTOCOL}"' in client.get(f"/play/{tokens[0]}").text
+
+
+def test_the_pages_script_keeps_no_copy_of_the_protocols_names_or_numbers() -> None:
+    names = page_protocol()
+    words = {*names["seats"], *names["teams"], names["human"], *names["joker"].values()}
+    words |= {suit[key] for suit in names["suits"] for key in ("symbol", "name")}
+    words |= {rank["name"] for rank in names["ranks"] if not rank["name"].isdigit()}
+    words |= {"".join(rank["letter"] for rank in names["ranks"]), "".join(suit["letter"] for suit in names["suits"])}
+    literals = re.findall(r'"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'|`([^`]*)`', SCRIPT)
+    texts = [part for literal in literals for part in literal if part]
+    assert texts, "no string literal found in the script"
+    copies = sorted({word for word in words for text in texts if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text)})
+    assert copies == []
+    numbers = {names["protocol"], *names["close_codes"].values()}
+    assert not [number for number in numbers if re.search(rf"(?<![\w.]){number}(?![\w.])", SCRIPT) and number > 9]
+    assert not re.search(r"\bPROTOCOL\s*=\s*\d", SCRIPT)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from typing import Any
 
 import pytest
 from starlette.websockets import WebSocketState
@@ -17,6 +16,7 @@ from persian_rummy import legal_actions
 from persian_rummy.server import connections as app_module
 from persian_rummy.server.connections import Connection
 from persian_rummy.server.hub import Server
+from persian_rummy.server.live import LiveTable
 from persian_rummy.server.store import Store
 
 TIMEOUT = 1.0
@@ -37,31 +37,36 @@ class Socket:
         self.texts.append(text)
 
 
-def seated(server: Server, readers: dict[int | None, list[bool]]) -> tuple[Any, dict[int | None, list[Connection]]]:
+def seated(
+    server: Server, readers: dict[int | None, list[bool]]
+) -> tuple[LiveTable, dict[int | None, list[Connection]]]:
     """A table of four people with connections as ``readers`` says (per seat, ``None`` for the
-    spectators: whether each connection's client reads)."""
+    spectators: whether each connection's client reads, once it has joined)."""
     table, _ = server.create_table(["human"] * 4, client="192.0.2.1", seed=3, dealer=0)
+    live = server.live_table(table.id)
+    assert live is not None
     connections: dict[int | None, list[Connection]] = {}
     for seat, reads in readers.items():
         for flag in reads:
-            connection = Connection(Socket(reads=flag), table, seat, server.limits)  # type: ignore[arg-type]
+            socket = Socket()
+            connection = Connection(socket, table, seat, server.limits)  # type: ignore[arg-type]
+            assert asyncio.run(live.admit(connection))
+            socket.texts.clear()  # the welcome and the first frame
+            socket.reads = flag
             connections.setdefault(seat, []).append(connection)
-            if seat is None:
-                server.spectators[table.id].add(connection)
-            else:
-                server.players[(table.id, seat)] = connection
-    return table, connections
+    return live, connections
 
 
 def test_an_action_sends_the_ack_then_each_connections_frame(monkeypatch: pytest.MonkeyPatch) -> None:
     server = Server(Store(":memory:"))
-    table, connections = seated(server, {0: [True], 1: [True], 2: [True], 3: [True], None: [True, True]})
+    live, connections = seated(server, {0: [True], 1: [True], 2: [True], 3: [True], None: [True, True]})
+    table = live.table
 
     async def play() -> None:
         for _ in range(30):
             seat = table.state.current_player
             action = legal_actions(table.state)[0]
-            await server.accept(table, seat, action, connections[seat][0], request_id=7)
+            await server.accept(live, seat, action, connections[seat][0], request_id=7)
 
     asyncio.run(play())
     for viewer, group in connections.items():
@@ -90,13 +95,14 @@ def test_clients_that_do_not_read_are_dropped_and_the_others_get_their_frames(
     server = Server(Store(":memory:"))
     # East does not read, nor two of the three spectators: the first found stuck is dropped
     # after the time limit, then the rest are sent theirs side by side.
-    table, connections = seated(server, {0: [True], 1: [False], 2: [True], 3: [True], None: [False, True, False]})
+    live, connections = seated(server, {0: [True], 1: [False], 2: [True], 3: [True], None: [False, True, False]})
+    table = live.table
     seat = table.state.current_player
     assert seat == 1
 
     async def act() -> float:
         started = time.monotonic()
-        await server.accept(table, seat, legal_actions(table.state)[0])
+        await server.accept(live, seat, legal_actions(table.state)[0])
         return time.monotonic() - started
 
     elapsed = asyncio.run(act())

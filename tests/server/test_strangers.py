@@ -162,12 +162,14 @@ def test_a_finished_game_leaves_memory_and_opens_again_from_the_database(client_
         with joined(client, spectator):
             client.portal.call(server.expire)
             assert table_id in server.tables  # someone is watching
+        live = server.live_table(table_id)
+        assert live is not None
         deadline = time.monotonic() + 10
-        while server.spectators[table_id]:  # the server has seen the spectator go
+        while live.is_watched:  # the server has seen the spectator go
             assert time.monotonic() < deadline
             time.sleep(0.01)
         client.portal.call(server.expire)
-        assert table_id not in server.tables and table_id not in server.locks
+        assert table_id not in server.tables and server.live_table(table_id) is None and live.ended
         assert client.get(f"/record/{tokens[3]}").text == record  # loaded again, not expired
         assert server.tables[table_id].finished
 
@@ -198,8 +200,9 @@ def test_a_window_replaced_while_its_action_waits_does_not_play_it(client_path: 
     with serving(client_path) as client:
         table_id, tokens, _ = new_table(client)
         server = server_of(client)
-        table = server.tables[table_id]
-        lock = server.locks[table_id]
+        live = server.live_table(table_id)
+        assert live is not None
+        table, lock = live.table, live.lock
         assert client.portal is not None
         with joined(client, tokens[1]) as old:
             client.portal.call(lock.acquire)  # the table is busy (as while a frame goes out)

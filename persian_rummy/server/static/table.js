@@ -1,22 +1,26 @@
 // The page of a seat or spectator: draws the table from each frame the server sends over the
 // WebSocket (the seat's view as the library's JSON, its legal actions and the log in words) and
 // turns taps, clicks and keys into the seat's actions. The server decides everything: an
-// action the page is unsure of is sent, and a refusal shows the server's reason.
+// action the page is unsure of is sent, and a refusal shows the server's reason. The
+// protocol's names and numbers (its version, the seats, the teams, the cards' notation, the
+// close codes) are the server's, read from the page: this script keeps no copy of them.
 "use strict";
 (() => {
-  const PROTOCOL = 2;
   const $ = (id) => document.getElementById(id);
   const main = $("table");
+  const names = JSON.parse(main.dataset.protocol);
+  const PROTOCOL = names.protocol;
+  const SEATS = names.seats;
+  const TEAMS = names.teams;
+  const CLOSED = names.close_codes;
+  const JOKER = names.joker;
+  // By letter, each with its place in the library's order (for sorting a hand).
+  const SUITS = Object.fromEntries(names.suits.map((suit, order) => [suit.letter, { ...suit, order }]));
+  const RANKS = Object.fromEntries(names.ranks.map((rank, order) => [rank.letter, { ...rank, order }]));
   const token = location.pathname.split("/").pop();
   const mySeat = main.dataset.seat === "" ? null : Number(main.dataset.seat);
   const status = $("status");
   const sheet = $("sheet");
-  const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
-  const SUIT_NAMES = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
-  const RANKS = "23456789TJQKA";
-  const RANK_NAMES = { T: "10", J: "jack", Q: "queen", K: "king", A: "ace" };
-  const TEAMS = ["North-South", "East-West"];
-  const SEATS = ["North", "East", "South", "West"];
   const orderKey = "persian-rummy-order-" + token;
   let frame = null;
   let view = null;
@@ -34,23 +38,24 @@
   let noTapUntil = 0;
 
   // --- cards as text ---------------------------------------------------------------------
-  const isJoker = (card) => card === "Jk";
-  const face = (card) => (isJoker(card) ? "Joker" : (card[0] === "T" ? "10" : card[0]) + SUITS[card[1]]);
-  const spoken = (card) => (isJoker(card) ? "joker" : (RANK_NAMES[card[0]] || card[0]) + " of " + SUIT_NAMES[card[1]]);
+  // A card's text is its rank's letter and its suit's (the library's notation), or the joker's.
+  const isJoker = (card) => card === JOKER.text;
+  const face = (card) => (isJoker(card) ? JOKER.face : RANKS[card[0]].face + SUITS[card[1]].symbol);
+  const spoken = (card) => (isJoker(card) ? JOKER.name : RANKS[card[0]].name + " of " + SUITS[card[1]].name);
   const cardsOf = (text) => (text ? text.split(" ").filter(Boolean) : []);
-  const rankOrder = (card) => (isJoker(card) ? 99 : RANKS.indexOf(card[0]));
-  const suitOrder = (card) => (isJoker(card) ? 9 : "shdc".indexOf(card[1]));
+  const rankOrder = (card) => (isJoker(card) ? 99 : RANKS[card[0]].order);
+  const suitOrder = (card) => (isJoker(card) ? 9 : SUITS[card[1]].order);
 
   function cardElement(card, tag, extra) {
     const element = document.createElement(tag || "span");
-    element.className = "card" + (isJoker(card) ? " joker" : " " + SUIT_NAMES[card[1]]) + (extra ? " " + extra : "");
+    element.className = "card " + (isJoker(card) ? JOKER.name : SUITS[card[1]].name) + (extra ? " " + extra : "");
     element.dataset.card = card;
     const rank = document.createElement("span");
     rank.className = "rank";
-    rank.textContent = isJoker(card) ? "★" : card[0] === "T" ? "10" : card[0];
+    rank.textContent = isJoker(card) ? "★" : RANKS[card[0]].face;
     const suit = document.createElement("span");
     suit.className = "suit";
-    suit.textContent = isJoker(card) ? "Joker" : SUITS[card[1]];
+    suit.textContent = isJoker(card) ? JOKER.face : SUITS[card[1]].symbol;
     element.append(rank, suit);
     if (tag !== "button") element.setAttribute("aria-label", spoken(card));
     return element;
@@ -79,8 +84,8 @@
     socket.onmessage = (event) => receive(JSON.parse(event.data));
     socket.onclose = (event) => {
       if (frame && frame.phase === "game_over" && event.code === 1000) return;
-      if (event.code === 4404 || event.code === 4410) { say(event.code === 4404 ? "This link opens no table." : "This table expired.", "error"); loseSeat(false); return; }
-      if (event.code === 4409) { say("This seat was opened in another window: play there, or take it back here.", "error"); loseSeat(true); return; }
+      if (event.code === CLOSED.unknown_token || event.code === CLOSED.expired) { say(event.code === CLOSED.unknown_token ? "This link opens no table." : "This table expired.", "error"); loseSeat(false); return; }
+      if (event.code === CLOSED.superseded) { say("This seat was opened in another window: play there, or take it back here.", "error"); loseSeat(true); return; }
       say("The connection dropped: reconnecting…", "error");
       loseSeat(true);
       setTimeout(() => { if (lost) connect(); }, retry);
@@ -197,7 +202,7 @@
       box.dataset.seat = String(seat);
       const name = document.createElement("span");
       name.className = "name";
-      const bot = frame.seats[seat] !== "human" ? " (" + frame.seats[seat] + " bot)" : "";
+      const bot = frame.seats[seat] !== names.human ? " (" + frame.seats[seat] + " bot)" : "";
       name.textContent = SEATS[seat] + (frame.names[seat] !== SEATS[seat] ? ": " + frame.names[seat] : "") + bot;
       const count = document.createElement("span");
       count.className = "count";
@@ -397,7 +402,7 @@
     if (lost) return status.textContent;
     if (frame.phase === "game_over") {
       const [ns, ew] = frame.scores;
-      return "Game over: North-South " + ns + ", East-West " + ew + (ns === ew ? ": a draw." : ns > ew ? ": North-South win." : ": East-West win.");
+      return "Game over: " + TEAMS[0] + " " + ns + ", " + TEAMS[1] + " " + ew + (ns === ew ? ": a draw." : ": " + TEAMS[ns > ew ? 0 : 1] + " win.");
     }
     if (frame.phase === "round_over") return "Deal " + frame.deal + " is over.";
     if (myTurn()) {
