@@ -74,3 +74,33 @@ def test_compare_revisions_names_the_revision_whose_benchmark_failed(capsys: pyt
     said = capsys.readouterr().err
     assert "benchmarks/vector_step.py of before" in said and "exited with 2" in said
     assert "--no-such-argument" in said and "Traceback" not in said
+
+
+@pytest.mark.thorough
+def test_device_check_reports_both_loops_and_a_training_burst(tmp_path: Path) -> None:
+    """benchmarks/device_check.py at small sizes (the GPU's run is the same script): both loops
+    at each batch, the best batch of each, a training burst whose folder is kept and resumed,
+    and the JSON file written beside the printed line."""
+    import device_check
+
+    out = tmp_path / "check.json"
+    config = json.dumps({"envs": 2, "horizon": 4, "hidden": [4], "league_size": 1, "rules": "deals=1"})
+    arguments = ["--batches", "4,8", "--seconds", "0.05", "--rules", "deals=1", "--train-minutes", "0.001"]
+    arguments += ["--train-config", config, "--train-out", str(tmp_path / "run"), "--json", str(out)]
+    assert device_check.main(arguments) == 0
+    result = json.loads(out.read_text())
+    assert set(result["loops"]) == {"keyless", "keyed"}
+    for loop in ("keyless", "keyed"):
+        assert set(result["loops"][loop]) == {"4", "8"} and result["best"][loop]["batch"] in (4, 8)
+        assert all(row["steps_per_second"] > 0 for row in result["loops"][loop].values())
+    assert result["training"]["config"]["envs"] == 2 and not result["training"]["resumed"]
+    assert (tmp_path / "run" / "resume.npz").exists() and (tmp_path / "run" / "policy.npz").exists()
+    assert device_check.main(arguments) == 0  # the same folder again: the run goes on
+    assert json.loads(out.read_text())["training"]["resumed"]
+
+
+def test_device_check_stops_the_sweep_only_when_memory_runs_out() -> None:
+    import device_check
+
+    assert device_check._out_of_memory(RuntimeError("RESOURCE_EXHAUSTED: Out of memory while trying to allocate"))
+    assert not device_check._out_of_memory(RuntimeError("INVALID_ARGUMENT: shapes differ"))
