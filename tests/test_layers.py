@@ -61,9 +61,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "_episode",
         "pettingzoo",
         "gymnasium",
-        # the OpenSpiel game: the pickle guard, a node and its checks, the texts and their
-        # readers, the observer, the game and its state, the IS-MCTS player
-        "openspiel._guard",
+        # the OpenSpiel game: a node, its checks and the mark it is pickled as, the texts and
+        # their readers, the observer, the game and its state, the IS-MCTS player
         "openspiel._node",
         "openspiel._text",
         "openspiel._observer",
