@@ -12,7 +12,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "persian_rummy"
 #: The layers, lowest first; a module may import only modules of lower layers, and, within a
 #: layer, only modules listed before it. A new module must be placed here.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "_version", "_cache", "_extras"),
+    ("errors", "_version", "_cache", "_extras", "_files"),
     ("cards", "limits", "_bits", "hand"),
     # the values and the rules on them: the turn's phases, scoring, one check per family of
     # actions (_moves) and the checks a state and a view share (_positions)
@@ -84,6 +84,12 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "vector._sample",
         "vector._env",
         "vector",
+        # training on it: the knobs, the network, the trainer, its checkpoints, the run
+        "learning._config",
+        "learning._network",
+        "learning._trainer",
+        "learning._checkpoint",
+        "learning._run",
         "learning",
         # the command line: the options its subcommands share (and a user's own bot), one
         # module per subcommand
