@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,12 +60,12 @@ print(json.dumps({"added": found, "control": len(added) - len(found), "imported"
 """
 
 
-def _import_everything() -> dict[str, list[str] | int]:
+def _import_everything() -> dict[str, Any]:
     done = subprocess.run(
-        [sys.executable, "-c", SCRIPT], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False
+        [sys.executable, "-c", SCRIPT], cwd=ROOT, capture_output=True, text=True, timeout=300, check=False
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    result: dict[str, list[str] | int] = json.loads(done.stdout.splitlines()[-1])
+    result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
     return result
 
 
@@ -81,11 +82,11 @@ def test_importing_every_module_of_the_package_adds_no_audit_hook() -> None:
     result = _import_everything()
     assert result["control"] == 1  # the count sees a hook that is added
     assert result["failed"] == []
-    imported, missing = result["imported"], result["missing"]
-    assert isinstance(imported, list) and isinstance(missing, list)
+    imported: list[str] = result["imported"]
+    missing: list[str] = result["missing"]
     if missing:  # an extra is not installed: its modules are refused, saying which
         assert os.environ.get("PERSIAN_RUMMY_REQUIRE_EXTRAS") != "1", missing
         assert set(imported) < _modules()
     else:
         assert set(imported) == _modules()
-    assert result["added"] == [], "\n".join(map(str, result["added"]))
+    assert result["added"] == [], "\n".join(result["added"])
