@@ -83,7 +83,7 @@ nitpicky = True
 # the standard library: references to standard-library and typing names are left unlinked.
 nitpick_ignore_regex = [
     # Private helpers of the AI adapters, named in their annotations only.
-    (r"py:class", r"persian_rummy\.(_episode\.Episode|openspiel\._observer\._Observer)"),
+    (r"py:class", r"persian_rummy\.(_episode\.Episode|openspiel\._observer\.Observer)"),
     (
         r"py:.*",
         r"(typing|typing_extensions|collections|collections\.abc|concurrent|concurrent\.futures|random|enum|io|json|os|pathlib|attr|attrs|cattrs|hypothesis|numpy|np|npt|jax|jnp|optax|pettingzoo|gymnasium|pyspiel|open_spiel|starlette|uvicorn|websockets)(\..*)?",

@@ -14,8 +14,7 @@ from typing import Final, SupportsFloat, cast
 
 from persian_rummy.actions import Action
 from persian_rummy.dealing import check_seed
-from persian_rummy.encoding import _shown
-from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError
+from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, shown
 from persian_rummy.game import Game
 from persian_rummy.rules import Rules
 from persian_rummy.state import PLAYERS, GameState, Phase
@@ -80,21 +79,21 @@ def whole_number(value: object, what: str) -> int:
             return operator.index(value)  # type: ignore[arg-type]
         except TypeError:
             pass
-    raise ArgumentTypeError(f"{what} is a whole number, not {_shown(value)}")
+    raise ArgumentTypeError(f"{what} is a whole number, not {shown(value)}")
 
 
 def check_seat(value: object, what: str) -> int:
     """A seat 0-3 (R3)."""
     seat = whole_number(value, what)
     if not 0 <= seat < PLAYERS:
-        raise InvalidArgumentError(f"R3: {what} is a seat 0-3, not {_shown(seat)}")
+        raise InvalidArgumentError(f"R3: {what} is a seat 0-3, not {shown(seat)}")
     return seat
 
 
 def check_rules(value: object) -> Rules:
     """The :class:`~persian_rummy.Rules` in force."""
     if not isinstance(value, Rules):
-        raise ArgumentTypeError(f"rules are a persian_rummy.Rules, not {_shown(value)}")
+        raise ArgumentTypeError(f"rules are a persian_rummy.Rules, not {shown(value)}")
     return value
 
 
@@ -102,15 +101,15 @@ def real_number(value: object, what: str, *, positive: bool = False) -> float:
     """``value`` as a finite float (a real number, numpy's too, not a bool), greater than 0 if
     ``positive``."""
     if isinstance(value, bool) or (not isinstance(value, int | float) and not hasattr(value, "__float__")):
-        raise ArgumentTypeError(f"{what} is a real number, not {_shown(value)}")
+        raise ArgumentTypeError(f"{what} is a real number, not {shown(value)}")
     try:
         number = float(cast(SupportsFloat, value))  # anything with __float__, as checked above
     except (TypeError, ValueError):
-        raise ArgumentTypeError(f"{what} is a real number, not {_shown(value)}") from None
+        raise ArgumentTypeError(f"{what} is a real number, not {shown(value)}") from None
     except OverflowError:
         number = math.inf
     if not math.isfinite(number) or (positive and number <= 0):
-        raise InvalidArgumentError(f"{what} is a finite number{' above 0' if positive else ''}, not {_shown(value)}")
+        raise InvalidArgumentError(f"{what} is a finite number{' above 0' if positive else ''}, not {shown(value)}")
     return number
 
 
@@ -120,7 +119,7 @@ def check_max_actions(value: object) -> int | None:
         return None
     count = whole_number(value, "max_actions")
     if count < 1:
-        raise InvalidArgumentError(f"max_actions is None or at least 1, not {_shown(count)}")
+        raise InvalidArgumentError(f"max_actions is None or at least 1, not {shown(count)}")
     return count
 
 
@@ -132,11 +131,11 @@ def check_game_seed(value: object, *, negative: bool = True) -> int | None:
     seed = whole_number(value, "a seed")
     check_seed(seed)
     if seed < 0 and not negative:
-        raise InvalidArgumentError(f"a seed of this environment is 0 or more (as Gymnasium's), not {_shown(seed)}")
+        raise InvalidArgumentError(f"a seed of this environment is 0 or more (as Gymnasium's), not {shown(seed)}")
     return seed
 
 
 def check_options(value: object) -> None:
     """``None`` or a mapping (the environments use no option)."""
     if value is not None and not isinstance(value, Mapping):
-        raise ArgumentTypeError(f"options are None or a dict, not {_shown(value)}")
+        raise ArgumentTypeError(f"options are None or a dict, not {shown(value)}")
