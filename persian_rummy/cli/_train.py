@@ -17,6 +17,8 @@ pip install "persian-rummy[train]"
 persian-rummy train --minutes 10 --out my-player          about ten minutes on a laptop CPU
 persian-rummy train --minutes 60 --out my-player --resume  an hour more, from the last checkpoint
 persian-rummy train --rules deals=1 --steps 200 --out short-games
+persian-rummy train --minutes 10 --out gpu-run --hidden 256,256 --envs 4096 --epochs 4 --minibatches 8 --league-size 2
+                                                          the shipped player's settings, for a GPU
 persian-rummy play --bot my-player/policy.npz             play against it
 """
 
@@ -26,6 +28,9 @@ _KNOBS: Final[dict[str, Callable[[str], Any]]] = {
     "hidden": lambda text: tuple(int(width) for width in text.split(",")),
     "envs": int,
     "horizon": int,
+    "epochs": int,
+    "minibatches": int,
+    "league_size": int,
     "learning_rate": float,
     "entropy": float,
     "self_play": float,
@@ -46,9 +51,12 @@ def add_parser(
     parser.add_argument("--resume", action="store_true", help="go on from the checkpoint in --out, with its settings")
     knobs = parser.add_argument_group("settings of a new run (a resumed run keeps its checkpoint's)")
     knobs.add_argument("--seed", default=None, help="the seed of the run (default 0)")
-    knobs.add_argument("--hidden", default=None, help="the hidden layers' widths (default 256,256)")
+    knobs.add_argument("--hidden", default=None, help="the hidden layers' widths (default 128,128)")
     knobs.add_argument("--envs", default=None, help="games played side by side (default 256)")
-    knobs.add_argument("--horizon", default=None, help="actions of each game per iteration (default 64)")
+    knobs.add_argument("--horizon", default=None, help="actions of each game per iteration (default 32)")
+    knobs.add_argument("--epochs", default=None, help="PPO passes over each iteration's actions (default 2)")
+    knobs.add_argument("--minibatches", default=None, help="PPO updates per pass (default 4)")
+    knobs.add_argument("--league-size", default=None, help="past snapshots kept as opponents (default 4)")
     knobs.add_argument("--learning-rate", default=None, help="Adam's step size (default 0.0003)")
     knobs.add_argument("--entropy", default=None, help="the entropy bonus's weight (default 0.01)")
     knobs.add_argument("--self-play", default=None, help="the share of pure self-play games (default 0.5)")

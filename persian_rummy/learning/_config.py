@@ -64,9 +64,9 @@ class TrainConfig:
 
     rules: Rules = attrs.field(default=Rules(), validator=attrs.validators.instance_of(Rules))
     seed: int = attrs.field(default=0, validator=attrs.validators.instance_of(int))
-    hidden: tuple[int, ...] = attrs.field(default=(256, 256), validator=_widths)
+    hidden: tuple[int, ...] = attrs.field(default=(128, 128), validator=_widths)
     envs: int = attrs.field(default=256, validator=_whole)
-    horizon: int = attrs.field(default=64, validator=_whole)
+    horizon: int = attrs.field(default=32, validator=_whole)
     epochs: int = attrs.field(default=2, validator=_whole)
     minibatches: int = attrs.field(default=4, validator=_whole)
     learning_rate: float = attrs.field(default=3e-4, validator=_positive)
