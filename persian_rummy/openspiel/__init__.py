@@ -61,9 +61,9 @@ The model:
   reads OpenSpiel's text without unpickling anything (it compares the pickle with the bytes
   this game writes) and without handing any of it to OpenSpiel (it parses the game's string
   itself), and raises only the library's errors: the reader for text from outside. OpenSpiel's
-  reader is not: it unpickles the state part of any text, in C++, before the game sees it, so
-  a crafted text runs its code there, and the game cannot stop it without changing the whole
-  process (importing this package installs no audit hook and patches nothing).
+  reader unpickles the state part of a text, in C++, before the game sees it; the pickle guard
+  (``_guard``), installed at the first state of this game a process makes (never on import),
+  refuses a pickle in this game's text that names any code but the replay mark.
 - :meth:`PersianRummyState.resample_from_infostate` deals the cards the player has not seen
   at random, keeping in each other hand the cards it is known to hold because it took them
   from the discard pile (:func:`persian_rummy.worlds.determinize` on the player's
@@ -71,7 +71,7 @@ The model:
   sampled state is made from the player's information alone: nothing in it depends on a card
   the player has not seen (R27).
 
-The package's modules, each one job: the game and its state (``_game``), a node of the
+The package's modules, each one job: the pickle guard (``_guard``), the game and its state (``_game``), a node of the
 game as one value, the checks of what it is given and the mark a node is pickled as
 (``_node``), the texts of a state and their readers (``_text``), the observer
 (``_observer``), and the IS-MCTS player with its evaluator (``_search``).

@@ -14,10 +14,9 @@ No reader of this package unpickles anything: :meth:`PersianRummyGame.deserializ
 pickle, and :func:`~persian_rummy.openspiel.deserialize_game_and_state` compares the state
 part of OpenSpiel's text with the bytes this game writes, never decoding it. OpenSpiel's own
 reader, ``pyspiel.deserialize_game_and_state``, unpickles the state part of every text it is
-given, in C++, before any code of the game sees the text: a crafted text runs its code there.
-A game cannot stop that but by changing the whole process (an audit hook, or another
-``pickle.loads``), which this package does not do; text from outside goes to the package's
-reader.
+given, in C++, before any code of the game sees the text; for this game's texts the pickle
+guard (``_guard``) refuses a pickle that names any code but the mark. Text from outside goes to
+the package's reader.
 """
 
 from __future__ import annotations
