@@ -53,7 +53,7 @@ from persian_rummy.dealing import deal_seed
 from persian_rummy.errors import InvalidArgumentError, excerpt
 from persian_rummy.game import Game
 from persian_rummy.rules import Rules
-from persian_rummy.standings import _Z95, Standings, wilson_interval
+from persian_rummy.standings import Z95, Standings, wilson_interval
 from persian_rummy.state import PLAYERS, GameState
 from persian_rummy.view import InfoState
 
@@ -292,7 +292,7 @@ class MatchResult:
         """
         margins = [record.side_scores[0] - record.side_scores[1] for record in self.games]
         mean, sd = _mean_sd(margins)
-        return mean, (_Z95 * sd / math.sqrt(len(margins)) if margins else 0.0)
+        return mean, (Z95 * sd / math.sqrt(len(margins)) if margins else 0.0)
 
     @property
     def mean_actions(self) -> float:
