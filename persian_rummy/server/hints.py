@@ -87,11 +87,11 @@ class Hints:
         says why not (hints off at the table, or not the seat's turn)."""
         seat, table = connection.seat, live.table
         assert seat is not None  # a spectator's hint is refused when the message is parsed
-        state = table.state
-        off = hints_off(table)
+        off = await asyncio.to_thread(hints_off, table)  # the first time, it loads the learned player
         if off is not None:
             await connection.send(error_frame("hints_off", off, id=request_id))
             return
+        state = table.state
         if not state.phase.is_live or state.current_player != seat:
             await connection.send(error_frame("not_your_turn", "a hint is for your own turn", id=request_id))
             return
