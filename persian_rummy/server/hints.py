@@ -1,7 +1,7 @@
 """Hints: what the strongest bot here would play for a seat to move, asked for with a
-``{"type": "hint"}`` message. The bot is the strongest of the lobby's levels
-(:func:`~persian_rummy.server.levels.levels`: the learned player), and it is shown the
-seat's own :class:`~persian_rummy.PlayerView` only, never another hand (R27). A hint taken is
+``{"type": "hint"}`` message. The bot is the learned player (:data:`HINT_BOT`, the expert
+level of :func:`~persian_rummy.server.levels.levels`), and it is shown the seat's own
+:class:`~persian_rummy.PlayerView` only, never another hand (R27). A hint taken is
 written in the table's log for everyone (its action for the seat alone).
 
 Each answer costs one decision of that bot (a pass through a small network, well under a
@@ -13,7 +13,7 @@ learned player was not trained for (:func:`hints_off` says why).
 >>> from persian_rummy import Rules
 >>> table = Table.new(seats=("human",) * 4, seed=1, rules=Rules(deals=1))
 >>> hints_off(table)
-"hints come from the expert level's bot (neural), which does not play these rules"
+'hints come from the learned player (neural), which does not play these rules'
 """
 
 from __future__ import annotations
@@ -28,11 +28,14 @@ from persian_rummy.bots import Bot, make_bot
 from persian_rummy.errors import PersianRummyError
 from persian_rummy.rules import Rules
 from persian_rummy.server.connections import Connection, error_frame, send_in_turn
-from persian_rummy.server.levels import levels
 from persian_rummy.server.live import LiveTable
 from persian_rummy.server.tables import Table, offer_text
 
-__all__ = ["HINTS_KEPT", "Hints", "hint_bot", "hints_off"]
+__all__ = ["HINTS_KEPT", "HINT_BOT", "Hints", "hint_bot", "hints_off"]
+
+#: The bot that gives hints: the learned player, whose one decision is a pass through a small
+#: network, so a hint's cost is bounded (a search bot's would not be).
+HINT_BOT: Final = "neural"
 
 #: How many answers the server keeps (per table, action number and seat) to answer again.
 HINTS_KEPT: Final = 4096
@@ -40,14 +43,14 @@ HINTS_KEPT: Final = 4096
 
 @functools.lru_cache(maxsize=8)
 def hint_bot(rules: Rules) -> Bot | None:
-    """The bot that gives hints under ``rules``: the strongest level's, or ``None`` when it
-    does not play those rules. Made once per rules.
+    """The bot that gives hints under ``rules`` (:data:`HINT_BOT`), or ``None`` when it does
+    not play those rules. Made once per rules.
 
     >>> hint_bot(Rules())
     NeuralBot(seed=0, temperature=0.0)
     """
     try:
-        return make_bot(levels()[-1].bot, 0, rules=rules)
+        return make_bot(HINT_BOT, 0, rules=rules)
     except PersianRummyError:
         return None
 
@@ -59,8 +62,7 @@ def hints_off(table: Table) -> str | None:
     True
     """
     if hint_bot(table.rules) is None:
-        strongest = levels()[-1]
-        return f"hints come from the {strongest.name} level's bot ({strongest.bot}), which does not play these rules"
+        return f"hints come from the learned player ({HINT_BOT}), which does not play these rules"
     return None
 
 
