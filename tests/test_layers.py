@@ -48,12 +48,14 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "arena",
         "strategies",
         # the table server (the [server] extra): a program built on the library, as the CLI is
+        "server.levels",  # the bots' levels the lobby offers, which the page's names carry
         "server.protocol",
         "server.tables",
         "server.store",
         "server.limits",
         "server.connections",
         "server.live",
+        "server.hints",
         "server.hub",
         "server.pages",
         "server.app",

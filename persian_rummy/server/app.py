@@ -17,6 +17,7 @@ the limits refuse is answered in one place, Starlette's ``exception_handlers``: 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator, Mapping
@@ -36,6 +37,7 @@ from starlette.websockets import WebSocket
 
 from persian_rummy.errors import NotationError, PersianRummyError
 from persian_rummy.rules import Rules
+from persian_rummy.server.hints import hints_off
 from persian_rummy.server.hub import Server
 from persian_rummy.server.limits import DEFAULT_LIMITS, CapacityError, Limits, client_address
 from persian_rummy.server.pages import created, lobby, problem, table_page
@@ -263,6 +265,9 @@ async def _seat_page(request: Request) -> Response:
     if opened is None:
         return _html(problem("This link opens no table."), 404)
     live, seat = opened
+    # The page says whether the seat may ask for hints, which loads the learned player the
+    # first time: on a thread, not on the event loop.
+    await asyncio.to_thread(hints_off, live.table)
     return _html(table_page(live.table, seat))
 
 

@@ -10,7 +10,7 @@ seat's (or the spectators') frame: its view, its legal actions and the new entri
 table's log (protocol :data:`~persian_rummy.server.protocol.PROTOCOL`).
 
 >>> parse_message('{"type": "action", "action": "draw", "id": 3}', 4096, spectator=False)
-ClientMessage(action=DrawStock(), id=3)
+ClientMessage(action=DrawStock(), id=3, hint=False)
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from persian_rummy.errors import NotationError, NotYourTurnError, PersianRummyEr
 from persian_rummy.presentation import addressed
 from persian_rummy.rules import Rules
 from persian_rummy.server.connections import Connection, close_connection, error_frame, send_in_turn
+from persian_rummy.server.hints import Hints
 from persian_rummy.server.limits import DEFAULT_LIMITS, CapacityError, Limits, client_address
 from persian_rummy.server.live import LiveTable
 from persian_rummy.server.protocol import CLOSE_CODES, HUMAN, WEB_STYLE, encode_frame
@@ -50,11 +51,13 @@ KEEP_FINISHED: Final = 600.0
 
 @attrs.frozen
 class ClientMessage:
-    """A client's message, parsed: an action to play (``action``), or a ping (``action`` is
-    ``None``); ``id`` is the client's request id, echoed in the answer."""
+    """A client's message, parsed: an action to play (``action``), a ping (``action`` is
+    ``None``) or a request for a hint (``hint``); ``id`` is the client's request id, echoed in
+    the answer."""
 
     action: Action | None
     id: int | str | None
+    hint: bool = False
 
 
 class BadMessage(ValueError):
@@ -82,8 +85,11 @@ def parse_message(text: str | None, limit: int, *, spectator: bool) -> ClientMes
     bytes, parsed; raises :class:`BadMessage` saying what is wrong with it. A spectator's
     connection may only ping.
 
+    >>> parse_message('{"type": "hint", "id": 4}', 4096, spectator=False)
+    ClientMessage(action=None, id=4, hint=True)
+
     >>> parse_message('{"type": "ping", "id": "a"}', 4096, spectator=True)
-    ClientMessage(action=None, id='a')
+    ClientMessage(action=None, id='a', hint=False)
     >>> parse_message('{"type": "action", "action": "draw"}', 4096, spectator=True)
     Traceback (most recent call last):
     ...
@@ -97,8 +103,10 @@ def parse_message(text: str | None, limit: int, *, spectator: bool) -> ClientMes
         frame = json.loads(text)
     except (ValueError, RecursionError):
         raise BadMessage("bad_frame", "a message is one JSON object") from None
-    if not isinstance(frame, dict) or frame.get("type") not in ("action", "ping"):
-        raise BadMessage("bad_frame", 'a message is {"type": "action", "action": "..."} or {"type": "ping"}')
+    if not isinstance(frame, dict) or frame.get("type") not in ("action", "ping", "hint"):
+        raise BadMessage(
+            "bad_frame", 'a message is {"type": "action", "action": "..."}, {"type": "hint"} or {"type": "ping"}'
+        )
     request_id = frame.get("id")
     if not (request_id is None or (isinstance(request_id, int | str) and len(str(request_id)) <= 40)):
         raise BadMessage("bad_frame", "an id is a number or a short text")
@@ -106,6 +114,8 @@ def parse_message(text: str | None, limit: int, *, spectator: bool) -> ClientMes
         return ClientMessage(None, request_id)
     if spectator:
         raise BadMessage("spectator", "a spectator link cannot play", request_id)
+    if frame["type"] == "hint":
+        return ClientMessage(None, request_id, hint=True)
     text_action = frame.get("action")
     if not isinstance(text_action, str):
         raise BadMessage("bad_frame", 'an action is its text, such as "draw"', request_id)
@@ -144,6 +154,8 @@ class Server:
         # Tables being stored by create_table_async, by client: they count towards the limits.
         self._creating: Counter[str] = Counter()
         self._swept = 0.0
+        #: The hints the seats ask for.
+        self.hints = Hints()
 
     # --- tables ----------------------------------------------------------------------------
 
@@ -474,7 +486,7 @@ class Server:
         except BadMessage as error:
             await connection.send(error.frame())
             return True
-        if request.action is None:
+        if request.action is None and not request.hint:
             await connection.send({"type": "pong", "id": request.id})
             return True
         assert connection.seat is not None  # parse_message refuses a spectator's action
@@ -486,7 +498,10 @@ class Server:
             # its action waited for the lock does not play it.
             if not live.holds(connection):
                 return False
-            await self._play(live, connection, request)
+            if request.hint:
+                await self.hints.answer(live, connection, request.id)
+            else:
+                await self._play(live, connection, request)
         return True
 
     async def _play(self, live: LiveTable, connection: Connection, request: ClientMessage) -> None:

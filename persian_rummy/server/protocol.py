@@ -17,7 +17,9 @@ import json
 from typing import Any, Final
 
 from persian_rummy.cards import JOKER, Card, Rank, Suit
+from persian_rummy.melds import Meld
 from persian_rummy.presentation import Style
+from persian_rummy.server.levels import levels
 from persian_rummy.state import SEAT_NAMES, TEAM_NAMES
 
 __all__ = ["CLOSE_CODES", "HUMAN", "PROTOCOL", "WEB_STYLE", "encode_frame", "page_protocol"]
@@ -72,13 +74,17 @@ def encode_frame(frame: Any) -> str:
 def page_protocol() -> dict[str, Any]:
     """The protocol's names and numbers for the page's script, from the library's own: the
     protocol's version, the seats' and the teams' names, the seat kind of a person, the
-    close codes, and the cards' notation (each suit's letter, symbol and name in the
-    library's order, each rank's letter, face and spoken name from low to high, the joker's
-    text). The page of a seat carries it (:func:`~persian_rummy.server.pages.table_page`).
+    close codes, the cards' notation (each suit's letter, symbol and name in the library's
+    order, each rank's letter, face and spoken name from low to high, the joker's text), how a
+    meld's text marks each card's seat (melded by it, or laid off and credited to it: R16),
+    and the bots' levels (:func:`~persian_rummy.server.levels.levels`). The page of a seat
+    carries it (:func:`~persian_rummy.server.pages.table_page`).
 
     >>> names = page_protocol()
     >>> [rank["face"] for rank in names["ranks"]][-5:], names["ranks"][-1]["name"], names["joker"]
     (['10', 'J', 'Q', 'K', 'A'], 'ace', {'text': 'Jk', 'face': 'Joker', 'name': 'joker'})
+    >>> names["meld_marks"], names["levels"][0]["name"]
+    ({'melded': '@', 'laid_off': '+'}, 'easy')
     """
     return {
         "protocol": PROTOCOL,
@@ -97,4 +103,13 @@ def page_protocol() -> dict[str, Any]:
             for rank in Rank
         ],
         "joker": {"text": str(JOKER), "face": WEB_STYLE.card(JOKER), "name": "joker"},
+        "meld_marks": {"melded": _mark(laid_off=False), "laid_off": _mark(laid_off=True)},
+        "levels": [level.value() for level in levels()],
     }
+
+
+def _mark(*, laid_off: bool) -> str:
+    """The mark between a card and its seat in a meld's text: a card of the meld as it was laid
+    down, or one laid off later (R16), as the library writes them."""
+    text = str(Meld.parse("2s 3s 4s", seat=1).lay_off("5s", seat=1))
+    return text.split()[-1 if laid_off else 0][2:-1]

@@ -45,7 +45,7 @@ from persian_rummy.state import PLAYERS, SEAT_NAMES, TEAM_NAMES, GameState, Phas
 from persian_rummy.view import PlayerView
 
 # HUMAN, PROTOCOL and WEB_STYLE live in the protocol's module; they are still importable from here.
-__all__ = ["HUMAN", "PROTOCOL", "WEB_STYLE", "LogEntry", "LogTexts", "Table", "new_token"]
+__all__ = ["HUMAN", "PROTOCOL", "WEB_STYLE", "LogEntry", "LogTexts", "Table", "new_token", "offer_text"]
 
 #: The longest player name a table accepts.
 MAX_NAME: Final = 40
@@ -76,8 +76,9 @@ def _check_names(names: Sequence[str]) -> tuple[str, ...]:
 @attrs.frozen
 class LogEntry:
     """One entry of a table's log: an action (``kind`` ``"action"``, with its mover's
-    ``seat``), a deal's heading (``"deal"``) or its score (``"score"``); ``seq`` is the number
-    of actions accepted when it was written. An action's mover reads ``own_text`` and
+    ``seat``), a deal's heading (``"deal"``), its score (``"score"``) or a hint a seat asked
+    for (``"hint"``, with that ``seat``); ``seq`` is the number of actions accepted when it was
+    written. An action's mover reads ``own_text`` and
     ``own_cards`` (a card drawn from the stock is named to its drawer only, R27), everyone
     else ``text`` and ``cards``. :meth:`value` is the entry in a frame.
 
@@ -87,7 +88,7 @@ class LogEntry:
     ('Ann draws from the stock', ['7c'])
     """
 
-    #: ``"action"``, ``"deal"`` (a deal's heading) or ``"score"`` (a deal's score).
+    #: ``"action"``, ``"deal"`` (a deal's heading), ``"score"`` (a deal's score) or ``"hint"``.
     kind: str
     #: The number of actions accepted when the entry was written (an action's own number).
     seq: int
@@ -95,7 +96,7 @@ class LogEntry:
     deal: int
     #: The entry in words, for everyone (an action: for everyone but its mover).
     text: str
-    #: An action's mover; ``None`` for a heading or a score.
+    #: An action's mover (or a hint's asker); ``None`` for a heading or a score.
     seat: int | None = None
     #: An action's text as everyone reads it (``"draw"`` for a draw from the stock).
     action: str = ""
@@ -394,6 +395,23 @@ class Table:
             self._note_deal(after.state)
         return after.state
 
+    def note_hint(self, seat: int, action: Action) -> LogEntry:
+        """Write in the log that ``seat``, to move, asked for a hint and was shown ``action``
+        (named to that seat only; everyone reads that a hint was taken). Returns the entry.
+
+        >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0, names=("N", "Ann", "S", "W"))
+        >>> entry = table.note_hint(1, Action.parse("draw"))
+        >>> entry.value(0)["text"], entry.value(1)["text"]
+        ('Ann asks for a hint', 'You ask for a hint: draw from the stock')
+        """
+        offer = offer_text(self.state.view(seat), action)
+        entry = LogEntry(
+            "hint", self.seq, self.state.deal_number, f"{self.names[seat]} asks for a hint", seat=seat,
+            own_text=f"You ask for a hint: {offer}",
+        )  # fmt: skip
+        self.entries.append(entry)
+        return entry
+
     def record(self) -> GameRecord:
         """The full game record so far (with the seed: for the server only; seats get
         :meth:`record_text`).
@@ -459,7 +477,7 @@ class Table:
             if seat is not None and views[seat].is_to_move:
                 actions = legal_actions(views[seat])
                 legal = [str(action) for action in actions]
-                said = [_offer(views[seat], action) for action in actions]
+                said = [offer_text(views[seat], action) for action in actions]
             log_values = [entry.value(seat) for entry in entries]
             frames.append(
                 {**head, "seat": seat, **public, "legal": legal, "legal_text": said, "log": log_values,
@@ -539,8 +557,13 @@ class Table:
         self.entries.append(LogEntry("score", self.seq, state.deal_number, text))
 
 
-def _offer(view: PlayerView, action: Action) -> str:
-    """A legal action in words for the player who may play it: ``take 7♣ 9♦ from the discard pile``."""
+def offer_text(view: PlayerView, action: Action) -> str:
+    """A legal action of ``view`` in words for the player who may play it.
+
+    >>> view = Table.new(seats=("human",) * 4, seed=14, dealer=1).state.view(2)
+    >>> offer_text(view, Action.parse("take 0")), offer_text(view, Action.parse("draw"))
+    ('take 2♦ from the discard pile', 'draw from the stock')
+    """
     if isinstance(action, DrawDiscard):
         return narrate(action, view.discard_pile[action.index :], card=WEB_STYLE.card, form="you")
     target = view.melds[action.meld] if isinstance(action, LayOff) else None

@@ -18,13 +18,14 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from persian_rummy import DECK, JOKER, Action, Card, PlayerView, Rank, Suit
+from persian_rummy import DECK, JOKER, Action, Card, Meld, PlayerView, Rank, Suit
 from persian_rummy.actions import DrawStock
 from persian_rummy.bots import RandomBot
 from persian_rummy.record import loads
 from persian_rummy.server import Limits, Store, create_app
 from persian_rummy.server.client import PROTOCOL as CLIENT_PROTOCOL
 from persian_rummy.server.hub import Server
+from persian_rummy.server.levels import levels
 from persian_rummy.server.protocol import HUMAN, PROTOCOL, WEB_STYLE, page_protocol
 from persian_rummy.state import SEAT_NAMES, TEAM_NAMES
 
@@ -438,13 +439,20 @@ def test_the_page_is_served_the_protocols_names_and_they_are_the_librarys(client
         with pytest.raises(WebSocketDisconnect) as closed:
             first.receive_json()
         assert closed.value.code == names["close_codes"]["superseded"]
-    # A browser keeping the script of another protocol fetches this one's.
-    assert f'src="/static/table.js?protocol={PROTOCOL}"' in client.get(f"/play/{tokens[0]}").text
+    # A browser keeping the script of another protocol, or an older script, fetches this one.
+    assert f'src="/static/table.js?protocol={PROTOCOL}&amp;v=' in client.get(f"/play/{tokens[0]}").text
+    # A meld's marks are the library's: a card melded, a card laid off and credited (R16).
+    meld = Meld.parse("Tc@0 Jc@0 Qc@0 Kc+1")
+    marks = names["meld_marks"]
+    assert str(meld).split() == [f"Tc{marks['melded']}0", f"Jc{marks['melded']}0", f"Qc{marks['melded']}0",
+                                 f"Kc{marks['laid_off']}1"]  # fmt: skip
+    assert names["levels"] == [level.value() for level in levels()]
 
 
 def test_the_pages_script_keeps_no_copy_of_the_protocols_names_or_numbers() -> None:
     names = page_protocol()
-    words = {*names["seats"], *names["teams"], names["human"], *names["joker"].values()}
+    words = {*names["seats"], *names["teams"], names["human"], *names["joker"].values(), *names["meld_marks"].values()}
+    words |= {level[key] for level in names["levels"] for key in ("name", "bot")}
     words |= {suit[key] for suit in names["suits"] for key in ("symbol", "name")}
     words |= {rank["name"] for rank in names["ranks"] if not rank["name"].isdigit()}
     words |= {"".join(rank["letter"] for rank in names["ranks"]), "".join(suit["letter"] for suit in names["suits"])}
