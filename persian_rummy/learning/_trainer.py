@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final, NamedTuple, cast
 
 import jax
@@ -97,11 +97,15 @@ class Trainer:
     ``envs`` must be a multiple of the devices' count.
     """
 
-    def __init__(self, config: TrainConfig, devices: list[jax.Device] | None = None) -> None:
+    def __init__(self, config: TrainConfig, devices: Sequence[Any] | None = None) -> None:
+        # Any, not jax.Device: JAX defines Device as a runtime alias, which type checkers
+        # other than mypy refuse in an annotation; each device is checked below instead.
         if not isinstance(config, TrainConfig):
             raise InvalidArgumentError(f"a Trainer runs a TrainConfig, not {type(config).__name__}")
         self.config = config
         self.devices = list(jax.devices() if devices is None else devices)
+        if not self.devices or not all(isinstance(device, jax.Device) for device in self.devices):
+            raise InvalidArgumentError(f"devices must be JAX devices (jax.devices()), not {devices!r}")
         count = len(self.devices)
         if config.envs % count:
             raise InvalidArgumentError(
