@@ -34,7 +34,7 @@ ARGS = [
 ]
 DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
 PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
-WAIT = 20_000  # milliseconds: every wait for the page is bounded
+WAIT = 60_000  # milliseconds: every wait for the page is bounded, generously for a busy machine
 
 
 @pytest.fixture(scope="module")
