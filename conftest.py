@@ -5,7 +5,10 @@ README and in ``.ci/run``:
 
 * ``HYPOTHESIS_PROFILE=ci`` (set by ``.ci/run``) is the *thorough* profile. Tests marked
   ``@pytest.mark.thorough`` (soaks, long state machines, whole-game browser runs) run only
-  under it; a contributor's default run deselects them, so it stays short.
+  under it; a contributor's default run deselects them, so it stays short. The
+  Hypothesis profiles are registered here, for every test and doctest however few are run:
+  ``dev`` (the default) is fast; ``ci`` is thorough and derandomized, so CI runs are
+  reproducible. Neither times anything: a busy machine must not fail an example for its time.
 * Optional extras: modules that need an extra (``[rl]``, ``[rl-train]``, ``[server]``) are
   listed in ``OPTIONAL`` below. When an extra is not installed, its tests and modules are not
   collected and the header says so; ``PERSIAN_RUMMY_REQUIRE_EXTRAS=1`` (set by ``.ci/run``)
@@ -21,10 +24,27 @@ import importlib.util
 import os
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 pytest_plugins = ["tests.backstop"]
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE", "dev") == "ci"
+
+# No timing check in either: the deadline and the health check for slow data generation
+# measure wall-clock time, which a busy machine stretches.
+settings.register_profile(
+    "dev", max_examples=30, stateful_step_count=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "ci",
+    max_examples=150,
+    stateful_step_count=120,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    derandomize=True,
+    print_blob=True,
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 # extra -> (modules it provides, paths (globs, from the repository root) that need it)
 OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
