@@ -9,6 +9,9 @@ README and in ``.ci/run``:
   Hypothesis profiles are registered here, for every test and doctest however few are run:
   ``dev`` (the default) is fast; ``ci`` is thorough and derandomized, so CI runs are
   reproducible. Neither times anything: a busy machine must not fail an example for its time.
+* ``PERSIAN_RUMMY_LONG=1`` runs the tests marked ``@pytest.mark.long`` as well: the long runs
+  kept as evidence (the million-row differential of the batched engine), which a shorter test
+  in CI shows reaching every case they reach. No profile runs them unless asked.
 * Optional extras: modules that need an extra (``[rl]``, ``[rl-train]``, ``[server]``) are
   listed in ``OPTIONAL`` below. When an extra is not installed, its tests and modules are not
   collected and the header says so; ``PERSIAN_RUMMY_REQUIRE_EXTRAS=1`` (set by ``.ci/run``)
@@ -29,6 +32,7 @@ from hypothesis import HealthCheck, settings
 pytest_plugins = ["tests.backstop"]
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE", "dev") == "ci"
+LONG = os.environ.get("PERSIAN_RUMMY_LONG") == "1"
 
 # No timing check in either: the deadline and the health check for slow data generation
 # measure wall-clock time, which a busy machine stretches.
@@ -104,6 +108,7 @@ collect_ignore_glob = [path for extra in MISSING for path in OPTIONAL[extra][1]]
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
     lines = [f"persian-rummy profile: {'thorough' if THOROUGH else 'quick (thorough tests deselected)'}"]
+    lines += [] if LONG else ["persian-rummy: long runs deselected (PERSIAN_RUMMY_LONG=1 runs them)"]
     lines += [
         f"persian-rummy: [{extra}] extra not installed ({', '.join(names)}): its tests are not collected"
         for extra, names in MISSING.items()
@@ -112,9 +117,9 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if THOROUGH:
-        return
-    kept = [item for item in items if item.get_closest_marker("thorough") is None]
+    left_out = [] if THOROUGH else ["thorough"]
+    left_out += [] if LONG else ["long"]
+    kept = [item for item in items if not any(item.get_closest_marker(name) for name in left_out)]
     if len(kept) != len(items):
         config.hook.pytest_deselected(items=[item for item in items if item not in kept])
         items[:] = kept
