@@ -16,8 +16,8 @@ waits for its turn to send, at nine tenths of the rate in bursts of half the ser
 that no timing of the network takes it over. Should the server still refuse a message for
 the rate (its rate is lower than the client was told), the client halves its pace and sends
 the message again when that allows, so that it never waits for a frame that cannot come. Its
-pace is measured by ``clock`` and kept by ``sleep`` (:func:`time.monotonic` and
-:func:`asyncio.sleep` unless given): a test gives a clock that only its ``sleep`` moves, so
+pace is measured by ``clock`` and kept by ``sleep`` (``time.monotonic`` and
+``asyncio.sleep`` unless given): a test gives a clock that only its ``sleep`` moves, so
 the pace depends on the messages alone, not on how fast the machine plays.
 
 >>> client = SeatClient("ws://127.0.0.1:8000/ws/TOKEN", "greedy")

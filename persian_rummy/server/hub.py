@@ -121,7 +121,7 @@ class Server:
 
     ``bot_delay`` is the pause (seconds) before each bot move, so people can follow the
     game; tests use 0. ``clock`` is what the connections' message rates are measured by
-    (:class:`~persian_rummy.server.limits.TokenBucket`): :func:`time.monotonic` unless a test
+    (:class:`~persian_rummy.server.limits.TokenBucket`): ``time.monotonic`` unless a test
     gives one it moves itself.
 
     >>> server = Server(Store(":memory:"))

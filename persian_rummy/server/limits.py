@@ -117,7 +117,7 @@ class CapacityError(PersianRummyError):
 
 class TokenBucket:
     """A token bucket: :meth:`take` says whether one more message fits the rate. Time is read
-    from ``clock`` (seconds, never going back; :func:`time.monotonic` unless given), so a test
+    from ``clock`` (seconds, never going back; ``time.monotonic`` unless given), so a test
     can give one it moves itself and a message refused depends on the messages alone, not on
     how fast the machine runs.
 
