@@ -14,6 +14,7 @@ import threading
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from waiting import DEFAULT_LIMIT
 
 from persian_rummy import (
     Action,
@@ -237,7 +238,7 @@ def test_a_failing_game_cancels_the_games_not_yet_started() -> None:
         built.append(seed)
         if len(built) == 1:
             raise RuntimeError("bot failed")
-        release.wait(60)
+        release.wait(DEFAULT_LIMIT)  # set as soon as the match has failed
         return RandomBot(seed)
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:

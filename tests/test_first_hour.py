@@ -4,6 +4,7 @@ the meld notation of position strings, and the command line's messages (issue 22
 from __future__ import annotations
 
 import builtins
+import contextlib
 import io
 import itertools
 import os
@@ -13,13 +14,13 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playouts import RULE_SETS, playout
 from test_cli import _run, _scripted
+from waiting import DEFAULT_LIMIT
 
 from persian_rummy import (
     Action,
@@ -387,12 +388,18 @@ def test_ctrl_c_during_play_saves_the_game(tmp_path: Path) -> None:
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
     try:
-        assert prompts.acquire(timeout=60), "".join(seen)
+        assert prompts.acquire(timeout=DEFAULT_LIMIT), "".join(seen)
         process.stdin.write("draw\n")
         process.stdin.flush()
-        assert prompts.acquire(timeout=60), "".join(seen)
-        time.sleep(0.2)  # blocked in input(), where a person presses Ctrl-C
+        assert prompts.acquire(timeout=DEFAULT_LIMIT), "".join(seen)
+        # Ctrl-C at the prompt, with no sleep to wait for the read: a SIGINT that lands after
+        # input() wrote its prompt but before it began to read is only acted on once the read
+        # returns, so an empty line (which the prompt ignores) follows it. Whichever comes
+        # first, the interrupt is raised in input() before any other line is read.
         process.send_signal(signal.SIGINT)
+        with contextlib.suppress(BrokenPipeError):
+            process.stdin.write("\n")
+            process.stdin.flush()
         try:
             code = process.wait(timeout=60)
         except subprocess.TimeoutExpired:

@@ -20,7 +20,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator, Mapping
+import time
+from collections.abc import AsyncIterator, Callable, Mapping
 from importlib import resources
 from typing import Any, Final
 from urllib.parse import parse_qs
@@ -35,7 +36,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from persian_rummy.errors import NotationError, PersianRummyError
+from persian_rummy.errors import ArgumentTypeError, NotationError, PersianRummyError, excerpt
 from persian_rummy.rules import Rules
 from persian_rummy.server.hints import hints_off
 from persian_rummy.server.hub import Server
@@ -313,11 +314,16 @@ _ROUTES: Final = [
 
 
 def create_app(
-    db: str | Store = "persian-rummy.sqlite3", *, bot_delay: float = 0.0, limits: Limits = DEFAULT_LIMITS
+    db: str | Store = "persian-rummy.sqlite3",
+    *,
+    bot_delay: float = 0.0,
+    limits: Limits = DEFAULT_LIMITS,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Starlette:
     """The Starlette application of a table server storing its games in the SQLite file
     ``db`` (or a :class:`~persian_rummy.server.store.Store`); on start it replays every
-    unfinished game found there. ``app.state.server`` is the :class:`~persian_rummy.server.hub.Server`.
+    unfinished game found there. ``app.state.server`` is the :class:`~persian_rummy.server.hub.Server`
+    (``bot_delay``, ``limits`` and ``clock`` are its own).
 
     >>> create_app(":memory:").state.server.tables
     {}
@@ -328,5 +334,8 @@ def create_app(
         exception_handlers={PersianRummyError: _refused},
         lifespan=_lifespan,
     )
-    app.state.server = Server(db if isinstance(db, Store) else Store(db), bot_delay=bot_delay, limits=limits)
+    if not callable(clock):  # before the database is opened
+        raise ArgumentTypeError(f"a clock is a function that returns seconds, not {excerpt(clock)}")
+    store = db if isinstance(db, Store) else Store(db)
+    app.state.server = Server(store, bot_delay=bot_delay, limits=limits, clock=clock)
     return app

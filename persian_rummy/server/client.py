@@ -15,7 +15,10 @@ a bot answers at once, faster than the rate allows once a game goes quickly, so 
 waits for its turn to send, at nine tenths of the rate in bursts of half the server's, so
 that no timing of the network takes it over. Should the server still refuse a message for
 the rate (its rate is lower than the client was told), the client halves its pace and sends
-the message again when that allows, so that it never waits for a frame that cannot come.
+the message again when that allows, so that it never waits for a frame that cannot come. Its
+pace is measured by ``clock`` and kept by ``sleep`` (``time.monotonic`` and
+``asyncio.sleep`` unless given): a test gives a clock that only its ``sleep`` moves, so
+the pace depends on the messages alone, not on how fast the machine plays.
 
 >>> client = SeatClient("ws://127.0.0.1:8000/ws/TOKEN", "greedy")
 >>> client.acks, client.finished, client.log
@@ -27,10 +30,11 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from persian_rummy.arena import BotSpec, build_bot
-from persian_rummy.errors import InvalidArgumentError, PersianRummyError
+from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, PersianRummyError, excerpt
 from persian_rummy.server.limits import DEFAULT_LIMITS, Limits, TokenBucket
 from persian_rummy.server.protocol import PROTOCOL
 from persian_rummy.view import PlayerView
@@ -47,8 +51,19 @@ class SeatClient:
     """
 
     def __init__(
-        self, url: str, bot: BotSpec, *, seed: int = 0, keep: bool = False, limits: Limits = DEFAULT_LIMITS
+        self,
+        url: str,
+        bot: BotSpec,
+        *,
+        seed: int = 0,
+        keep: bool = False,
+        limits: Limits = DEFAULT_LIMITS,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
+        for name, given in (("clock", clock), ("sleep", sleep)):
+            if not callable(given):
+                raise ArgumentTypeError(f"SeatClient's {name} must be a function, not {excerpt(given)}")
         self.url = url
         self.bot = build_bot(bot, seed)
         self.keep = keep
@@ -63,7 +78,8 @@ class SeatClient:
         self._sent: dict[int, float] = {}
         self._requests = 0
         # Within the server's rate with room to spare (see the module's docstring).
-        self._bucket = TokenBucket(0.9 * limits.rate, max(1.0, limits.burst / 2))
+        self._clock, self._sleep = clock, sleep
+        self._bucket = TokenBucket(0.9 * limits.rate, max(1.0, limits.burst / 2), clock=clock)
         self._last: str | None = None
 
     async def run(self) -> None:
@@ -86,7 +102,8 @@ class SeatClient:
                     if frame.get("type") == "error" and frame.get("code") == "rate_limited" and self._last:
                         # Refused for the rate, so not played: the server's rate is lower than
                         # the client was told. Halve the pace, empty the bucket, send it again.
-                        self._bucket = TokenBucket(self._bucket.rate / 2, max(1.0, self._bucket.burst / 2))
+                        bucket = self._bucket
+                        self._bucket = TokenBucket(bucket.rate / 2, max(1.0, bucket.burst / 2), clock=self._clock)
                         self._bucket.level = 0.0
                         reply = self._last
                     if reply is not None:
@@ -99,7 +116,7 @@ class SeatClient:
     async def _send(self, socket: Any, text: str) -> None:
         # Wait until the rate allows one more message, then send it.
         while not self._bucket.take():
-            await asyncio.sleep(max(self._bucket.delay(), 0.001))
+            await self._sleep(max(self._bucket.delay(), 0.001))
         self._last = text
         await socket.send(text)
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
-from collections.abc import Awaitable, Mapping, Sequence
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -29,14 +30,22 @@ SEND_TIMEOUT: Final = 10.0
 
 class Connection:
     """One open WebSocket of a table: for a seat (0-3) or a spectator (``seat`` is ``None``),
-    with its own rate limit. :meth:`send` never raises: a connection that went away is
-    marked ``closed``."""
+    with its own rate limit, measured by ``clock`` (see :class:`~persian_rummy.server.limits.TokenBucket`).
+    :meth:`send` never raises: a connection that went away is marked ``closed``."""
 
-    def __init__(self, websocket: WebSocket, table: Table, seat: int | None, limits: Limits) -> None:
+    def __init__(
+        self,
+        websocket: WebSocket,
+        table: Table,
+        seat: int | None,
+        limits: Limits,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.websocket = websocket
         self.table = table
         self.seat = seat
-        self.bucket = TokenBucket(limits.rate, limits.burst)
+        self.bucket = TokenBucket(limits.rate, limits.burst, clock=clock)
         self.strikes = 0
         self.closed = False
 

@@ -22,14 +22,14 @@ import json
 import sqlite3
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 import attrs
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from persian_rummy.actions import Action
-from persian_rummy.errors import NotationError, NotYourTurnError, PersianRummyError
+from persian_rummy.errors import ArgumentTypeError, NotationError, NotYourTurnError, PersianRummyError, excerpt
 from persian_rummy.presentation import addressed
 from persian_rummy.rules import Rules
 from persian_rummy.server.connections import Connection, close_connection, error_frame, send_in_turn
@@ -130,7 +130,9 @@ class Server:
     is one :class:`~persian_rummy.server.live.LiveTable`, kept by id and let go in one place.
 
     ``bot_delay`` is the pause (seconds) before each bot move, so people can follow the
-    game; tests use 0.
+    game; tests use 0. ``clock`` is what the connections' message rates are measured by
+    (:class:`~persian_rummy.server.limits.TokenBucket`): ``time.monotonic`` unless a test
+    gives one it moves itself.
 
     >>> server = Server(Store(":memory:"))
     >>> table, links = server.create_table(["human", "random", "human", "random"], client="192.0.2.1")
@@ -140,10 +142,20 @@ class Server:
     (True, True)
     """
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.0, limits: Limits = DEFAULT_LIMITS) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        bot_delay: float = 0.0,
+        limits: Limits = DEFAULT_LIMITS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if not callable(clock):
+            raise ArgumentTypeError(f"a clock is a function that returns seconds, not {excerpt(clock)}")
         self.store = store
         self.bot_delay = bot_delay
         self.limits = limits
+        self.clock = clock
         # The tables in play here, by id: each holds all that is kept for it.
         self._live: dict[str, LiveTable] = {}
         #: The open connections of each client address.
@@ -449,7 +461,7 @@ class Server:
                 reason = f"this table already has {self.limits.spectators} spectators"
                 await _refuse(websocket, "too_many_connections", reason)
                 return
-            connection = Connection(websocket, live.table, seat, self.limits)
+            connection = Connection(websocket, live.table, seat, self.limits, clock=self.clock)
             if await live.admit(connection):
                 break
         else:

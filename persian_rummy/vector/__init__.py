@@ -6,11 +6,12 @@ written for pgx's API runs on it unchanged:
 
 >>> import jax
 >>> env = Env()
+>>> init, step = jax.jit(jax.vmap(env.init)), jax.jit(jax.vmap(env.step))
 >>> keys = jax.random.split(jax.random.PRNGKey(0), 2)
->>> state = jax.vmap(env.init)(keys)
+>>> state = init(keys)
 >>> state.current_player.tolist(), state.observation.shape, state.legal_action_mask.shape
 ([1, 1], (2, 30, 53), (2, 1436))
->>> state = jax.vmap(env.step)(state, jax.numpy.zeros(2, jax.numpy.int32))  # draw from the stock
+>>> state = step(state, jax.numpy.zeros(2, jax.numpy.int32))  # draw from the stock
 >>> state.legal_action_mask.sum(axis=1).tolist() == [int(m.sum()) for m in state.legal_action_mask]
 True
 

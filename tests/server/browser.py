@@ -34,7 +34,7 @@ DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
 PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 #: The two screens every page test runs on: a phone by touch, a desktop by mouse.
 DEVICES: dict[str, dict[str, Any]] = {"phone": PHONE, "desktop": DESKTOP}
-WAIT = 20_000  # milliseconds: every wait for the page is bounded
+WAIT = 60_000  # milliseconds: every wait for the page is bounded, generously for a busy machine
 
 
 def need_chromium() -> None:

@@ -1,9 +1,11 @@
 """Real servers for the server's tests and its load benchmark, on 127.0.0.1 only: uvicorn in a
 thread (:class:`LiveServer`) or ``persian-rummy serve`` as a separate process
-(:func:`start_serve`), and the table API over HTTP (:func:`create_table`)."""
+(:func:`start_serve`), the table API over HTTP (:func:`create_table`), and a clock for the
+message rates that the tests move themselves (:class:`PacedClock`)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -20,7 +22,7 @@ import anyio
 import uvicorn
 from starlette.testclient import WebSocketTestSession
 from starlette.types import Message
-from waiting import WaitTimeout, join
+from waiting import DEFAULT_LIMIT, WaitTimeout, join
 
 from persian_rummy.server import create_app
 
@@ -60,7 +62,7 @@ def start_serve(db: str | Path, port: int, limits: dict[str, Any] | None = None)
         stdout=subprocess.DEVNULL,
         stderr=errors,
     )
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + DEFAULT_LIMIT
     while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2):
@@ -71,7 +73,7 @@ def start_serve(db: str | Path, port: int, limits: dict[str, Any] | None = None)
                 raise RuntimeError(f"the server exited: {errors.read().decode(errors='replace')}") from None
             time.sleep(0.1)
     process.kill()
-    raise RuntimeError("the server did not start")
+    raise RuntimeError(f"the server did not answer within {DEFAULT_LIMIT:g} s")
 
 
 def create_table(url: str, seats: list[str]) -> dict[str, Any]:
@@ -79,8 +81,26 @@ def create_table(url: str, seats: list[str]) -> dict[str, Any]:
     request = urllib.request.Request(
         url + "/api/tables", json.dumps({"seats": seats}).encode(), {"Content-Type": "application/json"}
     )
-    with urllib.request.urlopen(request, timeout=30) as response:
+    with urllib.request.urlopen(request, timeout=60) as response:
         return dict(json.loads(response.read()))
+
+
+class PacedClock:
+    """Seconds for the message rates that pass only when a client waits for its pace: give it
+    to a server in this process (``LiveServer(db, clock=clock)``) and to its clients
+    (``SeatClient(..., clock=clock, sleep=clock.sleep)``). A client's wait moves it at once by
+    the time waited, and nothing else moves it, so what the server refuses for the rate depends
+    on the messages alone, never on how fast the machine plays them."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.now += seconds
+        await asyncio.sleep(0)
 
 
 class LiveServer:
@@ -105,16 +125,16 @@ class LiveServer:
 
     def __enter__(self) -> LiveServer:
         self.thread.start()
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + DEFAULT_LIMIT
         while not self.server.started:
             if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("uvicorn did not start")
+                raise RuntimeError(f"uvicorn did not start within {DEFAULT_LIMIT:g} s")
             time.sleep(0.02)
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
-        join(self.thread, "uvicorn to shut down", limit=30)
+        join(self.thread, "uvicorn to shut down")
 
 
 # Seconds a test waits for the server's next WebSocket message: far beyond any frame's time on

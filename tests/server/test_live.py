@@ -9,12 +9,12 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
-import time
 import weakref
 from typing import Any
 
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect, WebSocketState
+from waiting import wait_until
 
 from persian_rummy import legal_actions
 from persian_rummy.rules import Rules
@@ -161,10 +161,12 @@ def test_a_connection_that_waited_to_join_a_table_expired_meanwhile_is_told_and_
         live = live_of(server, table.id)
         client.portal.call(live.lock.acquire)  # the table is busy: the new connection waits to join
         with client.websocket_connect(f"/ws/{links['seats'][0][1]}") as ws:
-            deadline = time.monotonic() + 10
-            while client.portal.call(lambda: len(live.lock._waiters or ())) < 1:  # type: ignore[attr-defined]
-                assert time.monotonic() < deadline
-                time.sleep(0.01)
+            portal = client.portal
+
+            def waiting_for_the_lock() -> int:
+                return portal.call(lambda: len(live.lock._waiters or ()))  # type: ignore[attr-defined]
+
+            wait_until(lambda: waiting_for_the_lock() >= 1, "the new connection to wait for the table's lock")
             table.created -= 61
             assert client.portal.call(server.expire) == [table.id]
             client.portal.call(live.lock.release)

@@ -11,7 +11,6 @@ import contextlib
 import json
 import sqlite3
 import threading
-import time
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
@@ -21,7 +20,7 @@ import pytest
 from live import free_port, start_serve
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from waiting import join
+from waiting import DEFAULT_LIMIT, join, wait_until
 
 from persian_rummy import ArgumentTypeError, InvalidArgumentError, PlayerView
 from persian_rummy.bots import RandomBot
@@ -164,10 +163,7 @@ def test_a_finished_game_leaves_memory_and_opens_again_from_the_database(client_
             assert table_id in server.tables  # someone is watching
         live = server.live_table(table_id)
         assert live is not None
-        deadline = time.monotonic() + 10
-        while live.is_watched:  # the server has seen the spectator go
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
+        wait_until(lambda: not live.is_watched, "the server to see the spectator go")
         client.portal.call(server.expire)
         assert table_id not in server.tables and server.live_table(table_id) is None and live.ended
         assert client.get(f"/record/{tokens[3]}").text == record  # loaded again, not expired
@@ -207,14 +203,14 @@ def test_a_window_replaced_while_its_action_waits_does_not_play_it(client_path: 
         with joined(client, tokens[1]) as old:
             client.portal.call(lock.acquire)  # the table is busy (as while a frame goes out)
             with client.websocket_connect(f"/ws/{tokens[1]}") as new:
-                deadline = time.monotonic() + 10
-                while client.portal.call(lambda: len(lock._waiters or ())) < 1:  # type: ignore[attr-defined]
-                    assert time.monotonic() < deadline
-                    time.sleep(0.01)
+
+                def waiting_for_the_lock() -> int:
+                    assert client.portal is not None
+                    return client.portal.call(lambda: len(lock._waiters or ()))  # type: ignore[attr-defined]
+
+                wait_until(lambda: waiting_for_the_lock() >= 1, "the new window to wait for the table")
                 old.send_json({"type": "action", "action": "draw", "id": 1})  # R6: East may draw
-                while client.portal.call(lambda: len(lock._waiters or ())) < 2:  # type: ignore[attr-defined]
-                    assert time.monotonic() < deadline
-                    time.sleep(0.01)
+                wait_until(lambda: waiting_for_the_lock() >= 2, "the old window's action to wait for the table")
                 client.portal.call(lock.release)  # the new window takes the seat, then the old action is asked
                 assert new.receive_json()["type"] == "welcome" and new.receive_json()["seq"] == 0
                 assert old.receive_json()["code"] == "superseded"
@@ -320,7 +316,7 @@ def test_every_response_carries_the_security_headers(client_path: str) -> None:
 async def handshake_headers(url: str) -> dict[str, str]:
     import websockets
 
-    async with websockets.connect(url, open_timeout=20) as socket:
+    async with websockets.connect(url, open_timeout=60) as socket:
         assert socket.response is not None
         return {name.lower(): value for name, value in socket.response.headers.raw_items()}
 
@@ -329,7 +325,7 @@ def test_the_served_server_does_not_name_itself_nor_compress_frames(tmp_path: An
     port = free_port()
     process = start_serve(tmp_path / "games.sqlite3", port)
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=20) as response:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=60) as response:
             assert "server" not in {name.lower() for name in response.headers}
             assert response.headers["content-security-policy"]
         # the client offers permessage-deflate; the server declines: compressing every frame
@@ -406,7 +402,7 @@ class SlowCommit:
     def _held(self, run: Any, sql: str, *args: Any) -> Any:
         if sql.startswith("INSERT INTO actions"):
             self.entered.set()
-            self.release.wait(10)
+            assert self.release.wait(DEFAULT_LIMIT)  # the test always sets it; this only ends a hang
             result = run(sql, *args)
             self.done.set()
             return result
@@ -433,7 +429,7 @@ def commit_held(path: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Te
         monkeypatch.setattr(store, "_db", slow)
         with joined(client, tokens[1]) as east:
             east.send_json({"type": "action", "action": "draw"})
-            assert slow.entered.wait(10)
+            assert slow.entered.wait(DEFAULT_LIMIT)
             try:
                 yield client, tokens, slow
             finally:
@@ -463,11 +459,15 @@ def test_creating_a_table_does_not_stall_the_event_loop_during_a_commit(
             daemon=True,
         )
         creator.start()
-        time.sleep(0.3)
+        # Until the new table waits for the store's thread (it counts towards the limits from then on).
+        server = server_of(client)
+        portal = client.portal
+        assert portal is not None
+        wait_until(lambda: portal.call(lambda: server._creating.total()) == 1, "the new table to wait for the commit")
         lobby = client.get("/")  # the event loop answers while the new table waits for the commit
         answered_during_the_commit = not slow.done.is_set() and "response" not in created
         slow.release.set()
-        join(creator, "the table's creation", limit=30)
+        join(creator, "the table's creation")
         assert lobby.status_code == 200 and answered_during_the_commit
         response = created["response"]
         assert response.status_code == 201
@@ -482,10 +482,11 @@ def test_tables_being_stored_count_towards_the_limits() -> None:
     class SlowStore(Store):
         def __init__(self) -> None:
             super().__init__(":memory:")
-            self.release = threading.Event()
+            self.entered, self.release = threading.Event(), threading.Event()
 
         def add_table(self, table: Any, tokens: Any) -> None:
-            assert self.release.wait(10)
+            self.entered.set()
+            assert self.release.wait(DEFAULT_LIMIT)  # the test always sets it; this only ends a hang
             super().add_table(table, tokens)
 
     store = SlowStore()
@@ -493,7 +494,7 @@ def test_tables_being_stored_count_towards_the_limits() -> None:
 
     async def both() -> list[str]:
         first = asyncio.ensure_future(server.create_table_async(["human"] * 4, client="192.0.2.7"))
-        await asyncio.sleep(0.05)  # the first is being stored
+        assert await asyncio.to_thread(store.entered.wait, DEFAULT_LIMIT)  # the first is being stored
         with pytest.raises(CapacityError, match="already has 1 tables"):
             await server.create_table_async(["human"] * 4, client="192.0.2.7")
         store.release.set()
