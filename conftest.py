@@ -22,7 +22,7 @@ import os
 
 import pytest
 
-pytest_plugins = ["tests.backstop"]
+pytest_plugins = ["backstop"]  # tests/backstop.py (the folder is on the path: pyproject.toml)
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE", "dev") == "ci"
 

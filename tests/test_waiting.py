@@ -4,6 +4,7 @@ limit, saying what was waited for, instead of hanging the run."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -171,11 +172,14 @@ def run_planted(tmp_path: Path, test: str) -> tuple[subprocess.CompletedProcess[
     """pytest with the project's configuration and backstop on a planted hang, with a limit of
     3 s and a hard margin of 2 s; the run and its length in seconds."""
     (tmp_path / "test_planted.py").write_text(PLANTED)
-    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "tests.backstop"]
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "backstop"]
     command += ["-c", str(ROOT / "pyproject.toml"), "--rootdir", str(tmp_path), "-n", "0", "-q"]
     command += ["-o", "timeout=3", "-o", "timeout_hard_margin=2", f"{tmp_path / 'test_planted.py'}::{test}"]
     started = time.monotonic()
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    # The backstop by its own name, from the tests' folder (as pyproject.toml's pythonpath).
+    paths = [str(ROOT / "tests"), *filter(None, [os.environ.get("PYTHONPATH")])]
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+    done = subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120, check=False)
     return done, time.monotonic() - started
 
 
