@@ -6,9 +6,10 @@ illegal-action rewards by team, R3)."""
 
 from __future__ import annotations
 
+import importlib
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 import jax
 import jax.numpy as jnp
@@ -321,3 +322,57 @@ def test_a_picture_reads_the_state_as_to_states_does() -> None:
     assert integer.from_states([new_game(1)]).to_svg() == state.to_svg()
     with pytest.raises(ArgumentTypeError, match="to_states reads the values"):
         jax.jit(lambda state: len(state.to_svg()))(state)
+
+
+# --- pgx's own API test (needs pgx: the [jax-test] extra) -----------------------------------
+
+
+def patched_api_test(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """pgx's ``api_test`` module with the two patches docs/vector.rst documents, and no other:
+    its fixed list of pgx's own game ids (``EnvId``, which ``_validate_state`` checks
+    ``state.env_id`` against) widened by ``"persian_rummy"``; and its ``act_randomly``, which
+    draws with ``axis=1`` and so fails on one game's mask under JAX 0.10 (pgx's own
+    tic_tac_toe too), drawing with ``axis=-1``."""
+    pgx = pytest.importorskip("pgx", reason='pgx is not installed: pip install "persian-rummy[jax-test]"')
+    api = importlib.import_module("pgx._src.api_test")
+    monkeypatch.setattr(api, "EnvId", Literal[(*get_args(pgx.EnvId), ENV.id)])
+
+    def act_randomly(key: jax.Array, legal_action_mask: jax.Array) -> jax.Array:
+        logits = jnp.log(legal_action_mask.astype(jnp.float32))
+        return jax.random.categorical(key, logits=logits, axis=-1)
+
+    monkeypatch.setattr(api, "act_randomly", jax.jit(act_randomly))
+    return api
+
+
+def test_pgx_s_state_checks_pass_on_every_state_of_a_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pgx's checks of one state (its dtypes and public fields, the first rewards, the seat to
+    act, a finished game's mask all True) on each row of a batch as it is dealt and stepped,
+    and its picture as pgx's test saves it."""
+    api = patched_api_test(monkeypatch)
+    state = INIT(jax.random.split(jax.random.PRNGKey(2), BATCH))
+    for number in range(3):
+        for row in range(0, BATCH, 8):
+            one = jax.tree_util.tree_map(lambda leaf, row=row: leaf[row], state)
+            api._validate_state(one)
+            api._validate_current_player(one)
+            api._validate_legal_actions(one)
+            if number == 0:
+                api._validate_init_reward(one)
+        state = STEP(
+            state, jax.vmap(sample_legal)(jax.random.split(jax.random.PRNGKey(number), BATCH), state.legal_action_mask)
+        )
+    ended = STEP(state, jnp.full(BATCH, action_to_int("pass"), jnp.int32))  # illegal here: every game ends
+    api._validate_legal_actions(jax.tree_util.tree_map(lambda leaf: leaf[0], ended))
+    assert ET.fromstring(ended.to_svg()).tag == f"{{{SVG}}}svg"
+
+
+@pytest.mark.thorough
+@pytest.mark.parametrize("use_key", [True, False], ids=["keys", "no keys"])
+def test_pgx_s_own_api_test_passes_with_its_two_documented_patches(
+    monkeypatch: pytest.MonkeyPatch, use_key: bool
+) -> None:
+    """``pgx.api_test`` as pgx runs it on its games: random games to their end under
+    ``jit(step)`` and ``jit(vmap(step))`` (with and without the step's key), every state
+    checked, and the last state's picture saved (``state.save_svg``)."""
+    patched_api_test(monkeypatch).api_test(ENV, num=1, use_key=use_key)
