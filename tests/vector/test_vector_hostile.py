@@ -486,20 +486,27 @@ def test_a_traced_narrow_action_is_played_as_the_same_number_under_jit_and_vmap(
 
 @pytest.mark.parametrize("dtype", _DTYPES, ids=lambda dtype: str(np.dtype(dtype)))
 def test_the_range_check_is_exact_for_every_integer_dtype_traced_or_concrete(dtype: type[np.integer[Any]]) -> None:
-    """The check step makes, alone: each dtype's edge values, concrete and traced (a 64-bit
-    argument is 32 bits by the time a jit or vmap trace sees it, unless jax_enable_x64)."""
+    """The check step makes, alone: each dtype's edge values, concrete, and traced by jit and
+    by vmap (where a 64-bit argument is 32 bits by the time the trace sees it, JAX's own
+    conversion at the boundary, unless jax_enable_x64)."""
     info = np.iinfo(dtype)
     edges = (info.min, info.max, -1, 0, 1, 175, 176, 255, 1435, 1436, 1437, 2**31, 2**32, 2**32 + 176, 2**63)
     values = sorted({value for value in edges if info.min <= value <= info.max})
+
+    def want(value: int) -> tuple[bool, int]:
+        return (True, value) if 0 <= value < NUM_ACTIONS else (False, 0)
+
     for value in values:
         number, inside = action_number(dtype(value), NUM_ACTIONS)
-        assert (bool(inside), int(number)) == ((True, value) if 0 <= value < NUM_ACTIONS else (False, 0)), value
+        assert (bool(inside), int(number)) == want(value), value
+    canonical = np.iinfo(jnp.asarray(np.zeros((), dtype)).dtype)  # what JAX makes of it at the boundary
+    kept = [value for value in values if canonical.min <= value <= canonical.max]
     traced = jax.jit(lambda action: action_number(action, NUM_ACTIONS))
-    canonical = np.dtype(jnp.asarray(np.zeros((), dtype)).dtype)  # what JAX makes of it at the boundary
-    for value in values:
-        if np.iinfo(canonical).min <= value <= np.iinfo(canonical).max:
-            number, inside = traced(dtype(value))
-            assert (bool(inside), int(number)) == ((True, value) if 0 <= value < NUM_ACTIONS else (False, 0)), value
+    for value in kept:
+        number, inside = traced(dtype(value))
+        assert (bool(inside), int(number)) == want(value), value
+    numbers, inside = jax.vmap(lambda action: action_number(action, NUM_ACTIONS))(np.array(kept, dtype))
+    assert [(bool(i), int(n)) for n, i in zip(numbers, inside, strict=True)] == [want(value) for value in kept]
 
 
 @pytest.mark.parametrize(
