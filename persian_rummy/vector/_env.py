@@ -145,7 +145,8 @@ class Env:
     def init(self, key: Array) -> State:
         """The first deal of a game, dealt by seat 0 (as :func:`~persian_rummy.new_game`'s
         default) from ``deck(key)``: seat 1 is to draw (R5-R6). The game keeps a key of its
-        own, made from ``key``, for the deals that :meth:`step` deals without one.
+        own, made from ``key``, for the deals that :meth:`step` deals without one. ``key`` is
+        ``uint32[2]`` or a typed key of any implementation (``jax.random.key(0, impl="rbg")``).
 
         >>> shapes = jax.eval_shape(Env().init, jax.random.PRNGKey(3))
         >>> shapes.observation.shape, shapes.legal_action_mask.shape, shapes.rewards.dtype
@@ -322,7 +323,7 @@ class Env:
         library's error: a value that is not a :class:`~persian_rummy.GameState`
         (:class:`~persian_rummy.ArgumentTypeError`), a position of other rules
         (:class:`~persian_rummy.InvalidArgumentError`) or an invalid one
-        (:class:`~persian_rummy.InvalidStateError`).
+        (:class:`~persian_rummy.InvalidStateError`). No states give a batch of no rows.
 
         >>> from persian_rummy import new_game
         >>> env = Env()
