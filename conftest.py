@@ -14,8 +14,10 @@ README and in ``.ci/run``:
   in CI shows reaching every case they reach. No profile runs them unless asked.
 * Optional extras: modules that need an extra (``[rl]``, ``[rl-train]``, ``[server]``) are
   listed in ``OPTIONAL`` below. When an extra is not installed, its tests and modules are not
-  collected and the header says so; ``PERSIAN_RUMMY_REQUIRE_EXTRAS=1`` (set by ``.ci/run``)
-  turns a missing extra into a failure, so CI can never pass by leaving them out.
+  collected and the header says so (an extra that only some tests of a collected module need,
+  ``[jax-test]``, lists no paths: those tests skip themselves, saying which install brings it);
+  ``PERSIAN_RUMMY_REQUIRE_EXTRAS=1`` (set by ``.ci/run``) turns a missing extra into a
+  failure, so CI can never pass by leaving them out.
 
 Every test is bounded: pytest-timeout's per-test limit (``[tool.pytest.ini_options]``), a
 longer one for thorough tests, and a hard backstop behind it (``tests/backstop.py``).
@@ -29,7 +31,7 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
-pytest_plugins = ["tests.backstop"]
+pytest_plugins = ["backstop"]  # tests/backstop.py (the folder is on the path: pyproject.toml)
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE", "dev") == "ci"
 LONG = os.environ.get("PERSIAN_RUMMY_LONG") == "1"
@@ -81,6 +83,8 @@ OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("jax", "optax", "numpy"),
         ("tests/learning", "persian_rummy/learning.py", "docs/tutorials/train_your_own.rst"),
     ),
+    # pgx's API test on the vectorized engine (tests/vector/test_vector_pgx.py skips it without pgx).
+    "jax-test": (("pgx",), ()),
     "jax": (
         ("jax", "numpy"),
         (
@@ -110,7 +114,8 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     lines = [f"persian-rummy profile: {'thorough' if THOROUGH else 'quick (thorough tests deselected)'}"]
     lines += [] if LONG else ["persian-rummy: long runs deselected (PERSIAN_RUMMY_LONG=1 runs them)"]
     lines += [
-        f"persian-rummy: [{extra}] extra not installed ({', '.join(names)}): its tests are not collected"
+        f"persian-rummy: [{extra}] extra not installed ({', '.join(names)}): its tests are "
+        + ("not collected" if OPTIONAL[extra][1] else "skipped")
         for extra, names in MISSING.items()
     ]
     return lines

@@ -4,6 +4,7 @@ limit, saying what was waited for, instead of hanging the run."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -172,10 +173,13 @@ def run_planted(tmp_path: Path, test: str) -> subprocess.CompletedProcess[str]:
     3 s and a hard margin of 2 s. What ended it is read from its output, not timed; the run's
     own limit only ends a backstop that failed."""
     (tmp_path / "test_planted.py").write_text(PLANTED)
-    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "tests.backstop"]
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "backstop"]
     command += ["-c", str(ROOT / "pyproject.toml"), "--rootdir", str(tmp_path), "-n", "0", "-q"]
     command += ["-o", "timeout=3", "-o", "timeout_hard_margin=2", f"{tmp_path / 'test_planted.py'}::{test}"]
-    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    # The backstop by its own name, from the tests' folder (as pyproject.toml's pythonpath).
+    paths = [str(ROOT / "tests"), *filter(None, [os.environ.get("PYTHONPATH")])]
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+    return subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=300, check=False)
 
 
 def test_a_test_waiting_for_nothing_fails_at_its_limit_where_it_waits(tmp_path: Path) -> None:

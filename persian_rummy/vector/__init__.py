@@ -27,7 +27,8 @@ from a policy's logits over it, more cheaply than ``jax.random.categorical``.
 The modules, by job as pgx splits its games: the values (``_state``), the game (``_game``:
 the deck, the deal, the transitions, the scores), the mask (``_mask``), the observation
 (``_observe``), the conversions (``_convert``), the fixed and the rules' tables (``_tables``,
-``_knobs``), the checks of what enters (``_checks``) and the environment (``_env``).
+``_knobs``), the checks of what enters (``_checks``), the environment (``_env``) and the
+pictures a state draws of itself (``_picture``, as pgx's ``State.to_svg``).
 """
 
 from __future__ import annotations

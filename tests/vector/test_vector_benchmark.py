@@ -9,6 +9,7 @@ import json
 import sys
 from pathlib import Path
 
+import jax
 import jax.numpy as jnp
 import pytest
 
@@ -45,6 +46,35 @@ def test_the_json_line_reports_rates_ratios_and_compile_times(capsys: pytest.Cap
     assert result["flatness"] == {"legal": 1.0}
     assert set(result["compile_seconds"]) == {"step", "observe"} and result["device"]
     assert result["sampler_alone_us_per_row"]["legal"] > 0 and result["sampler_bound_vs_openspiel"]["legal"] > 0
+    assert result["keyed"] is False
+
+
+@pytest.mark.thorough
+def test_several_observation_dtypes_are_timed_side_by_side(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--seconds", "0.05", "--rounds", "1", "--batches", "4", "--compile-batch", "4", "--samplers", "legal"]
+    assert vector_step.main([*args, "--observation-dtype", "float32,int16"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert set(result["steps_per_second"]) == {"openspiel_gin_rummy", "vector_legal_float32_4", "vector_legal_int16_4"}
+    assert result["flatness"] == {"legal_float32": 1.0, "legal_int16": 1.0}
+    assert result["observation_dtype"] == "float32,int16"
+
+
+@pytest.mark.thorough
+def test_a_keyed_runner_gives_every_step_a_key_and_counts_the_same_way() -> None:
+    """``--keyed``: pgx's loop with keys, ``step(state, action, key)``: the step draws a deck
+    from its key (random bits the keyless step, its later decks drawn at init, does not draw);
+    the same counting."""
+    env = Env()
+    runner = vector_step.Vector(env, 4, seed=2, sampler="policy", keyed=True)
+    found, _ = runner.run(0.0)
+    assert 0 < found <= 4 * runner.calls
+    keys = jax.random.split(jax.random.PRNGKey(0), 4)
+
+    def bits_drawn(keyed: bool) -> int:
+        step = vector_step.programs(env, vector_step.sample_legal, keyed=keyed)[0]
+        return str(jax.make_jaxpr(step)(runner.state, keys, jnp.int32(0))).count("random_bits")
+
+    assert bits_drawn(True) > bits_drawn(False) > 0
 
 
 @pytest.mark.thorough
