@@ -4,6 +4,7 @@ thread (:class:`LiveServer`) or ``persian-rummy serve`` as a separate process
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -99,7 +100,8 @@ class LiveServer:
             proxy_headers=False,
         )
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_until_complete, args=(self.server.serve(),), daemon=True)
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}/ws/"
 
@@ -115,6 +117,11 @@ class LiveServer:
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
         join(self.thread, "uvicorn to shut down", limit=30)
+        self.loop.close()
+
+    def call(self, work: Any) -> Any:
+        """Await the coroutine ``work`` on the server's event loop; its result."""
+        return asyncio.run_coroutine_threadsafe(work, self.loop).result(RECEIVE_LIMIT)
 
 
 # Seconds a test waits for the server's next WebSocket message: far beyond any frame's time on
@@ -134,3 +141,32 @@ def bounded_receive(session: WebSocketTestSession) -> Message:
         return session.portal.call(_receive_within, session._send_rx, RECEIVE_LIMIT)
     except TimeoutError:
         raise WaitTimeout(f"waited {RECEIVE_LIMIT:g} s for a WebSocket message from the server") from None
+
+
+def unfinished_in(db: str) -> list[Any]:
+    """The unfinished tables stored in ``db`` (a SQLite path or a PostgreSQL URL), replayed."""
+    from persian_rummy.server.app import open_storage
+
+    async def read() -> list[Any]:
+        storage = open_storage(db)
+        await storage.start()
+        try:
+            return await storage.unfinished()
+        finally:
+            await storage.close()
+
+    return asyncio.run(read())
+
+
+def execute(db: str, query: str) -> None:
+    """Run one statement (SQL both databases read alike) on the database ``db``."""
+    if db.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(db, autocommit=True, connect_timeout=30) as connection:
+            connection.execute(query.encode())
+        return
+    import sqlite3
+
+    with sqlite3.connect(db) as connection:
+        connection.execute(query)

@@ -50,8 +50,8 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture
-def server(tmp_path: Any) -> Iterator[LiveServer]:
-    with LiveServer(str(tmp_path / "games.sqlite3")) as server:
+def server(db: str) -> Iterator[LiveServer]:
+    with LiveServer(db) as server:
         yield server
 
 
@@ -376,7 +376,9 @@ def test_r27_a_spectator_sees_the_public_table_and_the_log(browser: Browser, ser
 
 def test_a_pile_card_that_may_be_taken_is_lit_and_stays_readable(browser: Browser, server: LiveServer) -> None:
     # Seed 14, East dealing: South plays first and may take the 2♦ of the pile (R13, R14).
-    _, links = server.app.state.server.create_table(["greedy", "greedy", "human", "greedy"], seed=14, dealer=1)
+    _, links = server.call(
+        server.app.state.server.create_table(["greedy", "greedy", "human", "greedy"], seed=14, dealer=1)
+    )
     ((_, token),) = links["seats"]
     page, problems = new_page(browser, DESKTOP)
     page.goto(f"{server.url}/play/{token}")

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import urllib.request
-from pathlib import Path
 from typing import Any
 
 from live import LiveServer
@@ -29,22 +28,22 @@ def one_deal_table(url: str) -> dict[str, Any]:
         return dict(json.loads(response.read()))
 
 
-def play_south(tmp_path: Path, told: Limits) -> SeatClient:
-    with LiveServer(str(tmp_path / "games.sqlite3"), limits=SLOW) as server:
+def play_south(db: str, told: Limits) -> SeatClient:
+    with LiveServer(db, limits=SLOW) as server:
         created = one_deal_table(server.url)
         client = SeatClient(server.ws + created["seats"][2]["token"], "random", seed=2, limits=told)
         asyncio.run(asyncio.wait_for(client.run(), timeout=120))
         return client
 
 
-def test_a_client_told_the_server_s_limits_is_never_refused_for_the_rate(tmp_path: Path) -> None:
-    client = play_south(tmp_path, SLOW)
+def test_a_client_told_the_server_s_limits_is_never_refused_for_the_rate(db: str) -> None:
+    client = play_south(db, SLOW)
     assert client.finished and not client.errors
     assert len(client.acks) > SLOW.burst  # more than a burst: the pace was kept, not just lucky
 
 
-def test_a_client_refused_for_the_rate_sends_again_slower_and_finishes(tmp_path: Path) -> None:
-    client = play_south(tmp_path, Limits(rate=1000.0, burst=1000.0))  # told a rate far above the server's
+def test_a_client_refused_for_the_rate_sends_again_slower_and_finishes(db: str) -> None:
+    client = play_south(db, Limits(rate=1000.0, burst=1000.0))  # told a rate far above the server's
     assert client.finished and len(client.acks) > SLOW.burst
     codes = [error["code"] for error in client.errors]
     assert codes and set(codes) == {"rate_limited"}
