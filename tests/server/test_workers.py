@@ -102,7 +102,7 @@ def in_both(pg_cluster: Cluster, work: Callable[[Server, Server], Awaitable[None
 
 def test_frames_reach_the_other_workers_connections_and_a_game_ends_alike_on_both(pg_cluster: Cluster) -> None:
     async def work(first: Server, second: Server) -> None:
-        table, links = await first.create_table(["human"] * 4, rules=Rules(deals=1), seed=5, dealer=0)
+        _, links = await first.create_table(["human"] * 4, rules=Rules(deals=1), seed=5, dealer=0)
         tokens = dict(links["seats"])
         here, there = await opened(first, tokens[0]), await opened(second, tokens[1])
         seats = {seat: await join(first if seat % 2 == 0 else second, here if seat % 2 == 0 else there, seat)
@@ -169,7 +169,7 @@ def test_the_bots_play_once_a_turn_on_two_workers_and_on_when_the_driving_one_is
     async def run() -> None:
         first = Server(PostgresStore(url))
         await first.start()
-        table, links = await first.create_table(["random"] * 4, rules=Rules(deals=1), seed=9, dealer=0)
+        table, _ = await first.create_table(["random"] * 4, rules=Rules(deals=1), seed=9, dealer=0)
         # The second worker starts now: it resumes the table and plays its bots too, racing the
         # first for every move until one of them loses a race and stands by.
         second = Server(PostgresStore(url))
@@ -210,7 +210,7 @@ def test_a_seats_latest_window_wins_across_workers_and_the_limits_count_both(pg_
         table, links = await first.create_table(["human"] * 4, seed=1, dealer=0)
         south, spectator = dict(links["seats"])[2], links["spectator"]
         here, there = await opened(first, south), await opened(second, south)
-        old, old_socket = await join(first, here, 2)
+        _, old_socket = await join(first, here, 2)
         new, _ = await join(second, there, 2)
         await until(lambda: old_socket.code is not None, "the first window to be told")
         assert old_socket.code == CLOSE_CODES["superseded"] and here.seated(2) is None and there.seated(2) is new
