@@ -35,25 +35,39 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-# serve() with other limits than the command line's (those this version of it knows).
+# serve() with other limits than the command line's (those this version of it knows), and
+# other options (those it knows: workers, bot_delay).
 _SERVE_WITH_LIMITS = (
     "import attrs, inspect, json, sys; from persian_rummy.server import Limits, serve; "
     "known = attrs.fields_dict(Limits); wanted = json.loads(sys.argv[3]); "
     "limits = Limits(**{name: value for name, value in wanted.items() if name in known}); "
-    "options = {'limits': limits} if 'limits' in inspect.signature(serve).parameters else {}; "
+    "parameters = inspect.signature(serve).parameters; "
+    "options = {'limits': limits} if 'limits' in parameters else {}; "
+    "options.update((name, value) for name, value in json.loads(sys.argv[4]).items() if name in parameters); "
     "serve('127.0.0.1', int(sys.argv[1]), sys.argv[2], **options)"
 )
 
 
-def start_serve(db: str | Path, port: int, limits: dict[str, Any] | None = None) -> subprocess.Popen[bytes]:
+def start_serve(
+    db: str | Path, port: int, limits: dict[str, Any] | None = None, **options: Any
+) -> subprocess.Popen[bytes]:
     """``persian-rummy serve`` on 127.0.0.1:``port`` as a separate process, once it answers;
-    with ``limits`` (fields of :class:`~persian_rummy.server.Limits`), ``serve()`` with them."""
+    with ``limits`` (fields of :class:`~persian_rummy.server.Limits`) or ``options`` (others
+    of ``serve()``: ``workers``, ``bot_delay``), ``serve()`` with them."""
     # A file, not a pipe: a server that writes much must not block on it; it lives as long as the server.
     errors = tempfile.TemporaryFile()  # noqa: SIM115
     command = (
         [sys.executable, "-m", "persian_rummy", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)]
-        if limits is None
-        else [sys.executable, "-c", _SERVE_WITH_LIMITS, str(port), str(db), json.dumps(limits)]
+        if limits is None and not options
+        else [
+            sys.executable,
+            "-c",
+            _SERVE_WITH_LIMITS,
+            str(port),
+            str(db),
+            json.dumps(limits or {}),
+            json.dumps(options),
+        ]
     )
     process = subprocess.Popen(
         command,
@@ -75,10 +89,10 @@ def start_serve(db: str | Path, port: int, limits: dict[str, Any] | None = None)
     raise RuntimeError("the server did not start")
 
 
-def create_table(url: str, seats: list[str]) -> dict[str, Any]:
+def create_table(url: str, seats: list[str], rules: str = "default") -> dict[str, Any]:
     """Create a table through ``POST /api/tables`` of the server at ``url``; its JSON answer."""
     request = urllib.request.Request(
-        url + "/api/tables", json.dumps({"seats": seats}).encode(), {"Content-Type": "application/json"}
+        url + "/api/tables", json.dumps({"seats": seats, "rules": rules}).encode(), {"Content-Type": "application/json"}
     )
     with urllib.request.urlopen(request, timeout=30) as response:
         return dict(json.loads(response.read()))
