@@ -455,6 +455,10 @@ class Server:
         else:
             self._close_expired(notice.tables)
             return
+        self._read_soon()
+
+    def _read_soon(self) -> None:
+        """Start reading the tables behind (:meth:`_catch_up`), unless that runs already."""
         if self._behind and not self._catching:
             self._catching = True
             self._spawn(self._catch_up())
@@ -669,7 +673,11 @@ class Server:
         try:
             await self.accept(live, connection.seat, action, connection, request_id)
         except StoreUnavailable:
-            # Not stored, so not played: the table is unchanged and the client may retry.
+            # Not stored, so not played: the table is unchanged and the client may retry. (Where
+            # the commit's answer was lost, it may be stored after all: the table reads again.)
+            if self.storage.shared:
+                self._behind.add(live.id)
+                self._read_soon()
             await connection.send(
                 error_frame("unavailable", "the action could not be stored: try again", id=request_id)
             )

@@ -34,6 +34,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequenc
 from typing import Any, Final
 
 from persian_rummy._extras import needs_extra
+from persian_rummy.errors import InvalidArgumentError, excerpt
 from persian_rummy.rules import Rules
 from persian_rummy.server.limits import Limits
 from persian_rummy.server.storage import (
@@ -171,8 +172,8 @@ async def migrate(connection: psycopg.AsyncConnection[Any], target: int = len(MI
     apply each once; returns the version it had. Raises
     :class:`~persian_rummy.server.storage.StoreUnavailable` for a database of a later version
     than this library knows (nothing is changed then)."""
-    if not 0 <= target <= len(MIGRATIONS):
-        raise ValueError(f"the schema's versions are 0-{len(MIGRATIONS)}, not {target}")
+    if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target <= len(MIGRATIONS):
+        raise InvalidArgumentError(f"the schema's versions are 0-{len(MIGRATIONS)}, not {excerpt(target)}")
     async with connection.transaction():
         await connection.execute("SELECT pg_advisory_xact_lock(%s, %s)", (_LOCKS, _MIGRATING))
         await connection.execute(
@@ -259,6 +260,10 @@ class PostgresStore(Storage):
             # Each connection is tried before it is lent: after the database restarted, only
             # the operations then under way fail, not one for every connection in the pool.
             check=AsyncConnectionPool.check_connection,
+            # While the database is away the pool connects again with doubling pauses; a chain
+            # of tries given up after this long starts afresh at the next request, so a pause
+            # after the database is back stays under about 16 seconds.
+            reconnect_timeout=30.0,
         )  # fmt: skip
         self._batches = _Batches(self._commit)
         self._worker = 0

@@ -58,10 +58,11 @@ class Cluster:
             os.chown(self.folder, account.pw_uid, account.pw_gid)
             self._as = ["runuser", "-u", "postgres", "--"]
 
-    def _run(self, *command: str) -> None:
+    def _run(self, *command: str, text: str | None = None) -> None:
         subprocess.run(
-            [*self._as, *command], check=True, timeout=STEP_LIMIT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-        )
+            [*self._as, *command], check=True, timeout=STEP_LIMIT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            input=None if text is None else text.encode(),
+        )  # fmt: skip
 
     def __enter__(self) -> Cluster:
         try:
@@ -78,11 +79,10 @@ class Cluster:
                 "shared_buffers": "64MB",
                 **self.options,
             }
-            flags = " ".join(f"-c {name}={value}" for name, value in settings.items())
-            self._run(
-                str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", flags, "-l", str(self.folder / "log"),
-                "-w", "-t", str(STEP_LIMIT), "start",
-            )  # fmt: skip
+            # In its configuration, so that a start after a stop has them too.
+            self._run("sh", "-c", f"cat >> {self.data / 'postgresql.conf'}", text="".join(
+                f"{name} = {value}\n" for name, value in settings.items()))  # fmt: skip
+            self.start()
         except BaseException:
             self.remove()
             raise
