@@ -41,6 +41,8 @@ _EXTRA_PACKAGES = (
     "starlette",
     "uvicorn",
     "websockets",
+    "psycopg",
+    "psycopg_pool",
 )
 autodoc_mock_imports = [name for name in _EXTRA_PACKAGES if importlib.util.find_spec(name) is None]
 

@@ -50,8 +50,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         # the table server (the [server] extra): a program built on the library, as the CLI is
         "server.protocol",
         "server.tables",
-        "server.store",
         "server.limits",
+        # what the hub asks of a database, then SQLite's and PostgreSQL's answers
+        "server.storage",
+        "server.store",
+        "server.postgres",
         "server.connections",
         "server.live",
         "server.hub",

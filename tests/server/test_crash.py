@@ -112,8 +112,10 @@ def test_no_game_is_lost_when_the_server_is_killed(db: str) -> None:
     try:
         asyncio.run(play_until([client for group in clients.values() for client in group], lambda: False))
         for table_id, group in clients.items():
-            # each client's second connection began where the database left the table
-            assert [client.joined[1] for client in group] == [len(before[table_id])] * 4
+            # the table's first connection again began where the database left the table (a
+            # seat to move may play before the others connect: they begin after)
+            assert min(client.joined[1] for client in group) == len(before[table_id])
+            assert all(client.joined[1] >= len(before[table_id]) for client in group)
             assert all(client.finished for client in group)
             record = loads(get(f"http://127.0.0.1:{port}/record/{north[table_id]}"))
             played = [str(item.action) for deal in record.deals for item in deal.actions]
