@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # waiting, which live uses
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "server"))
 
 from live import create_table, free_port, start_serve
