@@ -25,10 +25,7 @@ ClientMessage(action=DrawStock(), id=3)
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
-import hashlib
-import hmac
 import json
 import logging
 import time
@@ -49,7 +46,7 @@ from persian_rummy.server.live import LiveTable
 from persian_rummy.server.protocol import CLOSE_CODES, HUMAN, WEB_STYLE, encode_frame
 from persian_rummy.server.storage import ActionRow, Conflict, Notice, Storage, StoreUnavailable
 from persian_rummy.server.store import SQLiteStorage, Store
-from persian_rummy.server.tables import Table, new_token
+from persian_rummy.server.tables import Table, new_token, rematch_token
 from persian_rummy.state import PLAYERS, SEAT_NAMES
 
 __all__ = [
@@ -60,7 +57,6 @@ __all__ = [
     "ClientMessage",
     "Server",
     "parse_message",
-    "rematch_token",
 ]
 
 #: Seconds between two sweeps for tables to expire.
@@ -686,18 +682,6 @@ class Server:
             code = "not_your_turn" if isinstance(error, NotYourTurnError) else "refused"
             reason = addressed(error, connection.seat, WEB_STYLE)
             await connection.send(error_frame(code, reason, id=request_id, action=str(action)))
-
-
-def rematch_token(token: str) -> str:
-    """The token of a seat at the rematch of the game ``token`` opens a seat of: a keyed hash
-    of it (whoever holds the seat's link can find it again, on any worker; nobody else can,
-    and the database keeps only its digest).
-
-    >>> rematch_token("abcdefgh12345678") == rematch_token("abcdefgh12345678"), len(rematch_token("x" * 22))
-    (True, 22)
-    """
-    digest = hmac.new(token.encode("utf-8", "surrogatepass"), b"persian-rummy rematch", hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest[:16]).decode("ascii").rstrip("=")
 
 
 async def _refuse(websocket: WebSocket, code: str, reason: str) -> None:

@@ -94,7 +94,8 @@ MIGRATIONS: Final = (
     """,
     # 2: what several workers share: expiry read from the database (whether a person played,
     # the last action's time), the rematch made once, the tables in play counted quickly,
-    # the numbers of seats' windows and of workers, and the connections each worker counts.
+    # the numbers of seats' windows and of workers, and the connections each worker counts
+    # (unlogged: counts of connections a restart of the database has closed anyway).
     """
     ALTER TABLE tables
         ADD COLUMN played boolean NOT NULL DEFAULT false,
@@ -106,7 +107,7 @@ MIGRATIONS: Final = (
     CREATE INDEX tables_in_play ON tables (owner) WHERE NOT finished AND NOT expired;
     CREATE SEQUENCE windows;
     CREATE SEQUENCE workers;
-    CREATE TABLE presence (
+    CREATE UNLOGGED TABLE presence (
         worker bigint NOT NULL,
         key text NOT NULL,
         open integer NOT NULL,
@@ -151,6 +152,9 @@ _STORE_ACTIONS: Final = f"""
     SELECT pg_notify('{CHANNEL}', json_build_object('k', 'a', 't', table_id, 's', max(seq))::text)
     FROM stored GROUP BY table_id
 """
+# In a statement of a transaction that stores nothing a game needs (the counts of connections,
+# a window's number): its commit does not wait for the disk.
+_QUICK: Final = "set_config('synchronous_commit', 'off', true)"
 # The longest pause between two tries at the database's notices.
 _LAST_PAUSE: Final = 5.0
 
@@ -530,16 +534,17 @@ class PostgresStore(Storage):
     # --- connections and windows, across workers ---------------------------------------------
 
     async def open_window(self, table_id: str, seat: int) -> int:
+        # Committed without waiting for the disk (_QUICK): a window is no game's action.
         rows = await self._rows(
             f"SELECT number, pg_notify('{CHANNEL}', json_build_object('k', 'w', 't', %s::text, 'p', %s::int, "
-            "'n', number)::text) FROM (SELECT nextval('windows') AS number) AS opened",
+            f"'n', number)::text), {_QUICK} FROM (SELECT nextval('windows') AS number) AS opened",
             (table_id, seat),
         )
         return int(rows[0][0])
 
     async def enter(self, key: str, limit: int) -> bool:
         async with self._connection() as connection, connection.transaction():
-            await connection.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (_COUNTING, key))
+            await connection.execute(f"SELECT pg_advisory_xact_lock(%s, hashtext(%s)), {_QUICK}", (_COUNTING, key))
             cursor = await connection.execute(
                 f"SELECT coalesce(sum(open), 0) FROM presence WHERE key = %s AND worker IN ({_LIVE_WORKERS})", (key,)
             )
@@ -551,16 +556,13 @@ class PostgresStore(Storage):
                 "ON CONFLICT (worker, key) DO UPDATE SET open = presence.open + 1",
                 (self._worker, key),
             )
-        self._present[key] += 1
         return True
 
     async def leave(self, key: str) -> None:
-        self._present[key] -= 1
-        if self._present[key] <= 0:
-            del self._present[key]
         async with self._connection() as connection:
             await connection.execute(
-                "WITH gone AS (DELETE FROM presence WHERE worker = %s AND key = %s AND open <= 1 RETURNING key) "
-                "UPDATE presence SET open = open - 1 WHERE worker = %s AND key = %s AND open > 1",
+                "WITH gone AS (DELETE FROM presence WHERE worker = %s AND key = %s AND open <= 1), "
+                "kept AS (UPDATE presence SET open = open - 1 WHERE worker = %s AND key = %s AND open > 1) "
+                f"SELECT {_QUICK}",
                 (self._worker, key, self._worker, key),
             )

@@ -17,6 +17,7 @@ Notice(kind='a', table='5f0c2a9e1b3d4c6a', seq=12, seat=None, window=0, tables=(
 from __future__ import annotations
 
 import abc
+import itertools
 import json
 import re
 from collections import Counter
@@ -205,6 +206,7 @@ class Storage(abc.ABC):
 
     def __init__(self) -> None:
         self._present: Counter[str] = Counter()
+        self._windows = itertools.count(1)
 
     async def start(self, listener: Callable[[Notice | None], None] | None = None) -> None:  # noqa: B027
         """Open the database (and, when it is shared, hand every other worker's notice to
@@ -271,9 +273,7 @@ class Storage(abc.ABC):
     async def open_window(self, table_id: str, seat: int) -> int:
         """A number for a new window of ``seat`` at ``table_id``, larger than every earlier
         window's (told to the other workers, whose earlier windows of the seat close)."""
-        key = f"w:{table_id}:{seat}"
-        self._present[key] += 1
-        return self._present[key]
+        return next(self._windows)
 
     async def enter(self, key: str, limit: int) -> bool:
         """Count one more open connection under ``key`` if fewer than ``limit`` are open;
@@ -288,10 +288,6 @@ class Storage(abc.ABC):
         self._present[key] -= 1
         if self._present[key] <= 0:
             del self._present[key]
-
-    def present(self, key: str) -> int:
-        """How many connections under ``key`` this process counts (the others' are not told)."""
-        return self._present[key]
 
 
 def expiry_chunks(table_ids: Sequence[str]) -> list[Notice]:

@@ -22,7 +22,7 @@ from persian_rummy.server import create_app
 from persian_rummy.server.hub import Server
 from persian_rummy.server.postgres import MIGRATIONS, PostgresStore, migrate, schema_version
 from persian_rummy.server.protocol import CLOSE_CODES
-from persian_rummy.server.storage import StoreUnavailable
+from persian_rummy.server.storage import ActionRow, Conflict, StoreUnavailable
 from persian_rummy.server.store import token_digest
 from persian_rummy.server.tables import Table
 
@@ -176,3 +176,29 @@ def test_a_database_that_goes_away_makes_the_server_answer_unavailable_and_come_
             time.sleep(0.1)
     stored = own_cluster.sql(url, "SELECT seq, action FROM actions ORDER BY seq")
     assert stored == [(1, "draw"), (2, discard)]
+
+
+def test_actions_arriving_together_are_committed_together_and_a_taken_number_fails_alone(pg_cluster: Cluster) -> None:
+    url = pg_cluster.database()
+
+    async def run() -> list[Any]:
+        store = await started(url)
+        for name in ("a", "b", "c"):
+            await store.add_table(Table.new(seats=("human",) * 4, seed=1, dealer=0, table_id=name), {})
+        await store.add_action(ActionRow("a", 1, 1, "draw", person=True))
+        # Three actions in one turn of the event loop: one commit, in which a's number 1 is
+        # taken; the batch is committed again one by one, so only that one fails.
+        outcomes = await asyncio.gather(
+            store.add_action(ActionRow("a", 1, 1, "draw")),
+            store.add_action(ActionRow("b", 1, 1, "draw", person=True)),
+            store.add_action(ActionRow("c", 1, 1, "draw", finished=True)),
+            return_exceptions=True,
+        )
+        await store.close()
+        return outcomes
+
+    outcomes = asyncio.run(run())
+    assert isinstance(outcomes[0], Conflict) and outcomes[1:] == [None, None]
+    rows = pg_cluster.sql(url, "SELECT id, played, finished FROM tables ORDER BY id")
+    assert rows == [("a", True, False), ("b", True, False), ("c", False, True)]
+    assert pg_cluster.sql(url, "SELECT count(*) FROM actions") == [(3,)]
