@@ -329,7 +329,7 @@ def create_app(
     db: str | Store | Storage = "persian-rummy.sqlite3", *, bot_delay: float = 0.0, limits: Limits = DEFAULT_LIMITS
 ) -> Starlette:
     """The Starlette application of a table server storing its games in ``db``
-    (:func:`open_storage`: a SQLite file, or a PostgreSQL database several workers may
+    (:func:`~persian_rummy.server.app.open_storage`: a SQLite file, or a PostgreSQL database several workers may
     share); on start it replays every unfinished game found there. ``app.state.server`` is
     the :class:`~persian_rummy.server.hub.Server`.
 

@@ -2,13 +2,13 @@
 implementations, SQLite for one process (:class:`~persian_rummy.server.store.SQLiteStorage`)
 and PostgreSQL for several workers sharing the same tables
 (:class:`~persian_rummy.server.postgres.PostgresStore`); the errors a database answers with
-(:class:`StoreUnavailable`, :class:`Conflict`); and the :class:`Notice` by which workers learn
-of each other's writes, parsed and checked like any input (:func:`parse_notice`).
+(:class:`~persian_rummy.server.storage.StoreUnavailable`, :class:`~persian_rummy.server.storage.Conflict`); and the :class:`~persian_rummy.server.storage.Notice` by which workers learn
+of each other's writes, parsed and checked like any input (:func:`~persian_rummy.server.storage.parse_notice`).
 
 The database decides the order of a table's actions: it stores action number ``seq`` of a
 table at most once (its key is the table and the number), so of two writers of the same
-number one stores it and the other gets :class:`Conflict`, re-reads what was stored
-(:meth:`Storage.actions_after`) and answers its client from there.
+number one stores it and the other gets :class:`~persian_rummy.server.storage.Conflict`, re-reads what was stored
+(:meth:`~persian_rummy.server.storage.Storage.actions_after`) and answers its client from there.
 
 >>> parse_notice('{"k":"a","t":"5f0c2a9e1b3d4c6a","s":12}')
 Notice(kind='a', table='5f0c2a9e1b3d4c6a', seq=12, seat=None, window=0, tables=())
@@ -51,7 +51,7 @@ NOTICE_BYTES: Final = 1024
 # A table id as the server makes them (16 hexadecimal digits); a little wider, for tables
 # made by other means (tests, tools), never wider than a link's token.
 _TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
-# The most tables one expiry notice names (a sweep that expires more sends several).
+#: The most tables one expiry notice names (a sweep that expires more sends several).
 NOTICE_TABLES: Final = 40
 # Action numbers and window numbers past this are refused: no game comes near it.
 _MOST: Final = 2**31 - 1
@@ -97,7 +97,7 @@ class Conflict(PersianRummyError):
 @attrs.frozen
 class Notice:
     """What one worker tells the others through the database, once parsed
-    (:func:`parse_notice`): ``kind`` ``"a"``, table ``table`` has stored actions up to
+    (:func:`~persian_rummy.server.storage.parse_notice`): ``kind`` ``"a"``, table ``table`` has stored actions up to
     ``seq``; ``"w"``, window number ``window`` opened seat ``seat`` of ``table`` (an earlier
     window of the seat closes); ``"x"``, the ``tables`` expired. A notice only says where to
     look: what a table holds is always read from the database.
@@ -114,7 +114,7 @@ class Notice:
     tables: tuple[str, ...] = ()
 
     def text(self) -> str:
-        """The notice as it is sent (compact JSON, at most :data:`NOTICE_BYTES`)."""
+        """The notice as it is sent (compact JSON, at most :data:`~persian_rummy.server.storage.NOTICE_BYTES`)."""
         if self.kind == "a":
             fields: dict[str, Any] = {"k": "a", "t": self.table, "s": self.seq}
         elif self.kind == "w":
@@ -143,8 +143,8 @@ def _table_id(value: object) -> bool:
 
 
 def parse_notice(text: str) -> Notice:
-    """A notice's text, parsed and checked: at most :data:`NOTICE_BYTES` bytes, one JSON object
-    of a known kind whose every field has its type and range; raises :class:`BadNotice`
+    """A notice's text, parsed and checked: at most :data:`~persian_rummy.server.storage.NOTICE_BYTES` bytes, one JSON object
+    of a known kind whose every field has its type and range; raises :class:`~persian_rummy.server.storage.BadNotice`
     saying what is wrong (the text is cut short in the message).
 
     >>> parse_notice('{"k":"x","t":["a1","b2"]}').tables
@@ -193,9 +193,9 @@ def parse_notice(text: str) -> Notice:
 
 class Storage(abc.ABC):
     """The database of a server, as the hub uses it: every method that reads or writes is a
-    coroutine, and any of them may raise :class:`StoreUnavailable` when the database cannot
+    coroutine, and any of them may raise :class:`~persian_rummy.server.storage.StoreUnavailable` when the database cannot
     be reached (nothing was stored then). :attr:`shared` tells whether other processes serve
-    the same tables (their writes are then told by :class:`Notice`).
+    the same tables (their writes are then told by :class:`~persian_rummy.server.storage.Notice`).
 
     The counts of open connections (:meth:`enter`, :meth:`leave`) are kept here, in memory
     by default: a database shared by several workers keeps them where every worker counts.
@@ -229,14 +229,14 @@ class Storage(abc.ABC):
         """Store a new table and the digests of its tokens (``token -> seat``, ``None`` for a
         spectator link) at once. With ``limits``, first count the tables in play (in all, and
         the table's owner's) and raise :class:`~persian_rummy.server.limits.CapacityError`
-        at a limit, in the same transaction; with ``rematch_of``, raise :class:`Conflict`
+        at a limit, in the same transaction; with ``rematch_of``, raise :class:`~persian_rummy.server.storage.Conflict`
         if that game has its rematch already."""
 
     @abc.abstractmethod
     async def add_action(self, row: ActionRow) -> None:
         """Store an accepted action, committed before this returns (the actions that arrive
-        together are committed together). Raises :class:`Conflict` when the table has an
-        action of that number already, :class:`StoreUnavailable` when it was not stored."""
+        together are committed together). Raises :class:`~persian_rummy.server.storage.Conflict` when the table has an
+        action of that number already, :class:`~persian_rummy.server.storage.StoreUnavailable` when it was not stored."""
 
     @abc.abstractmethod
     async def add_token(self, token: str, table_id: str, seat: int | None) -> None:
@@ -291,7 +291,7 @@ class Storage(abc.ABC):
 
 
 def expiry_chunks(table_ids: Sequence[str]) -> list[Notice]:
-    """The expiry notices that name ``table_ids``, :data:`NOTICE_TABLES` at most each.
+    """The expiry notices that name ``table_ids``, :data:`~persian_rummy.server.storage.NOTICE_TABLES` at most each.
 
     >>> [len(notice.tables) for notice in expiry_chunks([str(n) for n in range(90)])]
     [40, 40, 10]
