@@ -9,12 +9,13 @@ shots only, into a temporary folder), so it keeps working: ``tests/server/test_s
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -51,8 +52,9 @@ def _choose(options: list[str]) -> str:
 
 
 @contextmanager
-def _serving() -> Iterator[tuple[str, Any]]:
-    """A table server on a free port of 127.0.0.1 in a thread: its address and its hub."""
+def _serving() -> Iterator[tuple[str, Callable[..., Any]]]:
+    """A table server on a free port of 127.0.0.1 in a thread: its address, and a function
+    that creates a table on it (the hub's ``create_table``, run on the server's event loop)."""
     import uvicorn
 
     from persian_rummy.server import create_app
@@ -64,7 +66,8 @@ def _serving() -> Iterator[tuple[str, Any]]:
             port = int(probe.getsockname()[1])
         config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio")
         server = uvicorn.Server(config)
-        thread = threading.Thread(target=server.run, daemon=True)
+        loop = asyncio.new_event_loop()
+        thread = threading.Thread(target=loop.run_until_complete, args=(server.serve(),), daemon=True)
         thread.start()
         deadline = time.monotonic() + 30
         while not server.started:
@@ -72,10 +75,17 @@ def _serving() -> Iterator[tuple[str, Any]]:
                 raise RuntimeError("the server did not start")
             time.sleep(0.02)
         try:
-            yield f"http://127.0.0.1:{port}", app.state.server
+            hub = app.state.server
+
+            def create_table(*args: Any, **options: Any) -> Any:
+                return asyncio.run_coroutine_threadsafe(hub.create_table(*args, **options), loop).result(60)
+
+            yield f"http://127.0.0.1:{port}", create_table
         finally:
             server.should_exit = True
             thread.join(30)
+            if not thread.is_alive():
+                loop.close()
 
 
 def make(folder: Path = STATIC, *, light: bool = False) -> list[Path]:
@@ -87,12 +97,12 @@ def make(folder: Path = STATIC, *, light: bool = False) -> list[Path]:
     wanted = list(SHOTS)[: LIGHT if light else len(SHOTS)]
     taken: list[str] = []
 
-    with _serving() as (url, hub), sync_playwright() as playwright:
+    with _serving() as (url, create_table), sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
         page = browser.new_context(**PHONE).new_page()
         page.set_default_timeout(WAIT)
         page.add_init_script("localStorage.setItem('persian-rummy-pace', 'instant')")
-        _, links = hub.create_table(["greedy", "greedy", "human", "greedy"], seed=SEED, dealer=DEALER)
+        _, links = create_table(["greedy", "greedy", "human", "greedy"], seed=SEED, dealer=DEALER)
         page.goto(f"{url}/play/{links['seats'][0][1]}")
         page.wait_for_selector("#hand [data-card]")
 

@@ -51,8 +51,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "server.levels",  # the bots' levels the lobby offers, which the page's names carry
         "server.protocol",
         "server.tables",
-        "server.store",
         "server.limits",
+        # what the hub asks of a database, then SQLite's and PostgreSQL's answers
+        "server.storage",
+        "server.store",
+        "server.postgres",
         "server.connections",
         "server.live",
         "server.hints",

@@ -43,10 +43,11 @@ from persian_rummy.server.hub import Server
 from persian_rummy.server.limits import DEFAULT_LIMITS, CapacityError, Limits, client_address
 from persian_rummy.server.pages import created, lobby, problem, table_page
 from persian_rummy.server.protocol import HUMAN
-from persian_rummy.server.store import Store
+from persian_rummy.server.storage import Storage, StoreUnavailable
+from persian_rummy.server.store import SQLiteStorage, Store
 from persian_rummy.state import PLAYERS, SEAT_NAMES
 
-__all__ = ["create_app"]
+__all__ = ["create_app", "open_storage"]
 
 #: The server's icon (also its ``/favicon.ico``, which browsers ask for).
 _ICON: Final = str(resources.files("persian_rummy.server").joinpath("static").joinpath("favicon.svg"))
@@ -160,7 +161,7 @@ async def _refused(request: Request, error: Exception) -> Response:
     """The one answer to a refused request: JSON ``{"error": reason}`` under ``/api/``, else a
     page that says it; the status is the limit's (429, 503), the refusal's or 400."""
     reason = error.reason if isinstance(error, PersianRummyError) else "the request was refused"
-    status = error.status if isinstance(error, CapacityError | _Refused) else 400
+    status = error.status if isinstance(error, CapacityError | StoreUnavailable | _Refused) else 400
     if request.url.path.startswith("/api/"):
         return JSONResponse({"error": reason}, status)
     return _html(problem(reason), status)
@@ -262,7 +263,7 @@ async def _rematch(request: Request) -> Response:
 
 
 async def _seat_page(request: Request) -> Response:
-    opened = _server(request).open(request.path_params["token"])
+    opened = await _server(request).open(request.path_params["token"])
     if opened is None:
         return _html(problem("This link opens no table."), 404)
     live, seat = opened
@@ -273,7 +274,7 @@ async def _seat_page(request: Request) -> Response:
 
 
 async def _record(request: Request) -> Response:
-    opened = _server(request).open(request.path_params["token"])
+    opened = await _server(request).open(request.path_params["token"])
     live, seat = opened if opened is not None else (None, None)
     if live is None or seat is None:
         return PlainTextResponse("This link has no record to download.", 404)
@@ -293,8 +294,7 @@ async def _websocket(websocket: WebSocket) -> None:
 @contextlib.asynccontextmanager
 async def _lifespan(app: Starlette) -> AsyncIterator[None]:
     server: Server = app.state.server
-    server.resume_all()
-    server.start_sweeping()
+    await server.start()
     yield
     await server.close()
 
@@ -313,17 +313,36 @@ _ROUTES: Final = [
 ]
 
 
+def open_storage(db: str | Store | Storage) -> Storage:
+    """The database ``db`` names: a PostgreSQL URL (``postgresql://USER@HOST/DB``, for one
+    worker or several), else the path of a SQLite file (one process); or the
+    :class:`~persian_rummy.server.store.Store` or
+    :class:`~persian_rummy.server.storage.Storage` given.
+
+    >>> type(open_storage(":memory:")).__name__
+    'SQLiteStorage'
+    """
+    if isinstance(db, Storage):
+        return db
+    if isinstance(db, str) and db.startswith(("postgresql://", "postgres://")):
+        from persian_rummy.server.postgres import PostgresStore
+
+        return PostgresStore(db)
+    return SQLiteStorage(db if isinstance(db, Store) else Store(db))
+
+
 def create_app(
-    db: str | Store = "persian-rummy.sqlite3",
+    db: str | Store | Storage = "persian-rummy.sqlite3",
     *,
     bot_delay: float = 0.0,
     limits: Limits = DEFAULT_LIMITS,
     clock: Callable[[], float] = time.monotonic,
 ) -> Starlette:
-    """The Starlette application of a table server storing its games in the SQLite file
-    ``db`` (or a :class:`~persian_rummy.server.store.Store`); on start it replays every
-    unfinished game found there. ``app.state.server`` is the :class:`~persian_rummy.server.hub.Server`
-    (``bot_delay``, ``limits`` and ``clock`` are its own).
+    """The Starlette application of a table server storing its games in ``db``
+    (:func:`~persian_rummy.server.app.open_storage`: a SQLite file, or a PostgreSQL database several workers may
+    share); on start it replays every unfinished game found there. ``app.state.server`` is
+    the :class:`~persian_rummy.server.hub.Server` (``bot_delay``, ``limits`` and ``clock`` are
+    its own).
 
     >>> create_app(":memory:").state.server.tables
     {}
@@ -336,6 +355,5 @@ def create_app(
     )
     if not callable(clock):  # before the database is opened
         raise ArgumentTypeError(f"a clock is a function that returns seconds, not {excerpt(clock)}")
-    store = db if isinstance(db, Store) else Store(db)
-    app.state.server = Server(store, bot_delay=bot_delay, limits=limits, clock=clock)
+    app.state.server = Server(open_storage(db), bot_delay=bot_delay, limits=limits, clock=clock)
     return app

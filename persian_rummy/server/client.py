@@ -15,10 +15,12 @@ a bot answers at once, faster than the rate allows once a game goes quickly, so 
 waits for its turn to send, at nine tenths of the rate in bursts of half the server's, so
 that no timing of the network takes it over. Should the server still refuse a message for
 the rate (its rate is lower than the client was told), the client halves its pace and sends
-the message again when that allows, so that it never waits for a frame that cannot come. Its
-pace is measured by ``clock`` and kept by ``sleep`` (``time.monotonic`` and
-``asyncio.sleep`` unless given): a test gives a clock that only its ``sleep`` moves, so
-the pace depends on the messages alone, not on how fast the machine plays.
+the message again when that allows, so that it never waits for a frame that cannot come. An
+action the server could not store (``unavailable``: its database is away) is sent again after
+a pause that grows while the database stays away. Its pace is measured by ``clock`` and kept
+by ``sleep`` (``time.monotonic`` and ``asyncio.sleep`` unless given): a test gives a clock
+that only its ``sleep`` moves, so the pace depends on the messages alone, not on how fast the
+machine plays.
 
 >>> client = SeatClient("ws://127.0.0.1:8000/ws/TOKEN", "greedy")
 >>> client.acks, client.finished, client.log
@@ -81,6 +83,7 @@ class SeatClient:
         self._clock, self._sleep = clock, sleep
         self._bucket = TokenBucket(0.9 * limits.rate, max(1.0, limits.burst / 2), clock=clock)
         self._last: str | None = None
+        self._pause = 0.1
 
     async def run(self) -> None:
         """Play until the game is over or the server closes the connection (or goes away)."""
@@ -106,6 +109,13 @@ class SeatClient:
                         self._bucket = TokenBucket(bucket.rate / 2, max(1.0, bucket.burst / 2), clock=self._clock)
                         self._bucket.level = 0.0
                         reply = self._last
+                    if frame.get("type") == "error" and frame.get("code") == "unavailable" and self._last:
+                        # Not stored, so not played: send it again once the database may be back.
+                        await self._sleep(self._pause)
+                        self._pause = min(self._pause * 2, 5.0)
+                        reply = self._last
+                    elif frame.get("type") == "ack":
+                        self._pause = 0.1
                     if reply is not None:
                         await self._send(socket, reply)
                     if self.finished:

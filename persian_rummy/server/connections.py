@@ -48,6 +48,8 @@ class Connection:
         self.bucket = TokenBucket(limits.rate, limits.burst, clock=clock)
         self.strikes = 0
         self.closed = False
+        #: The number of this window of its seat: a later window of the seat supersedes it.
+        self.window = 0
 
     async def send(self, frame: Mapping[str, Any]) -> None:
         """Send one frame as JSON text, unless the connection is closed (:meth:`send_text`)."""

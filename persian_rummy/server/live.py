@@ -1,7 +1,7 @@
 """A table in play on this server, as one value: :class:`LiveTable` holds the
 :class:`~persian_rummy.server.tables.Table` (the game, its log, what each seat is sent), the
-lock that orders this server's work on it, the open connection of each seat, its spectators
-and its rematch. The hub (:class:`~persian_rummy.server.hub.Server`) keeps one per table and
+lock that orders this server's work on it, the open connection of each seat and its
+spectators. The hub (:class:`~persian_rummy.server.hub.Server`) keeps one per table and
 lets it go in one place, :meth:`LiveTable.end`, which releases all it holds.
 
 The live table decides no order of its own: an action reaches it once it is stored
@@ -13,6 +13,10 @@ turn (a check, its commit and its frames; a seat changing hands).
 >>> live = LiveTable(Table.new(seats=("human",) * 4, seed=1, dealer=0))
 >>> live.is_watched, live.ended, live.end(), live.ended
 (False, False, [], True)
+
+A seat's windows are numbered in the order they were opened (by the database, when several
+workers serve the table): the latest holds the seat, here and on every worker
+(:meth:`LiveTable.supersede`).
 """
 
 from __future__ import annotations
@@ -33,12 +37,12 @@ _Sends = list[tuple[Connection, str]]
 
 
 class LiveTable:
-    """One table in play on this server: its :attr:`table`, its :attr:`lock`, its people's
-    connections (one per seat: the latest window) and spectators, and its :attr:`rematch`.
+    """One table in play on this server: its :attr:`table`, its :attr:`lock`, and its
+    people's connections (one per seat: the latest window) and spectators.
 
     >>> live = LiveTable(Table.new(seats=("human", "greedy", "greedy", "greedy"), seed=3, table_id="t"))
-    >>> live.id, live.seated(0), live.spectator_count, live.rematch
-    ('t', None, 0, None)
+    >>> live.id, live.seated(0), live.spectator_count
+    ('t', None, 0)
     """
 
     def __init__(self, table: Table) -> None:
@@ -47,11 +51,11 @@ class LiveTable:
         #: Orders this server's work on the table: an action from its check to its frames, a
         #: connection's first frames, a seat changing hands.
         self.lock = asyncio.Lock()
-        #: The tokens of the rematch's people's seats, once one is made (a finished game).
-        self.rematch: dict[int, str] | None = None
         self._players: dict[int, Connection] = {}
         self._spectators: set[Connection] = set()
         self._ended = False
+        # The number of the latest window of each seat known here (this worker's or another's).
+        self._windows: dict[int, int] = {}
 
     @property
     def id(self) -> str:
@@ -90,12 +94,16 @@ class LiveTable:
         """Greet a new connection and add it (under the lock, so no broadcast reaches it
         before its first frames): the welcome, then the frame with the whole log. A seat's
         earlier window is told it was superseded and closed before the lock is let go, so an
-        action it sent meanwhile is refused. Returns ``False``, sending nothing, if the table
-        was let go meanwhile (:meth:`end`)."""
+        action it sent meanwhile is refused; a window older than one known (its
+        ``connection.window``) is told so at once. Returns ``False``, sending nothing, if the
+        table was let go meanwhile (:meth:`end`)."""
         seat = connection.seat
         async with self.lock:
             if self._ended:
                 return False
+            if seat is not None and connection.window < self._windows.get(seat, 0):
+                await close_connection(connection, CLOSE_CODES["superseded"], _superseded())
+                return True
             await connection.send(
                 {
                     "type": "welcome",
@@ -115,10 +123,26 @@ class LiveTable:
                 return True
             previous = self._players.get(seat)
             self._players[seat] = connection
+            self._windows[seat] = max(connection.window, self._windows.get(seat, 0))
             if previous is not None:
-                notice = error_frame("superseded", "this seat was opened in another window")
-                await close_connection(previous, CLOSE_CODES["superseded"], notice)
+                await close_connection(previous, CLOSE_CODES["superseded"], _superseded())
             return True
+
+    async def supersede(self, seat: int, window: int) -> None:
+        """Window number ``window`` of ``seat`` was opened (on another worker): the seat's
+        window here, if older, is told it was superseded and closed.
+
+        >>> import asyncio
+        >>> live = LiveTable(Table.new(seats=("human",) * 4, seed=1, dealer=0))
+        >>> asyncio.run(live.supersede(2, 5)), live.seated(2)
+        (None, None)
+        """
+        async with self.lock:
+            self._windows[seat] = max(window, self._windows.get(seat, 0))
+            current = self._players.get(seat)
+            if current is not None and current.window < window:
+                del self._players[seat]
+                await close_connection(current, CLOSE_CODES["superseded"], _superseded())
 
     def leave(self, connection: Connection) -> None:
         """Forget a connection that closed (a seat's, only if it is still the seat's latest)."""
@@ -171,14 +195,16 @@ class LiveTable:
             return self.table.record_text(seat)
 
     def end(self) -> list[Connection]:
-        """Let the table go: it plays nothing more, holds no connection and no rematch, and
-        admits none. Returns the connections that were open, marked closed, for the caller to
+        """Let the table go: it plays nothing more, holds no connection, and admits none. Returns the connections that were open, marked closed, for the caller to
         tell why (what waits on the lock finds the table ended and stops)."""
         self._ended = True
         connections: Sequence[Connection] = [*self._spectators, *self._players.values()]
         self._spectators.clear()
         self._players.clear()
-        self.rematch = None
         for connection in connections:
             connection.closed = True
         return list(connections)
+
+
+def _superseded() -> dict[str, str]:
+    return error_frame("superseded", "this seat was opened in another window")

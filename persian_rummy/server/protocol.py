@@ -32,7 +32,14 @@ PROTOCOL: Final = 2
 HUMAN: Final = "human"
 
 #: The codes the server closes a WebSocket with, by the error frame's ``code`` that says why.
-CLOSE_CODES: Final = {"unknown_token": 4404, "superseded": 4409, "expired": 4410, "too_many_connections": 4429}
+CLOSE_CODES: Final = {
+    "unknown_token": 4404,
+    "superseded": 4409,
+    "expired": 4410,
+    "too_many_connections": 4429,
+    # The server cannot reach its database: WebSocket's own "try again later" (the page does).
+    "unavailable": 1013,
+}
 
 
 class _WebStyle(Style):

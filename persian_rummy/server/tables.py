@@ -18,6 +18,9 @@ the log as it may read it, never another hand (R27); the page draws the table fr
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import json
 import re
 import secrets
@@ -45,7 +48,17 @@ from persian_rummy.state import PLAYERS, SEAT_NAMES, TEAM_NAMES, GameState, Phas
 from persian_rummy.view import PlayerView
 
 # HUMAN, PROTOCOL and WEB_STYLE live in the protocol's module; they are still importable from here.
-__all__ = ["HUMAN", "PROTOCOL", "WEB_STYLE", "LogEntry", "LogTexts", "Table", "new_token", "offer_text"]
+__all__ = [
+    "HUMAN",
+    "PROTOCOL",
+    "WEB_STYLE",
+    "LogEntry",
+    "LogTexts",
+    "Table",
+    "new_token",
+    "offer_text",
+    "rematch_token",
+]
 
 #: The longest player name a table accepts.
 MAX_NAME: Final = 40
@@ -60,6 +73,18 @@ def new_token() -> str:
     (22, True)
     """
     return secrets.token_urlsafe(16)
+
+
+def rematch_token(token: str) -> str:
+    """The token of a seat at the rematch of the game ``token`` opens a seat of: a keyed hash
+    of it (whoever holds the seat's link can find it again, on any worker; nobody else can,
+    and the database keeps only its digest).
+
+    >>> rematch_token("abcdefgh12345678") == rematch_token("abcdefgh12345678"), len(rematch_token("x" * 22))
+    (True, 22)
+    """
+    digest = hmac.new(token.encode("utf-8", "surrogatepass"), b"persian-rummy rematch", hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:16]).decode("ascii").rstrip("=")
 
 
 def _check_names(names: Sequence[str]) -> tuple[str, ...]:

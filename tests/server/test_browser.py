@@ -12,7 +12,6 @@ import os
 import pathlib
 import re
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from browser import DESKTOP, PHONE, WAIT, chromium, legal, new_page, press, select, seq
@@ -30,8 +29,8 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture
-def server(tmp_path: Any) -> Iterator[LiveServer]:
-    with LiveServer(str(tmp_path / "games.sqlite3")) as server:
+def server(db: str) -> Iterator[LiveServer]:
+    with LiveServer(db) as server:
         yield server
 
 
@@ -144,7 +143,9 @@ def test_a_person_draws_in_the_browser_and_the_card_drawn_is_named_to_them_alone
     browser: Browser, server: LiveServer
 ) -> None:
     # Seed 14, East dealing: South plays first (R6). A refusal's reason: tests/server/test_table_page.py.
-    _, links = server.app.state.server.create_table(["greedy", "greedy", "human", "greedy"], seed=14, dealer=1)
+    _, links = server.call(
+        server.app.state.server.create_table(["greedy", "greedy", "human", "greedy"], seed=14, dealer=1)
+    )
     ((_, token),) = links["seats"]
     page, problems = new_page(browser, DESKTOP)
     page.goto(f"{server.url}/play/{token}")
@@ -312,7 +313,9 @@ def test_r27_a_spectator_sees_the_public_table_and_the_log(browser: Browser, ser
 
 def test_a_pile_card_that_may_be_taken_is_lit_and_stays_readable(browser: Browser, server: LiveServer) -> None:
     # Seed 14, East dealing: South plays first and may take the 2♦ of the pile (R13, R14).
-    _, links = server.app.state.server.create_table(["greedy", "greedy", "human", "greedy"], seed=14, dealer=1)
+    _, links = server.call(
+        server.app.state.server.create_table(["greedy", "greedy", "human", "greedy"], seed=14, dealer=1)
+    )
     ((_, token),) = links["seats"]
     page, problems = new_page(browser, DESKTOP)
     page.goto(f"{server.url}/play/{token}")

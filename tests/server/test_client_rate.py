@@ -34,9 +34,9 @@ def one_deal_table(url: str) -> dict[str, Any]:
         return dict(json.loads(response.read()))
 
 
-def play_south(tmp_path: Path, told: Limits) -> tuple[SeatClient, PacedClock]:
+def play_south(db: str, told: Limits) -> tuple[SeatClient, PacedClock]:
     clock = PacedClock()
-    with LiveServer(str(tmp_path / "games.sqlite3"), limits=SLOW, clock=clock) as server:
+    with LiveServer(db, limits=SLOW, clock=clock) as server:
         created = one_deal_table(server.url)
         token = created["seats"][2]["token"]
         client = SeatClient(server.ws + token, "random", seed=2, limits=told, clock=clock, sleep=clock.sleep)
@@ -44,16 +44,16 @@ def play_south(tmp_path: Path, told: Limits) -> tuple[SeatClient, PacedClock]:
         return client, clock
 
 
-def test_a_client_told_the_server_s_limits_is_never_refused_for_the_rate(tmp_path: Path) -> None:
-    client, clock = play_south(tmp_path, SLOW)
+def test_a_client_told_the_server_s_limits_is_never_refused_for_the_rate(db: str) -> None:
+    client, clock = play_south(db, SLOW)
     assert client.finished and not client.errors
     assert len(client.acks) > SLOW.burst  # more than a burst: the pace was kept, not just lucky
     # It waited for its pace (9 a second after a burst of 5), and no longer.
     assert (len(client.acks) - 5) / 9 <= clock.now <= (len(client.acks) - 5) / 9 + 0.01 * len(client.acks)
 
 
-def test_a_client_refused_for_the_rate_sends_again_slower_and_finishes(tmp_path: Path) -> None:
-    client, _ = play_south(tmp_path, Limits(rate=1000.0, burst=1000.0))  # told a rate far above the server's
+def test_a_client_refused_for_the_rate_sends_again_slower_and_finishes(db: str) -> None:
+    client, _ = play_south(db, Limits(rate=1000.0, burst=1000.0))  # told a rate far above the server's
     assert client.finished and len(client.acks) > SLOW.burst
     codes = [error["code"] for error in client.errors]
     assert codes and set(codes) == {"rate_limited"}

@@ -6,7 +6,6 @@ left), and the games play on to the end with every acknowledged action in their 
 from __future__ import annotations
 
 import asyncio
-import pathlib
 import signal
 import sqlite3
 import time
@@ -28,10 +27,17 @@ def get(url: str) -> str:
         return str(response.read().decode())
 
 
-def stored(db: pathlib.Path) -> dict[str, list[str]]:
-    """The actions in the database, by table, read while no server runs."""
-    with sqlite3.connect(db) as connection:
-        rows = connection.execute("SELECT table_id, action FROM actions ORDER BY table_id, seq").fetchall()
+def stored(db: str) -> dict[str, list[str]]:
+    """The actions in the database (a SQLite file or a PostgreSQL database), by table."""
+    query = "SELECT table_id, action FROM actions ORDER BY table_id, seq"
+    if db.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(db, autocommit=True) as connection:
+            rows = connection.execute(query).fetchall()
+    else:
+        with sqlite3.connect(db) as connection:
+            rows = connection.execute(query).fetchall()
     actions: dict[str, list[str]] = {}
     for table_id, action in rows:
         actions.setdefault(table_id, []).append(action)
@@ -61,8 +67,8 @@ async def play_until(clients: list[SeatClient], done: Any, limit: float = PHASE_
 
 
 @pytest.mark.thorough
-def test_no_game_is_lost_when_the_server_is_killed(tmp_path: pathlib.Path) -> None:
-    db, port = tmp_path / "games.sqlite3", free_port()
+def test_no_game_is_lost_when_the_server_is_killed(db: str) -> None:
+    port = free_port()
     server = start_serve(db, port)
     try:
         tables = [create_table(f"http://127.0.0.1:{port}", ["human"] * 4) for _ in range(TABLES)]
@@ -111,8 +117,10 @@ def test_no_game_is_lost_when_the_server_is_killed(tmp_path: pathlib.Path) -> No
     try:
         asyncio.run(play_until([client for group in clients.values() for client in group], lambda: False))
         for table_id, group in clients.items():
-            # each client's second connection began where the database left the table
-            assert [client.joined[1] for client in group] == [len(before[table_id])] * 4
+            # the table's first connection again began where the database left the table (a
+            # seat to move may play before the others connect: they begin after)
+            assert min(client.joined[1] for client in group) == len(before[table_id])
+            assert all(client.joined[1] >= len(before[table_id]) for client in group)
             assert all(client.finished for client in group)
             record = loads(get(f"http://127.0.0.1:{port}/record/{north[table_id]}"))
             played = [str(item.action) for deal in record.deals for item in deal.actions]

@@ -15,6 +15,7 @@ from importlib import resources
 from typing import Any
 
 import pytest
+from live import unfinished_in
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -22,7 +23,7 @@ from persian_rummy import DECK, JOKER, Action, Card, Meld, PlayerView, Rank, Sui
 from persian_rummy.actions import DrawStock
 from persian_rummy.bots import RandomBot
 from persian_rummy.record import loads
-from persian_rummy.server import Limits, Store, create_app
+from persian_rummy.server import Limits, create_app
 from persian_rummy.server.client import PROTOCOL as CLIENT_PROTOCOL
 from persian_rummy.server.hub import Server
 from persian_rummy.server.levels import levels
@@ -39,8 +40,8 @@ UNRATED = Limits(rate=1e6, burst=1e6)
 
 
 @pytest.fixture
-def client(tmp_path: Any) -> Iterator[TestClient]:
-    with TestClient(create_app(str(tmp_path / "games.sqlite3"), limits=UNRATED)) as client:
+def client(db: str) -> Iterator[TestClient]:
+    with TestClient(create_app(db, limits=UNRATED)) as client:
         yield client
 
 
@@ -275,11 +276,11 @@ def test_a_spectator_cannot_play(client: TestClient) -> None:
         assert ws.receive_json()["code"] == "spectator"
 
 
-def test_too_many_messages_are_refused_then_the_connection_is_closed(tmp_path: Any) -> None:
+def test_too_many_messages_are_refused_then_the_connection_is_closed(db: str) -> None:
     limits = Limits(rate=1.0, burst=3.0, strikes=5)
     # A clock that stands still: the bucket refills only with time, so on any machine, however
     # long the twenty messages take, exactly the burst gets through.
-    with TestClient(create_app(str(tmp_path / "games.sqlite3"), limits=limits, clock=lambda: 0.0)) as client:
+    with TestClient(create_app(db, limits=limits, clock=lambda: 0.0)) as client:
         _, tokens, _ = new_table(client)
         with joined(client, tokens[1]) as (ws, _, _):
             codes = []
@@ -291,8 +292,8 @@ def test_too_many_messages_are_refused_then_the_connection_is_closed(tmp_path: A
             assert closed.value.code == 1008
 
 
-def test_bots_play_their_seats_and_a_restarted_server_resumes_every_table(tmp_path: Any) -> None:
-    path = str(tmp_path / "games.sqlite3")
+def test_bots_play_their_seats_and_a_restarted_server_resumes_every_table(db: str) -> None:
+    path = db
     with TestClient(create_app(path)) as client:
         table_id, tokens, _ = new_table(client, ["greedy", "human", "greedy", "greedy"], seed=3, dealer=3)
         with joined(client, tokens[1]) as (east, _, frame):
@@ -318,7 +319,7 @@ def test_bots_play_their_seats_and_a_restarted_server_resumes_every_table(tmp_pa
         with joined(client, tokens[1]) as (_, _, frame):
             assert frame["seq"] >= seq
     assert state.deal_number == 1
-    stored = Store(path).unfinished()
+    stored = unfinished_in(path)
     assert [resumed.id for resumed in stored] == [table_id]
 
 
@@ -343,16 +344,16 @@ def test_the_lobby_form_refuses_a_bad_table_and_a_large_body(client: TestClient)
     assert client.get("/static/table.js").headers["content-type"].startswith("text/javascript")
 
 
-def test_the_server_holds_a_bounded_number_of_tables(tmp_path: Any) -> None:
-    with TestClient(create_app(str(tmp_path / "games.sqlite3"), limits=Limits(tables=1))) as client:
+def test_the_server_holds_a_bounded_number_of_tables(db: str) -> None:
+    with TestClient(create_app(db, limits=Limits(tables=1))) as client:
         assert client.post("/api/tables", json={"seats": HUMANS}).status_code == 201
         refused = client.post("/api/tables", json={"seats": HUMANS})
         assert refused.status_code == 503 and "full" in refused.json()["error"]
         assert client.post("/tables", content=b"seat0=human").status_code == 503
 
 
-def test_a_finished_game_opens_again_after_a_restart(tmp_path: Any) -> None:
-    path = str(tmp_path / "games.sqlite3")
+def test_a_finished_game_opens_again_after_a_restart(db: str) -> None:
+    path = db
     with TestClient(create_app(path, bot_delay=0.001, limits=UNRATED)) as client:
         table_id, tokens, _ = new_table(client, ["random", "random", "human", "random"], seed=2)
         with joined(client, tokens[2]) as (south, _, frame):
@@ -371,17 +372,22 @@ def test_a_finished_game_opens_again_after_a_restart(tmp_path: Any) -> None:
         assert server_of(client).tables[table_id].finished
 
 
-def test_an_action_that_cannot_be_stored_is_not_played(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_action_that_cannot_be_stored_is_not_played(
+    client: TestClient, db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     table_id, tokens, _ = new_table(client)
     store = server_of(client).store
-    real = store.add_actions
-
-    def full_disk(*args: Any, **kwargs: Any) -> None:
-        monkeypatch.setattr(store, "add_actions", real)  # once
-        raise sqlite3.OperationalError("database or disk is full")
-
-    monkeypatch.setattr(store, "add_actions", full_disk)
     with joined(client, tokens[1]) as (east, _, _):
+        if store is not None:  # SQLite: its disk is full once
+            real = store.add_actions
+
+            def full_disk(*args: Any, **kwargs: Any) -> None:
+                monkeypatch.setattr(store, "add_actions", real)  # once
+                raise sqlite3.OperationalError("database or disk is full")
+
+            monkeypatch.setattr(store, "add_actions", full_disk)
+        else:  # PostgreSQL: the database turns read-only for a while (its sessions start again)
+            read_only(db, True)
         east.send_json({"type": "action", "action": "draw", "id": 1})
         assert east.receive_json() == {
             "type": "error",
@@ -390,8 +396,26 @@ def test_an_action_that_cannot_be_stored_is_not_played(client: TestClient, monke
             "id": 1,
         }
         assert server_of(client).tables[table_id].seq == 0
+        if store is None:
+            read_only(db, False)
         east.send_json({"type": "action", "action": "draw", "id": 2})
         assert east.receive_json()["type"] == "ack" and server_of(client).tables[table_id].seq == 1
+
+
+def read_only(url: str, on: bool) -> None:
+    """Make the PostgreSQL database at ``url`` refuse every write (or accept them again), for
+    the sessions that start after: the server's sessions are ended, so its pool starts new ones."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as connection:
+        name = connection.info.dbname
+        connection.execute("SET default_transaction_read_only = off")
+        setting = "SET default_transaction_read_only = on" if on else "RESET default_transaction_read_only"
+        connection.execute(f"ALTER DATABASE {name} {setting}")
+        connection.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
 
 
 # --- the protocol's names and numbers: the server's, read by the page ----------------------------

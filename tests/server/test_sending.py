@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import selectors
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 import pytest
@@ -23,7 +23,8 @@ from persian_rummy.server import connections as app_module
 from persian_rummy.server.connections import Connection
 from persian_rummy.server.hub import Server
 from persian_rummy.server.live import LiveTable
-from persian_rummy.server.store import Store
+from persian_rummy.server.storage import Storage
+from persian_rummy.server.store import SQLiteStorage, Store
 
 TIMEOUT = 1.0
 T = TypeVar("T")
@@ -84,12 +85,14 @@ class Socket:
         self.texts.append(text)
 
 
-def seated(
+async def seated(
     server: Server, readers: dict[int | None, list[bool]]
 ) -> tuple[LiveTable, dict[int | None, list[Connection]]]:
     """A table of four people with connections as ``readers`` says (per seat, ``None`` for the
-    spectators: whether each connection's client reads, once it has joined)."""
-    table, _ = server.create_table(["human"] * 4, client="192.0.2.1", seed=3, dealer=0)
+    spectators: whether each connection's client reads, once it has joined), on the server
+    started."""
+    await server.start()
+    table, _ = await server.create_table(["human"] * 4, client="192.0.2.1", seed=3, dealer=0)
     live = server.live_table(table.id)
     assert live is not None
     connections: dict[int | None, list[Connection]] = {}
@@ -97,25 +100,27 @@ def seated(
         for flag in reads:
             socket = Socket()
             connection = Connection(socket, table, seat, server.limits)  # type: ignore[arg-type]
-            assert asyncio.run(live.admit(connection))
+            assert await live.admit(connection)
             socket.texts.clear()  # the welcome and the first frame
             socket.reads = flag
             connections.setdefault(seat, []).append(connection)
     return live, connections
 
 
-def test_an_action_sends_the_ack_then_each_connections_frame(monkeypatch: pytest.MonkeyPatch) -> None:
-    server = Server(Store(":memory:"))
-    live, connections = seated(server, {0: [True], 1: [True], 2: [True], 3: [True], None: [True, True]})
-    table = live.table
+def test_an_action_sends_the_ack_then_each_connections_frame(storage: Callable[[], Storage]) -> None:
+    server = Server(storage())
 
-    async def play() -> None:
+    async def play() -> tuple[LiveTable, dict[int | None, list[Connection]]]:
+        live, connections = await seated(server, {0: [True], 1: [True], 2: [True], 3: [True], None: [True, True]})
         for _ in range(30):
-            seat = table.state.current_player
-            action = legal_actions(table.state)[0]
+            seat = live.table.state.current_player
+            action = legal_actions(live.table.state)[0]
             await server.accept(live, seat, action, connections[seat][0], request_id=7)
+        await server.close()
+        return live, connections
 
-    asyncio.run(play())
+    live, connections = asyncio.run(play())
+    table = live.table
     for viewer, group in connections.items():
         for connection in group:
             texts = connection.websocket.texts  # type: ignore[attr-defined]
@@ -139,18 +144,26 @@ def test_clients_that_do_not_read_are_dropped_and_the_others_get_their_frames(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(app_module, "SEND_TIMEOUT", TIMEOUT)
-    server = Server(Store(":memory:"))
-    # East does not read, nor two of the three spectators: the first found stuck is dropped
-    # after the time limit, then the rest are sent theirs side by side.
-    live, connections = seated(server, {0: [True], 1: [False], 2: [True], 3: [True], None: [False, True, False]})
-    table = live.table
-    seat = table.state.current_player
-    assert seat == 1
+    # SQLite's storage, whatever the suite's store: sending does not depend on it, and the
+    # loop's virtual clock would move with a database's own timers.
+    server = Server(SQLiteStorage(Store(":memory:")))
+    readers: dict[int | None, list[bool]] = {0: [True], 1: [False], 2: [True], 3: [True], None: [False, True, False]}
 
-    async def act() -> None:
+    async def act() -> tuple[float, dict[int | None, list[Connection]]]:
+        # East does not read, nor two of the three spectators: the first found stuck is dropped
+        # after the time limit, then the rest are sent theirs side by side.
+        live, connections = await seated(server, readers)
+        table = live.table
+        seat = table.state.current_player
+        assert seat == 1
+        loop = asyncio.get_running_loop()
+        started = loop.time()
         await server.accept(live, seat, legal_actions(table.state)[0])
+        elapsed = loop.time() - started
+        await server.close()
+        return elapsed, connections
 
-    _, elapsed = run_in_virtual_time(act())
+    (elapsed, connections), _ = run_in_virtual_time(act())
     everyone = [connection for group in connections.values() for connection in group]
     stuck = [connection for connection in everyone if not connection.websocket.reads]  # type: ignore[attr-defined]
     reading = [connection for connection in everyone if connection not in stuck]

@@ -59,7 +59,7 @@ def server(tmp_path: Any) -> Iterator[LiveServer]:
 
 def south(server: LiveServer, seed: int, dealer: int, rules: Rules = DEFAULT) -> str:
     """A new table of South (a person) and three medium bots; South's token."""
-    _, links = server.app.state.server.create_table(BOTS, seed=seed, dealer=dealer, rules=rules)
+    _, links = server.call(server.app.state.server.create_table(BOTS, seed=seed, dealer=dealer, rules=rules))
     ((_, token),) = links["seats"]
     return str(token)
 
