@@ -5,11 +5,19 @@ README and in ``.ci/run``:
 
 * ``HYPOTHESIS_PROFILE=ci`` (set by ``.ci/run``) is the *thorough* profile. Tests marked
   ``@pytest.mark.thorough`` (soaks, long state machines, whole-game browser runs) run only
-  under it; a contributor's default run deselects them, so it stays under a minute.
+  under it; a contributor's default run deselects them, so it stays short. The
+  Hypothesis profiles are registered here, for every test and doctest however few are run:
+  ``dev`` (the default) is fast; ``ci`` is thorough and derandomized, so CI runs are
+  reproducible. Neither times anything: a busy machine must not fail an example for its time.
+* ``PERSIAN_RUMMY_LONG=1`` runs the tests marked ``@pytest.mark.long`` as well: the long runs
+  kept as evidence (the million-row differential of the batched engine), which a shorter test
+  in CI shows reaching every case they reach. No profile runs them unless asked.
 * Optional extras: modules that need an extra (``[rl]``, ``[rl-train]``, ``[server]``) are
   listed in ``OPTIONAL`` below. When an extra is not installed, its tests and modules are not
-  collected and the header says so; ``PERSIAN_RUMMY_REQUIRE_EXTRAS=1`` (set by ``.ci/run``)
-  turns a missing extra into a failure, so CI can never pass by leaving them out.
+  collected and the header says so (an extra that only some tests of a collected module need,
+  ``[jax-test]``, lists no paths: those tests skip themselves, saying which install brings it);
+  ``PERSIAN_RUMMY_REQUIRE_EXTRAS=1`` (set by ``.ci/run``) turns a missing extra into a
+  failure, so CI can never pass by leaving them out.
 
 Every test is bounded: pytest-timeout's per-test limit (``[tool.pytest.ini_options]``), a
 longer one for thorough tests, and a hard backstop behind it (``tests/backstop.py``).
@@ -21,10 +29,28 @@ import importlib.util
 import os
 
 import pytest
+from hypothesis import HealthCheck, settings
 
-pytest_plugins = ["tests.backstop"]
+pytest_plugins = ["backstop"]  # tests/backstop.py (the folder is on the path: pyproject.toml)
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE", "dev") == "ci"
+LONG = os.environ.get("PERSIAN_RUMMY_LONG") == "1"
+
+# No timing check in either: the deadline and the health check for slow data generation
+# measure wall-clock time, which a busy machine stretches.
+settings.register_profile(
+    "dev", max_examples=30, stateful_step_count=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "ci",
+    max_examples=150,
+    stateful_step_count=120,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    derandomize=True,
+    print_blob=True,
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 # extra -> (modules it provides, paths (globs, from the repository root) that need it)
 OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -57,6 +83,8 @@ OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("jax", "optax", "numpy"),
         ("tests/learning", "persian_rummy/learning.py", "docs/tutorials/train_your_own.rst"),
     ),
+    # pgx's API test on the vectorized engine (tests/vector/test_vector_pgx.py skips it without pgx).
+    "jax-test": (("pgx",), ()),
     "jax": (
         ("jax", "numpy"),
         (
@@ -84,17 +112,19 @@ collect_ignore_glob = [path for extra in MISSING for path in OPTIONAL[extra][1]]
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
     lines = [f"persian-rummy profile: {'thorough' if THOROUGH else 'quick (thorough tests deselected)'}"]
+    lines += [] if LONG else ["persian-rummy: long runs deselected (PERSIAN_RUMMY_LONG=1 runs them)"]
     lines += [
-        f"persian-rummy: [{extra}] extra not installed ({', '.join(names)}): its tests are not collected"
+        f"persian-rummy: [{extra}] extra not installed ({', '.join(names)}): its tests are "
+        + ("not collected" if OPTIONAL[extra][1] else "skipped")
         for extra, names in MISSING.items()
     ]
     return lines
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if THOROUGH:
-        return
-    kept = [item for item in items if item.get_closest_marker("thorough") is None]
+    left_out = [] if THOROUGH else ["thorough"]
+    left_out += [] if LONG else ["long"]
+    kept = [item for item in items if not any(item.get_closest_marker(name) for name in left_out)]
     if len(kept) != len(items):
         config.hook.pytest_deselected(items=[item for item in items if item not in kept])
         items[:] = kept

@@ -20,7 +20,9 @@ generator counts as undocumented. It reports:
   for the command line, any exception at all, or an exit code other than 0 and 2), with the
   target, the exception and a bounded excerpt of the input (``--save DIR`` keeps them whole);
 - every input that took more than ``--slow`` seconds (default 1), timed once more so that a
-  pause of a busy machine can be told from a slow input;
+  pause of a busy machine can be told from a slow input, and, with ``--calls N``, every input
+  whose reading made more than N function calls (Python's and C's, counted by
+  ``sys.setprofile``): the same count on any machine, however busy, so the test uses it;
 - the longest error message, and the peak memory: of the process (``resource``) and, with
   ``--trace-memory`` (slower), of the worst single input (``tracemalloc``).
 
@@ -503,6 +505,7 @@ def fuzz(
     *,
     targets: list[str] | None = None,
     slow: float = 1.0,
+    calls: int | None = None,
     trace_memory: bool = False,
     save: Path | None = None,
     progress: Callable[[int], None] | None = None,
@@ -526,6 +529,8 @@ def fuzz(
     undocumented: list[dict[str, str]] = []
     kinds: Counter[tuple[str, str]] = Counter()
     slow_inputs: list[dict[str, Any]] = []
+    heavy_inputs: list[dict[str, Any]] = []
+    most_calls = (0, "")
     longest_message = (0, "", "")
     worst_memory = (0, "", "")
     largest_input = 0
@@ -547,6 +552,14 @@ def fuzz(
             tracemalloc.reset_peak()
             before = tracemalloc.get_traced_memory()[0]
         begin = time.perf_counter()
+        made = 0
+
+        def count(frame: object, event: str, arg: object) -> None:
+            nonlocal made
+            made += 1
+
+        if calls is not None:
+            sys.setprofile(count)
         try:
             readers[name](value)
         except PersianRummyError as error:
@@ -565,8 +578,14 @@ def fuzz(
                     save.mkdir(parents=True, exist_ok=True)
                     path = save / f"{name}-{type(error).__name__}-{number}.txt"
                     path.write_bytes(text.encode("utf-8", "surrogatepass"))
+        finally:
+            if calls is not None:
+                sys.setprofile(None)
         took = time.perf_counter() - begin
         seconds[name] += took
+        most_calls = max(most_calls, (made, name))
+        if calls is not None and made > calls:
+            heavy_inputs.append({"target": name, "calls": made, "characters": len(text), "input": _excerpt(text)})
         if took > slow:
             # Timed again, alone, so a pause of a busy machine can be told from a slow input.
             again = time.perf_counter()
@@ -605,6 +624,7 @@ def fuzz(
         "undocumented": undocumented,
         "undocumented_kinds": {f"{target}: {kind}": count for (target, kind), count in kinds.items()},
         "slow": slow_inputs,
+        **({"heavy": heavy_inputs, "most_calls": {"calls": most_calls[0], "target": most_calls[1]}} if calls else {}),
         "longest_message": {"characters": longest_message[0], "target": longest_message[1]},
         "largest_input_characters": largest_input,
         "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
@@ -620,6 +640,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="the seed of the corpus and the mutations")
     parser.add_argument("--target", action="append", help="fuzz only this reader (repeatable)")
     parser.add_argument("--slow", type=float, default=1.0, help="report inputs slower than this (seconds)")
+    parser.add_argument("--calls", type=int, help="report inputs that make more function calls than this")
     parser.add_argument("--trace-memory", action="store_true", help="measure each input's peak (slower)")
     parser.add_argument("--save", type=Path, help="write the inputs that found something to this folder")
     args = parser.parse_args(argv)
@@ -636,13 +657,14 @@ def main(argv: list[str] | None = None) -> int:
         args.seed,
         targets=args.target,
         slow=args.slow,
+        calls=args.calls,
         trace_memory=args.trace_memory,
         save=args.save,
         progress=progress,
     )
     print(json.dumps(report, indent=2, ensure_ascii=True))
     slow_again = [item for item in report["slow"] if item["again"] > args.slow]
-    return 1 if report["undocumented"] or slow_again else 0
+    return 1 if report["undocumented"] or slow_again or report.get("heavy") else 0
 
 
 if __name__ == "__main__":

@@ -23,15 +23,16 @@ from typing import Any
 import attrs
 
 from persian_rummy import PlayerView
-from persian_rummy.arena import BotSpec, MatchResult, play_game, run_match
-from persian_rummy.bots import Bot, GreedyBot, make_bot
+from persian_rummy.arena import BotFactory, BotSpec, MatchResult, build_bot, play_game, run_match
+from persian_rummy.bots import GreedyBot
 from persian_rummy.openspiel import ISMCTSPlayer
 from persian_rummy.view import InfoState
 
 
 @attrs.frozen
 class ISMCTS:
-    """A picklable factory seed -> ISMCTSPlayer, named for the tables."""
+    """Makes an ISMCTSPlayer from a seed (picklable), named for the tables; the arena takes it
+    as ``BotFactory(ISMCTS(...))`` (see :func:`ismcts`)."""
 
     simulations: int
     rollout: str = "random"
@@ -44,8 +45,9 @@ class ISMCTS:
         return ISMCTSPlayer(seed, simulations=self.simulations, rollout=self.rollout)
 
 
-def _build(spec: BotSpec, seed: int) -> Bot:
-    return make_bot(spec, seed) if isinstance(spec, str) else spec(seed)
+def ismcts(simulations: int, rollout: str = "random") -> BotFactory:
+    """IS-MCTS as a bot spec: an ISMCTSPlayer for each seat of each game, from the seat's seed."""
+    return BotFactory(ISMCTS(simulations, rollout))
 
 
 def seconds_per_move(spec: BotSpec, games: int) -> float:
@@ -69,13 +71,13 @@ def seconds_per_move(spec: BotSpec, games: int) -> float:
             return action
 
     for game in range(games):
-        bots = [Timed(_build(spec, game)), GreedyBot(game), Timed(_build(spec, game + 1)), GreedyBot(game + 1)]
+        bots = [Timed(build_bot(spec, game)), GreedyBot(game), Timed(build_bot(spec, game + 1)), GreedyBot(game + 1)]
         play_game(bots, f"timing/{game}")  # type: ignore[arg-type]
     return spent[0] / max(moves[0], 1)
 
 
 def _name(spec: BotSpec) -> str:
-    return spec if isinstance(spec, str) else str(getattr(spec, "__name__", repr(spec)))
+    return spec.name if isinstance(spec, BotFactory) else str(spec)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -102,13 +104,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     args = parser.parse_args(argv)
     history_mc = args.equal_mc + ",history=1"
-    anchors: list[BotSpec] = [] if args.equal_only else [ISMCTS(budget) for budget in args.budgets]
-    anchors += [] if args.equal_only else [ISMCTS(args.budgets[0], "greedy")]
+    anchors: list[BotSpec] = [] if args.equal_only else [ismcts(budget) for budget in args.budgets]
+    anchors += [] if args.equal_only else [ismcts(args.budgets[0], "greedy")]
     matches: list[tuple[BotSpec, BotSpec]] = [(anchor, "greedy") for anchor in anchors]
     matches += [(anchor, args.mc) for anchor in anchors]
     if args.equal_only and args.anchors_only:
         parser.error("--equal-only and --anchors-only leave no match to play")
-    equal = [] if args.anchors_only else [ISMCTS(budget) for budget in args.equal_time]
+    equal = [] if args.anchors_only else [ismcts(budget) for budget in args.equal_time]
     matches += [(history_mc, anchor) for anchor in equal]
     matches += [] if args.anchors_only else [(history_mc, args.equal_mc)]
     timing = {}

@@ -4,6 +4,8 @@ loopback address only.
 
     python benchmarks/server_load.py --tables 10 --games 5
     python benchmarks/server_load.py --tables 100 --seconds 120
+    python benchmarks/server_load.py --db postgresql --workers 2 --tables 100 --games 100 --seconds 60
+    python benchmarks/server_load.py --compare --tables 100 400 --spectators 0 --games 100 --seconds 60
 
 Each table's four seats are played by remote :class:`~persian_rummy.server.client.SeatClient`
 bots (``--bot``, random by default: the cheapest to think, so the figures measure the
@@ -20,12 +22,21 @@ receiving its acknowledgement (p50, p90, p99, max); and (on Linux) the processor
 accepted action of the server (in user and in system mode: the system's share is mostly the
 loopback network carrying the frames), measured over the play only, and of the clients, which tells
 how much of the wall time was the server's own work on a shared machine.
+
+``--db postgresql`` stores the games in PostgreSQL instead (a throwaway cluster started for the
+run in a temporary folder, on a Unix socket, ``fsync`` and ``synchronous_commit`` on, as durable
+as SQLite's ``synchronous=FULL``), ``--workers N`` runs ``serve --workers N`` on it, and the
+processor time of the database (its server process and every backend) is reported beside the
+server's (the workers' and their supervisor's). ``--compare`` runs, one after another in the
+same run, 1 worker on SQLite, 1 on PostgreSQL and 2 on PostgreSQL at each number of tables
+given, and prints them side by side.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import platform
@@ -33,17 +44,23 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # waiting, which live uses
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "server"))
 
 from live import create_table, free_port, start_serve
+from pgcluster import Cluster
 
 from persian_rummy.server.client import SeatClient
 
 MAX_TABLES = 500
 MAX_SPECTATORS = 50
 MAX_GAMES = 100
+MAX_WORKERS = 8
+# What --compare runs at each number of tables: (store, workers).
+COMPARED = (("sqlite", 1), ("postgresql", 1), ("postgresql", 2))
 
 
 class Watcher:
@@ -70,8 +87,8 @@ class Watcher:
 
 
 async def run(
-    port: int, tables: int, spectators: int, bot: str, seconds: float, games: int, server_pid: int
-) -> tuple[list[SeatClient], list[Watcher], float, tuple[float, float] | None]:
+    port: int, tables: int, spectators: int, bot: str, seconds: float, games: int, server_pid: int, database_pid: int
+) -> tuple[list[SeatClient], list[Watcher], float, tuple[float, float] | None, float | None]:
     clients: list[SeatClient] = []
     watchers: list[Watcher] = []
     url = f"http://127.0.0.1:{port}"
@@ -93,26 +110,47 @@ async def run(
             await asyncio.gather(*(client.run() for client in seats), *(watcher.run() for watcher in watching))
 
     cpu = cpu_seconds(server_pid)
+    database = cpu_seconds(database_pid) if database_pid else None
     started = time.perf_counter()
     tasks = [asyncio.ensure_future(play(number)) for number in range(tables)]
     _, pending = await asyncio.wait(tasks, timeout=seconds)
     elapsed = time.perf_counter() - started
     end = cpu_seconds(server_pid)
+    database_end = cpu_seconds(database_pid) if database_pid else None
     for task in pending:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     used = None if cpu is None or end is None else (end[0] - cpu[0], end[1] - cpu[1])
-    return clients, watchers, elapsed, used
+    database_used = None if database is None or database_end is None else sum(database_end) - sum(database)
+    return clients, watchers, elapsed, used, database_used
+
+
+def _stat(pid: int) -> list[str] | None:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
 
 
 def cpu_seconds(pid: int) -> tuple[float, float] | None:
-    """The processor time a process has used in user and in system mode, where ``/proc`` tells it."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
+    """The processor time a process and every process under it have used in user and in system
+    mode (those that ended: as their parents were told), where ``/proc`` tells it."""
+    fields = _stat(pid)
+    if fields is None:
         return None
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (stat := _stat(int(entry.name))) is not None:
+            children.setdefault(int(stat[1]), []).append(int(entry.name))
     tick = os.sysconf("SC_CLK_TCK")
-    return int(fields[11]) / tick, int(fields[12]) / tick
+    user, system = int(fields[13]) / tick, int(fields[14]) / tick  # the ended children's
+    waiting = [pid]
+    while waiting:
+        current = waiting.pop()
+        if (stat := _stat(current)) is not None:
+            user, system = user + int(stat[11]) / tick, system + int(stat[12]) / tick
+        waiting += children.get(current, [])
+    return user, system
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -120,10 +158,124 @@ def percentile(values: list[float], share: float) -> float:
     return values[min(len(values) - 1, int(len(values) * share))]
 
 
+class Figures(NamedTuple):
+    """What one configuration measured."""
+
+    store: str
+    workers: int
+    tables: int
+    connections: int
+    dropped: int
+    finished: int
+    actions: int
+    elapsed: float
+    latencies: list[float]
+    server: tuple[float, float] | None
+    database: float | None
+    client: float
+
+    @property
+    def rate(self) -> float:
+        return self.actions / self.elapsed
+
+    def line(self, bot: str, spectators: int) -> str:
+        latencies = self.latencies
+        where = f"{self.store}, {self.workers} worker{'s' if self.workers > 1 else ''}"
+        text = (
+            f"Python {platform.python_version()}, {os.cpu_count()} cores, {where}: {self.tables} tables, "
+            f"{self.connections} WebSocket connections at once (4 {bot} bots and {spectators} spectators a table; "
+            f"{self.dropped} spectators dropped), {self.finished} games finished, {self.actions} actions in "
+            f"{self.elapsed:.1f}s: {self.rate:,.0f} actions/s; latency to acknowledgement p50 "
+            f"{percentile(latencies, 0.5):.1f} ms, p90 {percentile(latencies, 0.9):.1f} ms, p99 "
+            f"{percentile(latencies, 0.99):.1f} ms, max {latencies[-1]:.1f} ms"
+        )
+        if self.server is not None:
+            text += (
+                f"; processor time per action: server {sum(self.server) * 1000 / self.actions:.2f} ms "
+                f"({self.server[0] * 1000 / self.actions:.2f} user, {self.server[1] * 1000 / self.actions:.2f} system)"
+            )
+        if self.database is not None:
+            text += f", database {self.database * 1000 / self.actions:.2f} ms"
+        return text + f", clients {self.client * 1000 / self.actions:.2f} ms"
+
+
+def measure(store: str, workers: int, tables: int, spectators: int, bot: str, seconds: float, games: int) -> Figures:
+    """One configuration: a server on ``store`` (``sqlite`` or ``postgresql``) with ``workers``
+    processes, under the load of ``tables`` tables."""
+    connections = tables * (4 + spectators)
+    limits = {
+        "tables_per_client": tables * games,
+        "connections_per_client": connections,
+        "spectators": max(spectators, 1),
+        "tables": max(10_000, tables * games),
+    }
+    with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as stack:
+        port = free_port()
+        database_pid = 0
+        if store == "postgresql":
+            cluster = stack.enter_context(Cluster(durable=True, options={"shared_buffers": "128MB"}))
+            db = cluster.database()
+            database_pid = cluster.postmaster()
+        else:
+            db = str(Path(folder) / "load.sqlite3")
+        server = start_serve(db, port, limits, workers=workers) if workers > 1 else start_serve(db, port, limits)
+        try:
+            client_cpu = time.process_time()
+            clients, watchers, elapsed, cpu, database = asyncio.run(
+                run(port, tables, spectators, bot, seconds, games, server.pid, database_pid)
+            )
+            client_cpu = time.process_time() - client_cpu
+        finally:
+            server.kill()
+            server.wait(10)
+            for child in descendants(server.pid):
+                with contextlib.suppress(OSError):
+                    os.kill(child, 9)
+    latencies = sorted(latency * 1000 for client in clients for latency in client.latencies)
+    if not latencies:
+        raise SystemExit(f"{store}, {workers} workers: no action was acknowledged")
+    return Figures(
+        store, workers, tables, connections, sum(watcher.dropped for watcher in watchers),
+        sum(client.finished for client in clients) // 4, sum(len(client.acks) for client in clients), elapsed,
+        latencies, cpu, database, client_cpu,
+    )  # fmt: skip
+
+
+def descendants(pid: int) -> list[int]:
+    """The processes under ``pid`` still running (a killed server's workers)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (stat := _stat(int(entry.name))) is not None and int(stat[1]) == pid:
+            found.append(int(entry.name))
+    return found
+
+
+def table_of(figures: list[Figures]) -> str:
+    """The configurations side by side, as the serving page shows them."""
+    rows = [
+        ("store", "workers", "tables", "actions/s", "p50 ms", "p99 ms", "server ms/action", "database ms/action"),
+        *(
+            (
+                figure.store, str(figure.workers), str(figure.tables), f"{figure.rate:,.0f}",
+                f"{percentile(figure.latencies, 0.5):.1f}", f"{percentile(figure.latencies, 0.99):.1f}",
+                "-" if figure.server is None else f"{sum(figure.server) * 1000 / figure.actions:.2f}",
+                "-" if figure.database is None else f"{figure.database * 1000 / figure.actions:.2f}",
+            )
+            for figure in figures
+        ),
+    ]  # fmt: skip
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    return "\n".join("  ".join(cell.rjust(width) for cell, width in zip(row, widths, strict=True)) for row in rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
-        "--tables", type=int, default=10, help=f"tables played at once (default 10, at most {MAX_TABLES})"
+        "--tables",
+        type=int,
+        nargs="+",
+        default=[10],
+        help=f"tables played at once (default 10, at most {MAX_TABLES}); several with --compare",
     )
     parser.add_argument(
         "--spectators", type=int, default=1, help=f"spectators per table (default 1, at most {MAX_SPECTATORS})"
@@ -136,51 +288,37 @@ def main(argv: list[str] | None = None) -> int:
         default=1,
         help=f"games played one after another at each table (default 1, at most {MAX_GAMES})",
     )
+    parser.add_argument("--db", choices=("sqlite", "postgresql"), default="sqlite", help="the store (default sqlite)")
+    parser.add_argument("--workers", type=int, default=1, help=f"worker processes (default 1, at most {MAX_WORKERS})")
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="1 worker on SQLite, 1 and 2 on PostgreSQL, at each --tables, side by side",
+    )
     args = parser.parse_args(argv)
-    if not 1 <= args.tables <= MAX_TABLES:
+    if not all(1 <= tables <= MAX_TABLES for tables in args.tables):
         parser.error(f"--tables must be 1-{MAX_TABLES}")
+    if len(args.tables) > 1 and not args.compare:
+        parser.error("several --tables need --compare")
     if not 0 <= args.spectators <= MAX_SPECTATORS:
         parser.error(f"--spectators must be 0-{MAX_SPECTATORS}")
     if not 1 <= args.games <= MAX_GAMES:
         parser.error(f"--games must be 1-{MAX_GAMES}")
-    connections = args.tables * (4 + args.spectators)
-    limits = {
-        "tables_per_client": args.tables * args.games,
-        "connections_per_client": connections,
-        "spectators": max(args.spectators, 1),
-    }
-    with tempfile.TemporaryDirectory() as folder:
-        port = free_port()
-        server = start_serve(Path(folder) / "load.sqlite3", port, limits)
-        try:
-            client_cpu = time.process_time()
-            clients, watchers, elapsed, cpu = asyncio.run(
-                run(port, args.tables, args.spectators, args.bot, args.seconds, args.games, server.pid)
-            )
-            client_cpu = time.process_time() - client_cpu
-        finally:
-            server.kill()
-            server.wait(10)
-    latencies = sorted(latency * 1000 for client in clients for latency in client.latencies)
-    actions = sum(len(client.acks) for client in clients)
-    finished = sum(client.finished for client in clients) // 4
-    dropped = sum(watcher.dropped for watcher in watchers)
-    if not latencies:
-        raise SystemExit("no action was acknowledged")
-    print(
-        f"Python {platform.python_version()}, {os.cpu_count()} cores: {args.tables} tables, {connections} WebSocket "
-        f"connections at once (4 {args.bot} bots and {args.spectators} spectators a table; {dropped} spectators "
-        f"dropped), {finished} games finished, {actions} actions in {elapsed:.1f}s: {actions / elapsed:,.0f} "
-        f"actions/s; latency to acknowledgement p50 {percentile(latencies, 0.5):.1f} ms, "
-        f"p90 {percentile(latencies, 0.9):.1f} ms, p99 {percentile(latencies, 0.99):.1f} ms, max {latencies[-1]:.1f} ms"
-        + (
-            ""
-            if cpu is None
-            else f"; processor time per action: server {sum(cpu) * 1000 / actions:.2f} ms "
-            f"({cpu[0] * 1000 / actions:.2f} user, {cpu[1] * 1000 / actions:.2f} system)"
-        )
-        + f", clients {client_cpu * 1000 / actions:.2f} ms"
+    if not 1 <= args.workers <= MAX_WORKERS or (args.workers > 1 and args.db != "postgresql"):
+        parser.error(f"--workers must be 1-{MAX_WORKERS}, and more than 1 needs --db postgresql")
+    configurations = (
+        [(store, workers, tables) for tables in args.tables for store, workers in COMPARED]
+        if args.compare
+        else [(args.db, args.workers, args.tables[0])]
     )
+    figures = []
+    for store, workers, tables in configurations:
+        figure = measure(store, workers, tables, args.spectators, args.bot, args.seconds, args.games)
+        print(figure.line(args.bot, args.spectators), flush=True)
+        figures.append(figure)
+    if args.compare:
+        print()
+        print(table_of(figures))
     return 0
 
 

@@ -14,7 +14,10 @@ policy's draw as pgx's examples write it, 1,436 random numbers); the logits are 
 the cost does not depend on them. Only the rows of games still being played count as steps
 (a finished game's row is not counted); every 16 calls the finished games are dealt afresh by
 ``init``, timed with the steps (a game lasts about 140 steps, so about 5% of the rows wait
-for it). ``--observation-dtype int16`` times an environment of integer observations.
+for it). ``--observation-dtype int16`` times an environment of integer observations
+(``float32,int16``: both, side by side, each runner named by its dtype too);
+``--keyed`` gives every step a key of its own, split from the row's, as pgx's loops with keys
+call ``step(state, action, key)`` (a keyed step shuffles a deck in every row).
 OpenSpiel's line is ``benchmarks/rl_step.py``'s: ``observation_tensor`` of the player to move,
 ``legal_actions`` and ``apply_action``, chance nodes applied and not counted.
 
@@ -27,12 +30,13 @@ rates are over all rounds. Prints one JSON line, with the device JAX ran on and,
 the rate at the largest batch over the best batch's (``flatness``)::
 
     python benchmarks/vector_step.py [--seconds 2] [--rounds 2] [--batches 256,1024,4096,16384]
-        [--samplers legal,policy,categorical] [--observation-dtype float32]
+        [--samplers legal,policy,categorical] [--observation-dtype float32] [--keyed]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import platform
@@ -72,37 +76,53 @@ SAMPLERS: dict[str, Callable[[jax.Array, jax.Array], jax.Array]] = {
 
 
 def programs(
-    env: Env, sampler: Callable[[jax.Array, jax.Array], jax.Array]
+    env: Env, sampler: Callable[[jax.Array, jax.Array], jax.Array], *, keyed: bool = False
 ) -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]]:
-    """The compiled batched step (action, step with the mover's observation), reset and init."""
+    """The compiled batched step (action, step with the mover's observation), reset and init;
+    ``keyed``, the step is given a key of its own (a deal that ends shuffles its deck)."""
 
     def one(state: State, key: jax.Array) -> tuple[State, jax.Array]:
-        action = sampler(key, state.legal_action_mask)
         live = ~state.terminated
-        return env.step(state, action), live
+        if keyed:
+            key, deal_key = jax.random.split(key)
+            return env.step(state, sampler(key, state.legal_action_mask), deal_key), live
+        return env.step(state, sampler(key, state.legal_action_mask)), live
 
     def step(state: State, keys: jax.Array, count: jax.Array) -> tuple[State, jax.Array]:
         state, live = jax.vmap(one)(state, keys)
         return state, count + jnp.sum(live)
 
+    init, merge = dealing(env)
+
     def reset(state: State, keys: jax.Array) -> State:
-        fresh = jax.vmap(env.init)(keys)
+        return merge(state, init(keys))
+
+    return jax.jit(step, donate_argnums=(0,)), reset, init
+
+
+@functools.cache
+def dealing(env: Env) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """The compiled ``vmap(init)`` and the merge that keeps the games being played and takes
+    fresh ones for the finished: one pair an environment, so that the runners of every sampler
+    and loop compile the deal once a batch size."""
+
+    def merge(state: State, fresh: State) -> State:
         done = state.terminated
         result: State = jax.tree_util.tree_map(
             lambda a, b: jnp.where(jnp.reshape(done, (-1,) + (1,) * (a.ndim - 1)), a, b), fresh, state
         )
         return result
 
-    return jax.jit(step, donate_argnums=(0,)), jax.jit(reset, donate_argnums=(0,)), jax.jit(jax.vmap(env.init))
+    return jax.jit(jax.vmap(env.init)), jax.jit(merge, donate_argnums=(0,))
 
 
 class Vector:
     """A runner of one batch size: ``run(seconds)`` steps for about that long and returns
     (steps counted, seconds)."""
 
-    def __init__(self, env: Env, batch: int, seed: int, sampler: str = "legal") -> None:
+    def __init__(self, env: Env, batch: int, seed: int, sampler: str = "legal", *, keyed: bool = False) -> None:
         self.batch = batch
-        self.step, self.reset, init = programs(env, SAMPLERS[sampler])
+        self.step, self.reset, init = programs(env, SAMPLERS[sampler], keyed=keyed)
         self.key = jax.random.PRNGKey(seed)
         self.state = init(self._keys())
         self.count = jnp.int32(0)
@@ -174,19 +194,34 @@ def main(argv: list[str] | None = None) -> int:
         "--samplers", default="legal,policy,categorical", help="samplers, comma-separated (legal, policy, categorical)"
     )
     parser.add_argument(
-        "--observation-dtype", default="float32", help="the observation's dtype (float32, int16, int32)"
+        "--observation-dtype",
+        default="float32",
+        help="the observation's dtype (float32, int16, int32), or several, comma-separated, timed side by side",
     )
     parser.add_argument("--rules", default="default", help="the rules (Rules.parse text; default)")
     parser.add_argument("--compile-batch", type=int, default=1024, help="the batch whose compile is timed (1024)")
+    parser.add_argument(
+        "--keyed", action="store_true", help="give every step a key of its own (pgx's step(state, action, key))"
+    )
     args = parser.parse_args(argv)
-    env = Env(Rules.parse(args.rules), observation_dtype=args.observation_dtype)
+    rules = Rules.parse(args.rules)
+    dtypes = args.observation_dtype.split(",")
+    envs = {dtype: Env(rules, observation_dtype=dtype) for dtype in dtypes}
+    env = envs[dtypes[0]]
     batches = [int(size) for size in args.batches.split(",")]
     compiled = compile_seconds(env, args.compile_batch)
     openspiel = openspiel_gin_rummy(random.Random(0))
     openspiel(200)
     samplers = args.samplers.split(",")
+
+    def label(sampler: str, dtype: str) -> str:  # the dtype named only when several are timed
+        return sampler if len(dtypes) == 1 else f"{sampler}_{dtype}"
+
     runners = {
-        f"vector_{sampler}_{size}": Vector(env, size, seed=size, sampler=sampler)
+        f"vector_{label(sampler, dtype)}_{size}": Vector(
+            envs[dtype], size, seed=size, sampler=sampler, keyed=args.keyed
+        )
+        for dtype in dtypes
         for sampler in samplers
         for size in batches
     }
@@ -212,14 +247,17 @@ def main(argv: list[str] | None = None) -> int:
         "platform": jax.default_backend(),
         "machine": platform.machine(),
         "rules": str(env.rules),
-        "observation_dtype": str(env.observation_dtype),
+        "observation_dtype": ",".join(str(each.observation_dtype) for each in envs.values()),
+        "keyed": args.keyed,
         "steps_per_second": {name: round(rate) for name, rate in rates.items()},
         "vs_openspiel": {name: round(rate / peer, 2) for name, rate in rates.items() if name != "openspiel_gin_rummy"},
         "flatness": {
-            sampler: round(
-                rates[f"vector_{sampler}_{max(batches)}"] / max(rates[f"vector_{sampler}_{size}"] for size in batches),
+            label(sampler, dtype): round(
+                rates[f"vector_{label(sampler, dtype)}_{max(batches)}"]
+                / max(rates[f"vector_{label(sampler, dtype)}_{size}"] for size in batches),
                 2,
             )
+            for dtype in dtypes
             for sampler in samplers
         },
         # Each sampler alone, and the most a loop drawing with it could step, over OpenSpiel's rate.

@@ -41,6 +41,8 @@ _EXTRA_PACKAGES = (
     "starlette",
     "uvicorn",
     "websockets",
+    "psycopg",
+    "psycopg_pool",
 )
 autodoc_mock_imports = [name for name in _EXTRA_PACKAGES if importlib.util.find_spec(name) is None]
 
@@ -83,10 +85,10 @@ nitpicky = True
 # the standard library: references to standard-library and typing names are left unlinked.
 nitpick_ignore_regex = [
     # Private helpers of the AI adapters, named in their annotations only.
-    (r"py:class", r"persian_rummy\.(_episode\.Episode|openspiel\._observer\._Observer)"),
+    (r"py:class", r"persian_rummy\.(_episode\.Episode|openspiel\._observer\.Observer)"),
     (
         r"py:.*",
-        r"(typing|typing_extensions|collections|collections\.abc|concurrent|concurrent\.futures|random|enum|io|json|os|pathlib|attr|attrs|cattrs|hypothesis|numpy|np|npt|jax|jnp|optax|pettingzoo|gymnasium|pyspiel|open_spiel|starlette|uvicorn|websockets)(\..*)?",
+        r"(typing|typing_extensions|collections|collections\.abc|concurrent|concurrent\.futures|random|enum|io|json|os|pathlib|attr|attrs|cattrs|hypothesis|numpy|np|npt|jax|jnp|optax|pettingzoo|gymnasium|pyspiel|open_spiel|starlette|uvicorn|websockets|psycopg|psycopg_pool)(\..*)?",
     ),
     (
         r"py:.*",

@@ -7,10 +7,9 @@ import sys
 
 from persian_rummy import Action, Discard, LayOff, MeldCards, PlayerView, legal_actions
 from persian_rummy.arena import run_match
-from persian_rummy.bots import Bot
 
 
-def eager_bot(view: PlayerView) -> Action:
+def eager(view: PlayerView) -> Action:
     """Meld or lay off whenever possible, else draw from the stock (or take from the pile
     when that is the only legal draw), else throw the most valuable card (R22)."""
     actions = legal_actions(view)  # a bot sees only its view, and must answer from this list
@@ -23,13 +22,9 @@ def eager_bot(view: PlayerView) -> Action:
     return actions[0]  # the draw phase: draw from the stock, or the first legal alternative
 
 
-def eager(seed: int) -> Bot:
-    """The arena builds one bot per seat from a seed; this bot has no randomness to seed."""
-    return eager_bot
-
-
 if __name__ == "__main__":
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 40
+    # A bot is any function of the view: the arena plays it as it is at both of its seats.
     # Games come in pairs with the same cards, the sides trading seats (see run_match).
     result = run_match(eager, "greedy", games=games, seed="custom-bot", workers=1)
     print(result.table())

@@ -8,7 +8,7 @@ every seat, or one per seat in the order North, East, South, West.
 
 import sys
 
-from persian_rummy import new_game, next_deal, play, score_round, winner
+from persian_rummy import Game, score_round, winner
 from persian_rummy.bots import make_bot
 
 TEAMS = ("North-South", "East-West")
@@ -22,22 +22,21 @@ if len(names) != 4:
 # Each seat gets its own bot, seeded from the game seed and the seat.
 bots = [make_bot(name, seed * 4 + seat) for seat, name in enumerate(names)]
 
-state = new_game(seed)
-while not state.is_game_over:
-    if state.is_deal_over:
-        # The next deal is dealt by the next seat to the left (R7), shuffled by
-        # deal_seed(seed, deal number); the scores carry over.
-        state = next_deal(state, game_seed=seed)
+# The game deals each deal from the seed: when one ends, the next seat to the left deals the
+# next (R7), shuffled by deal_seed(seed, deal number), and the scores carry over.
+game = Game.new(seed)
+while not game.is_over:
     # Each bot sees only its own seat's view (R27) and answers with a legal action.
-    seat = state.current_player
-    state = play(state, bots[seat](state.view(seat)))
-    if state.is_deal_over:
+    seat = game.state.current_player
+    game = game.play(bots[seat](game.view(seat)))
+    ended = game.after  # the state the action led to: a finished deal's last, before the next
+    if ended.is_deal_over:
         print(
-            f"Deal {state.deal_number}:",
-            "nobody went out" if state.went_out is None else f"seat {state.went_out} went out",
+            f"Deal {ended.deal_number}:",
+            "nobody went out" if ended.went_out is None else f"seat {ended.went_out} went out",
         )
-        for score in score_round(state):  # itemised: melded, laid off, doubles, in hand, bonus
+        for score in score_round(ended):  # itemised: melded, laid off, doubles, in hand, bonus
             print(f"  {score}")
 
-team = winner(state)
-print("Final:", state.scores, "-", "a draw" if team is None else f"{TEAMS[team]} win")
+team = winner(game.state)
+print("Final:", game.state.scores, "-", "a draw" if team is None else f"{TEAMS[team]} win")

@@ -32,7 +32,8 @@ from persian_rummy.observation import action_mask, observation_tensor
 
 
 class PolicyBot:
-    """A bot that plays the model's most likely legal action, from its own view."""
+    """A bot that plays the model's most likely legal action, from its own view (the same at
+    every seat it is given: the arena plays a bot as it is)."""
 
     def __init__(self, model: MaskablePPO) -> None:
         self.model = model
@@ -40,18 +41,6 @@ class PolicyBot:
     def __call__(self, view: PlayerView) -> Action:
         index, _ = self.model.predict(observation_tensor(view), action_masks=action_mask(view), deterministic=True)
         return int_to_action(int(index), view)
-
-
-class Learner:
-    """A factory seed -> PolicyBot for the arena (the policy plays the same at every seed)."""
-
-    __name__ = "learner"
-
-    def __init__(self, model: MaskablePPO) -> None:
-        self.model = model
-
-    def __call__(self, seed: int) -> PolicyBot:
-        return PolicyBot(self.model)
 
 
 def evaluate(name: str, learner: BotSpec, games: int, seed: str) -> None:
@@ -87,12 +76,12 @@ def main(argv: list[str] | None = None) -> None:
     env = PersianRummyEnv(opponents="greedy")
     model = MaskablePPO("MlpPolicy", env, n_steps=args.n_steps, batch_size=min(64, args.n_steps), seed=args.seed)
     evaluate("random", "random", args.eval_games, args.eval_seed)
-    evaluate("untrained", Learner(model), args.eval_games, args.eval_seed)
+    evaluate("untrained", PolicyBot(model), args.eval_games, args.eval_seed)
     start = time.process_time()
     model.learn(total_timesteps=args.timesteps)
     seconds = time.process_time() - start
     print(f"trained on {model.num_timesteps} learner actions in {seconds:.0f} CPU-seconds")
-    evaluate("trained", Learner(model), args.eval_games, args.eval_seed)
+    evaluate("trained", PolicyBot(model), args.eval_games, args.eval_seed)
 
 
 if __name__ == "__main__":

@@ -45,6 +45,7 @@ from persian_rummy.errors import (
     TargetNotUsedError,
     WrongPhaseError,
 )
+from persian_rummy.game import Game
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld, MeldKind
 from persian_rummy.partnerships import PartnershipDraw, draw_partnerships
@@ -65,6 +66,7 @@ __all__ = [
     "DrawDiscard",
     "DrawStock",
     "EmptyStockError",
+    "Game",
     "GameNotOverError",
     "GameState",
     "Hand",

@@ -1,8 +1,8 @@
 """A whole game played one action at a time, for the environments (internal).
 
-Deal ``n`` of the game with seed ``s`` is shuffled with :func:`~persian_rummy.arena.deal_seed`,
-as :func:`~persian_rummy.arena.play_game` does, so an environment reset with seed ``s`` plays
-the deals of the arena's game ``s``. The next deal is dealt as soon as one ends.
+The environments play a :class:`~persian_rummy.Game`, as :func:`~persian_rummy.arena.play_game`
+does, so an environment reset with seed ``s`` plays the deals of the arena's game ``s``. The
+next deal is dealt as soon as one ends.
 """
 
 from __future__ import annotations
@@ -10,20 +10,19 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Mapping
-from typing import SupportsFloat, cast
+from typing import Final, SupportsFloat, cast
 
 from persian_rummy.actions import Action
-from persian_rummy.arena import deal_seed
-from persian_rummy.dealing import check_seed, new_game, next_deal
-from persian_rummy.encoding import _shown
-from persian_rummy.engine import play
-from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError
+from persian_rummy.dealing import check_seed
+from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, shown
+from persian_rummy.game import Game
 from persian_rummy.rules import Rules
 from persian_rummy.state import PLAYERS, GameState, Phase
 
 
 class Episode:
-    """The game being played: :attr:`state` and :meth:`play`.
+    """The game being played: :attr:`game` (a :class:`~persian_rummy.Game`), its
+    :attr:`state` and :meth:`play`.
 
     >>> from persian_rummy import legal_actions
     >>> episode = Episode(3)
@@ -31,34 +30,40 @@ class Episode:
     (None, <Phase.MELD: 'meld'>)
     """
 
-    __slots__ = ("deals", "seed", "state")
+    __slots__ = ("deals", "game", "state")
 
     def __init__(self, seed: int, rules: Rules = Rules(), dealer: int = 0) -> None:
-        self.seed = seed
-        self.state: GameState = new_game(deal_seed(seed, 1), dealer=dealer, rules=rules)
+        self.game = Game.new(seed, rules=rules, dealer=dealer)
+        #: The current state (``game.state``, kept beside it: the environments read it often).
+        self.state: GameState = self.game.state
         #: The finished deals' scores, (team 0, team 1) each (R23-R25).
         self.deals: list[tuple[int, int]] = []
 
+    @property
+    def seed(self) -> int | str:
+        """The game's seed."""
+        return self.game.seed
+
     def play(self, action: Action) -> tuple[int, int] | None:
-        """Play ``action`` (legal, for the player to move); if it ends a deal, deal the next
-        one (unless the game is over) and return the finished deal's scores by team."""
-        before = self.state.scores
-        state = play(self.state, action)
-        phase = state.phase
-        if phase.is_live:  # the deal goes on
-            self.state = state
+        """Play ``action`` (legal, for the player to move); if it ends a deal (the game deals
+        the next one, unless it is over), return the finished deal's scores by team."""
+        before = self.state
+        game = self.game = self.game.play(action)
+        state = self.state = game.state
+        if state.deal_number == before.deal_number and state.phase is not _GAME_OVER:  # the deal goes on
             return None
-        scores = (state.scores[0] - before[0], state.scores[1] - before[1])
+        last, previous = game.after.scores, before.scores
+        scores = (last[0] - previous[0], last[1] - previous[1])
         self.deals.append(scores)
-        if phase is Phase.ROUND_OVER:
-            state = next_deal(state, deal_seed(self.seed, state.deal_number + 1))
-        self.state = state
         return scores
 
     @property
     def is_over(self) -> bool:
         """Whether the last deal has ended (R7)."""
-        return self.state.phase is Phase.GAME_OVER
+        return self.state.phase is _GAME_OVER
+
+
+_GAME_OVER: Final = Phase.GAME_OVER
 
 
 # The checks of the environments' arguments, shared by both: each returns the value as the
@@ -74,21 +79,21 @@ def whole_number(value: object, what: str) -> int:
             return operator.index(value)  # type: ignore[arg-type]
         except TypeError:
             pass
-    raise ArgumentTypeError(f"{what} is a whole number, not {_shown(value)}")
+    raise ArgumentTypeError(f"{what} is a whole number, not {shown(value)}")
 
 
 def check_seat(value: object, what: str) -> int:
     """A seat 0-3 (R3)."""
     seat = whole_number(value, what)
     if not 0 <= seat < PLAYERS:
-        raise InvalidArgumentError(f"R3: {what} is a seat 0-3, not {_shown(seat)}")
+        raise InvalidArgumentError(f"R3: {what} is a seat 0-3, not {shown(seat)}")
     return seat
 
 
 def check_rules(value: object) -> Rules:
     """The :class:`~persian_rummy.Rules` in force."""
     if not isinstance(value, Rules):
-        raise ArgumentTypeError(f"rules are a persian_rummy.Rules, not {_shown(value)}")
+        raise ArgumentTypeError(f"rules are a persian_rummy.Rules, not {shown(value)}")
     return value
 
 
@@ -96,15 +101,15 @@ def real_number(value: object, what: str, *, positive: bool = False) -> float:
     """``value`` as a finite float (a real number, numpy's too, not a bool), greater than 0 if
     ``positive``."""
     if isinstance(value, bool) or (not isinstance(value, int | float) and not hasattr(value, "__float__")):
-        raise ArgumentTypeError(f"{what} is a real number, not {_shown(value)}")
+        raise ArgumentTypeError(f"{what} is a real number, not {shown(value)}")
     try:
         number = float(cast(SupportsFloat, value))  # anything with __float__, as checked above
     except (TypeError, ValueError):
-        raise ArgumentTypeError(f"{what} is a real number, not {_shown(value)}") from None
+        raise ArgumentTypeError(f"{what} is a real number, not {shown(value)}") from None
     except OverflowError:
         number = math.inf
     if not math.isfinite(number) or (positive and number <= 0):
-        raise InvalidArgumentError(f"{what} is a finite number{' above 0' if positive else ''}, not {_shown(value)}")
+        raise InvalidArgumentError(f"{what} is a finite number{' above 0' if positive else ''}, not {shown(value)}")
     return number
 
 
@@ -114,7 +119,7 @@ def check_max_actions(value: object) -> int | None:
         return None
     count = whole_number(value, "max_actions")
     if count < 1:
-        raise InvalidArgumentError(f"max_actions is None or at least 1, not {_shown(count)}")
+        raise InvalidArgumentError(f"max_actions is None or at least 1, not {shown(count)}")
     return count
 
 
@@ -126,11 +131,11 @@ def check_game_seed(value: object, *, negative: bool = True) -> int | None:
     seed = whole_number(value, "a seed")
     check_seed(seed)
     if seed < 0 and not negative:
-        raise InvalidArgumentError(f"a seed of this environment is 0 or more (as Gymnasium's), not {_shown(seed)}")
+        raise InvalidArgumentError(f"a seed of this environment is 0 or more (as Gymnasium's), not {shown(seed)}")
     return seed
 
 
 def check_options(value: object) -> None:
     """``None`` or a mapping (the environments use no option)."""
     if value is not None and not isinstance(value, Mapping):
-        raise ArgumentTypeError(f"options are None or a dict, not {_shown(value)}")
+        raise ArgumentTypeError(f"options are None or a dict, not {shown(value)}")

@@ -23,8 +23,9 @@ from persian_rummy.scoring import tally
 
 def check_fields(value: Shown, what: str) -> None:
     """The field checks that a state and a view share (internal): the rules, the seats to act
-    and to deal (R3), the phase, the deal number (R7), the scores (R23), the discard pile and
-    the melds. ``what`` names the value in messages."""
+    and to deal (R3), the phase, the card to meld (R14), who went out (R18), the deal number
+    (R7), the scores (R23), the discard pile and the melds, each of its type before any is
+    read. ``what`` names the value in messages."""
     if type(value.rules) is not Rules:
         raise InvalidStateError(f"rules must be a Rules value, not {excerpt(value.rules)}")
     for name in ("current_player", "dealer"):
@@ -32,6 +33,10 @@ def check_fields(value: Shown, what: str) -> None:
             raise InvalidStateError(f"R3: {name} must be a seat 0-3, not {excerpt(getattr(value, name))}")
     if not isinstance(value.phase, Phase):
         raise InvalidStateError(f"phase must be a Phase, not {excerpt(value.phase)}")
+    if value.must_meld is not None and type(value.must_meld) is not Card:
+        raise InvalidStateError(f"R14: must_meld must be a Card or None, not {excerpt(value.must_meld)}")
+    if value.went_out is not None and not is_seat(value.went_out):
+        raise InvalidStateError(f"R18: went_out must be a seat 0-3 or None, not {excerpt(value.went_out)}")
     deals = value.rules.deals
     if type(value.deal_number) is not int or not 1 <= value.deal_number <= deals:
         raise InvalidStateError(f"R7: deal_number must be 1-{deals}, not {excerpt(value.deal_number)}")

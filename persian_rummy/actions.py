@@ -263,8 +263,12 @@ class LayOff(Action):
         for word in ("on", "meld"):
             if len(words) > 2 and words[1].lower() == word:
                 del words[1]
-        _arity(words, 2, text, "layoff CARD MELD")
-        card, meld = Card.parse(words[0]), _index(words[1], text, "layoff CARD MELD")
+        # The usage in the spelling the player used: "lay off" (as the command line's help and
+        # options write it) or the keyword as typed ("layoff", "lay-off", "lay_off").
+        typed = text.split()[0].lower()
+        usage = ("lay off" if typed == "lay" else typed) + " CARD MELD"
+        _arity(words, 2, text, usage)
+        card, meld = Card.parse(words[0]), _index(words[1], text, usage)
         return _LAY_OFFS[card.index][meld] if meld < MELD_LIMIT else cls(card, meld)  # shared, or the error
 
     def __str__(self) -> str:

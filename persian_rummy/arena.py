@@ -1,13 +1,24 @@
 """Tournaments: many seeded games between two bot line-ups, serially or in parallel.
 
 A line-up is one bot spec for both partners or a pair of specs (for seats 0 and 2 of team 0,
-1 and 3 of team 1, R3). A bot spec is a name for :func:`~persian_rummy.bots.make_bot`
-(``"greedy"``, ``"mc:samples=4"``), a callable that builds a bot from a seed (a class such as
-:class:`~persian_rummy.bots.GreedyBot`, or a function whose parameter is not annotated as a
-view), or a bot itself: an object with ``__call__`` (``GreedyBot(3)``, a
-:class:`~persian_rummy.policy.NeuralBot`) or a function whose first parameter is annotated as a
-:class:`~persian_rummy.PlayerView` (``def my_bot(view: PlayerView) -> Action``). A bot given
-as itself plays as it is, with its own seed, at every seat it is given.
+1 and 3 of team 1, R3). A bot spec is what it is, never guessed from annotations:
+
+- a name for :func:`~persian_rummy.bots.make_bot` (``"greedy"``, ``"mc:samples=4"``), made
+  for each seat of each game from the seat's seed;
+- a :class:`BotFactory` (``BotFactory(GreedyBot)``, ``BotFactory(my_make)``): its
+  ``build(seed)`` makes a bot for each seat of each game from the seat's seed;
+- a class, made without arguments for each seat of each game (``MyBot()``);
+- a bot itself, played as it is (with its own seed) at every seat it is given: anything
+  called with a view, such as a plain function ``def my_bot(view)``, a bound method, or an
+  object with ``__call__`` (``GreedyBot(3)``, a :class:`~persian_rummy.policy.NeuralBot`).
+
+A spec of any other shape (a class that needs arguments, a function that takes no view, a
+value that cannot be called) is refused before any game, by a message that names it and says
+what is expected. The old spelling of a factory still works, with a
+:class:`DeprecationWarning`: a callable whose first parameter is annotated as a seed
+(``def make(seed: int) -> Bot``, or a class whose constructor's first parameter is, such as
+``GreedyBot``) or is named ``seed`` without an annotation (``lambda seed: GreedyBot(seed)``)
+is taken for a factory, as it was before; write ``BotFactory(make)`` instead.
 Every game's decks, dealer and bot seeds derive from the match seed and the game's number
 alone, so a match gives the same results whatever runs it: serially, on a process pool, or on
 a Dask cluster through ``client.get_executor()`` (any :class:`concurrent.futures.Executor`).
@@ -25,35 +36,36 @@ margin of side 0: +273.5 ± 184.0 per game; game length: 159.8 actions (sd 40.7)
 from __future__ import annotations
 
 import concurrent.futures
-import functools
 import hashlib
-import inspect
 import math
 import os
 import pickle
 import sys
-import types
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, TypeAlias, cast
+from typing import Any, TypeAlias
 
 import attrs
 
+from persian_rummy._bot_specs import BotFactory, BotSpec, build_bot, check_bot_spec, is_bot
 from persian_rummy.actions import Action
-from persian_rummy.bots import Bot, make_bot
-from persian_rummy.dealing import deal_seed, new_game, next_deal
-from persian_rummy.engine import play
-from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, excerpt
+from persian_rummy.bots import Bot
+from persian_rummy.dealing import deal_seed
+from persian_rummy.errors import InvalidArgumentError, excerpt
+from persian_rummy.game import Game
 from persian_rummy.rules import Rules
-from persian_rummy.standings import _Z95, Standings, wilson_interval
-from persian_rummy.state import PLAYERS, GameState, Phase
+from persian_rummy.standings import Z95, Standings, wilson_interval
+from persian_rummy.state import PLAYERS, GameState
 from persian_rummy.view import InfoState
 
 __all__ = [
+    "BotFactory",
     "BotSpec",
     "GameResult",
     "Lineup",
     "MatchResult",
     "PlayedGame",
+    "build_bot",
+    "check_bot_spec",
     "deal_seed",
     "derived_seed",
     "is_bot",
@@ -63,8 +75,6 @@ __all__ = [
     "wilson_interval",
 ]
 
-#: A bot by name (see :func:`~persian_rummy.bots.make_bot`), a factory ``seed -> Bot``, or a bot.
-BotSpec: TypeAlias = "str | Callable[[int], Bot] | Bot"
 #: One spec for both partners, or one per partner (seats 0 and 2, or 1 and 3).
 Lineup: TypeAlias = "BotSpec | tuple[BotSpec, BotSpec]"
 
@@ -89,6 +99,8 @@ class PlayedGame:
     (<Phase.GAME_OVER: 'game_over'>, (413, 222), 141)
     >>> [len(actions) for actions in game.deals], game.deals[0][:2]
     ([74, 67], (DrawStock(), Discard(card=Card.parse('Tc'))))
+    >>> game.game.record().scores == game.final.scores
+    True
     """
 
     #: The final state (``GAME_OVER``, R7), with the game's scores (R23-R26).
@@ -97,6 +109,9 @@ class PlayedGame:
     seed: int | str
     #: Every deal's actions, in order.
     deals: tuple[tuple[Action, ...], ...]
+    #: The whole game as a value (:class:`~persian_rummy.Game`), for its record:
+    #: ``game.record()``.
+    game: Game = attrs.field(eq=False, repr=False)  # follows from the rest
 
     @property
     def action_count(self) -> int:
@@ -116,7 +131,7 @@ class PlayedGame:
         >>> play_game([GreedyBot()] * 4, 1).deal_seeds
         (1, '1/2')
         """
-        return tuple(deal_seed(self.seed, number) for number in range(1, len(self.deals) + 1))
+        return self.game.deal_seeds
 
 
 def play_game(
@@ -130,9 +145,10 @@ def play_game(
 ) -> PlayedGame:
     """Play a whole game (every deal, R7) with ``bots[seat]`` choosing for each seat from its
     own view (R27); a bot whose ``takes_info_state`` is true is given its seat's
-    :class:`~persian_rummy.InfoState` instead (the view and the deal's public history). Deal
-    ``n`` is shuffled with :func:`~persian_rummy.deal_seed`. Returns a :class:`PlayedGame`:
-    the final state (``GAME_OVER``) and every deal's actions. ``on_deal`` sees each fresh
+    :class:`~persian_rummy.InfoState` instead (the view and the deal's public history). The
+    game is a :class:`~persian_rummy.Game` of ``seed``: deal ``n`` is shuffled with
+    :func:`~persian_rummy.deal_seed`. Returns a :class:`PlayedGame`: the final state
+    (``GAME_OVER``), every deal's actions and the game itself. ``on_deal`` sees each fresh
     deal and each finished one; ``on_action`` sees every action with the states before and
     after it.
 
@@ -143,32 +159,29 @@ def play_game(
     """
     if len(bots) != PLAYERS:
         raise InvalidArgumentError(f"R3: a game needs 4 bots, one per seat, not {len(bots)}")
-    state = new_game(deal_seed(seed, 1), dealer=dealer, rules=rules)
-    deals: list[tuple[Action, ...]] = []
+    game = Game.new(seed, dealer=dealer, rules=rules)
     # Bots that read the public history get their seat's InfoState instead of the view.
     history = [seat for seat, bot in enumerate(bots) if getattr(bot, "takes_info_state", False)]
     while True:
+        state = game.state
         if on_deal is not None:
             on_deal(state)
-        actions: list[Action] = []
         infos = {seat: InfoState.start(state, seat) for seat in history}
         while state.phase.is_live:
             seat = state.current_player
             info = infos.get(seat)
             action = bots[seat](state.view(seat) if info is None else info)  # type: ignore[arg-type]
-            after = play(state, action)
+            game = game.play(action)
+            after = game.after  # the deal's last state, if the action ended it
             if on_action is not None:
                 on_action(state, action, after)
             for other, known in infos.items():
                 infos[other] = known.update(action, after)
             state = after
-            actions.append(action)
-        deals.append(tuple(actions))
         if on_deal is not None:
             on_deal(state)
-        if state.phase is Phase.GAME_OVER:
-            return PlayedGame(state, seed, tuple(deals))
-        state = next_deal(state, deal_seed(seed, state.deal_number + 1))
+        if game.is_over:
+            return PlayedGame(state, seed, game.deals, game)
 
 
 @attrs.frozen
@@ -279,7 +292,7 @@ class MatchResult:
         """
         margins = [record.side_scores[0] - record.side_scores[1] for record in self.games]
         mean, sd = _mean_sd(margins)
-        return mean, (_Z95 * sd / math.sqrt(len(margins)) if margins else 0.0)
+        return mean, (Z95 * sd / math.sqrt(len(margins)) if margins else 0.0)
 
     @property
     def mean_actions(self) -> float:
@@ -324,42 +337,13 @@ class MatchResult:
         return self.table()
 
 
-def is_bot(spec: object) -> bool:
-    """Whether a bot spec is a bot itself (called with views) rather than a factory (called
-    with a seed). The first parameter's annotation decides: a view (``PlayerView``,
-    ``InfoState``, ``GameState``) makes a bot, ``int`` a factory; without one, a class or a
-    function is a factory (as specs always were) and any other callable object a bot.
-
-    >>> from persian_rummy.bots import GreedyBot
-    >>> is_bot(GreedyBot), is_bot(GreedyBot(1)), is_bot("greedy")
-    (False, True, False)
-    >>> def mine(view: PlayerView) -> Action: ...
-    >>> def factory(seed: int) -> Bot: ...
-    >>> is_bot(mine), is_bot(factory)
-    (True, False)
-    """
-    if isinstance(spec, str | type) or not callable(spec):
-        return False
-    function = isinstance(spec, types.FunctionType | types.MethodType | types.BuiltinFunctionType | functools.partial)
-    try:
-        parameters = list(inspect.signature(spec).parameters.values())
-    except (TypeError, ValueError):  # a builtin without a signature
-        return not function
-    annotation = parameters[0].annotation if parameters else inspect.Parameter.empty
-    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", str(annotation))
-    if any(name in text for name in ("PlayerView", "InfoState", "GameState")):
-        return True
-    if text.replace(" ", "").startswith(("int", "Seed")):
-        return False
-    return not function
-
-
 def _spec_name(spec: BotSpec) -> str:
     if isinstance(spec, str):
         return spec
-    if is_bot(spec) and not isinstance(spec, types.FunctionType):
-        return type(spec).__name__
-    return str(getattr(spec, "__name__", repr(spec)))
+    if isinstance(spec, BotFactory):
+        return spec.name
+    name = getattr(spec, "__name__", None)
+    return name if isinstance(name, str) else type(spec).__name__
 
 
 def _label(lineup: Lineup) -> str:
@@ -380,12 +364,8 @@ class _Task:
 
 
 def _build(spec: BotSpec, seed: int, rules: Rules) -> Bot:
-    if isinstance(spec, str):
-        return make_bot(spec, seed, rules=rules)
-    if is_bot(spec):
-        return cast("Bot", spec)
-    factory = cast("Callable[[int], Bot]", spec)
-    return factory(seed)
+    # The sides were checked (check_bot_spec) before any game: a name, a factory, a class or a bot.
+    return build_bot(spec, seed, rules=rules)
 
 
 def _seat_specs(sides: tuple[Lineup, Lineup], swapped: bool) -> list[BotSpec]:
@@ -446,10 +426,12 @@ def _require_picklable(sides: tuple[Lineup, Lineup]) -> None:
             try:
                 pickle.dumps(spec)
             except Exception:  # pickle raises several kinds (PicklingError, AttributeError, TypeError)
-                name = getattr(spec, "__qualname__", None) or type(spec).__name__
+                inner = spec.build if isinstance(spec, BotFactory) else spec
+                name = getattr(inner, "__qualname__", None) or type(inner).__name__
+                kind = "bot factory" if isinstance(spec, BotFactory) else "bot"
                 raise InvalidArgumentError(
-                    f"the bot factory {name[-100:]} cannot be pickled, so its games cannot run in other "
-                    "processes: use a function defined at the top of a module, or workers=1"
+                    f"the {kind} {name[-100:]} cannot be pickled, so its games cannot run in other "
+                    "processes: use a function or a class defined at the top of a module, or workers=1"
                 ) from None
 
 
@@ -463,23 +445,21 @@ def _check_counts(games: object, workers: object, chunk_size: object) -> None:
         raise InvalidArgumentError(f"chunk_size must be a whole number of at least 1, not {excerpt(chunk_size)}")
 
 
-def _check_sides(sides: tuple[Lineup, Lineup], rules: Rules) -> None:
-    # Every bot spec of both line-ups, before any game: a bad name or knob, something that is
-    # not a bot, or a bot that cannot play the rules fails here, at once.
+def _check_sides(sides: tuple[Lineup, Lineup], rules: Rules) -> tuple[Lineup, Lineup]:
+    # Every bot spec of both line-ups, before any game: a bad name or knob, a spec of the wrong
+    # shape, or a bot that cannot play the rules fails here, at once. The sides come back as
+    # they are played (a factory of the deprecated spelling wrapped in a BotFactory).
+    checked: list[Lineup] = []
     for side in sides:
-        for spec in side if isinstance(side, tuple) else (side,):
-            if isinstance(spec, str):
-                make_bot(spec, 0, rules=rules)
-            elif not callable(spec):
-                raise ArgumentTypeError(
-                    f"a bot spec is a bot's name, a factory seed -> bot or a bot, not {excerpt(spec)}"
-                )
-            elif callable(getattr(spec, "require_rules", None)):
-                spec.require_rules(rules)  # type: ignore[union-attr]
         if isinstance(side, tuple) and len(side) != 2:
             raise InvalidArgumentError(
                 f"R3: a line-up is one bot spec or a pair for the two partners, not {excerpt(side)}"
             )
+        if isinstance(side, tuple):
+            checked.append((check_bot_spec(side[0], rules=rules), check_bot_spec(side[1], rules=rules)))
+        else:
+            checked.append(check_bot_spec(side, rules=rules))
+    return checked[0], checked[1]
 
 
 def run_match(
@@ -507,18 +487,19 @@ def run_match(
     :class:`~concurrent.futures.ProcessPoolExecutor` or Dask's ``client.get_executor()``; a
     Dask ``Client`` itself is accepted too); else on a new process pool of ``workers``
     processes when ``workers`` is more than 1; else (the default) serially, in this process.
-    The results are the same in every case. Games sent to other processes need bot factories
-    that can be pickled (named functions, not lambdas): one that cannot raises
-    :class:`~persian_rummy.errors.InvalidArgumentError` naming it at once, before any game is played. ``progress`` shows a progress bar (tqdm, if installed); by default it does
-    for matches of 500 games or more played on a terminal.
+    The results are the same in every case. Games sent to other processes need bot specs
+    that can be pickled (functions and classes defined at the top of a module, not lambdas):
+    one that cannot raises :class:`~persian_rummy.errors.InvalidArgumentError` naming it at
+    once, before any game is played. Every spec is checked before the first game
+    (:func:`check_bot_spec`). ``progress`` shows a progress bar (tqdm, if installed); by
+    default it does for matches of 500 games or more played on a terminal.
 
     >>> serial = run_match("greedy", "random", games=4, seed="doc", workers=1)
     >>> serial.wins
     (4, 0)
     """
     _check_counts(games, workers, chunk_size)
-    sides = (side0, side1)
-    _check_sides(sides, rules)
+    sides = _check_sides((side0, side1), rules)
     show = games >= 500 and sys.stderr.isatty() if progress is None else progress
     update = _progress(games, show)
     own_pool = None

@@ -103,6 +103,20 @@ def _legal(view: PlayerView) -> tuple[Action, ...]:
     return actions
 
 
+def _check_seed(bot: str, seed: object) -> None:
+    # A bot's seed is a whole number. A view in its place means a function that makes bots
+    # from a seed was played as a bot: say how to give it as a factory.
+    if hasattr(seed, "__index__") and not isinstance(seed, float):
+        return
+    if isinstance(seed, GameState | PlayerView | InfoState):
+        raise ArgumentTypeError(
+            f"{bot}'s seed is a whole number, not a {type(seed).__name__}: a function that makes bots from a "
+            "seed was played as a bot (called with the view); give it as BotFactory(function) "
+            "(persian_rummy.arena.BotFactory) to make a bot from each seat's seed"
+        )
+    raise ArgumentTypeError(f"{bot}'s seed is a whole number, not {excerpt(seed)}")
+
+
 class RandomBot:
     """Plays a uniformly random legal action, from ``random.Random(seed)``.
 
@@ -117,6 +131,7 @@ class RandomBot:
     __slots__ = ("_rng", "seed")
 
     def __init__(self, seed: int = 0) -> None:
+        _check_seed("RandomBot", seed)
         self.seed = seed
         self._rng = random.Random(seed)
 
@@ -344,6 +359,7 @@ class GreedyBot:
     __slots__ = ("seed",)
 
     def __init__(self, seed: int = 0) -> None:
+        _check_seed("GreedyBot", seed)
         self.seed = seed
 
     def __call__(self, view: PlayerView) -> Action:
@@ -470,6 +486,7 @@ class MonteCarloBot:
     def __init__(
         self, seed: int = 0, *, samples: int = 4, horizon: int = 4, candidates: int = 3, history: int = 0
     ) -> None:
+        _check_seed("MonteCarloBot", seed)
         for name, value in (("samples", samples), ("horizon", horizon), ("candidates", candidates)):
             if type(value) is not int or value < 1:
                 raise InvalidArgumentError(
@@ -582,7 +599,7 @@ class Level:
     :func:`make_bot` takes) and a line that says what it is like (``description``).
 
     >>> LEVELS["easy"]
-    Level(name='easy', spec='greedy', description='Plays what helps now: melds at once, throws its costliest loose card.')
+    Level(name='easy', spec='greedy', description='Gentle: melds at once, throws its costliest loose card.')
     """
 
     #: The level's name, as a person picks it (``"easy"``).
@@ -599,10 +616,10 @@ LEVELS: Final[Mapping[str, Level]] = MappingProxyType(
     {
         level.name: level
         for level in (
-            Level("easy", "greedy", "Plays what helps now: melds at once, throws its costliest loose card."),
-            Level("medium", "mc", "Looks a few turns ahead on guessed hands before it draws or discards."),
-            Level("hard", "neural", "The learned player: plays from what it learned in thousands of games, at once."),
-            Level("expert", "expert", "The learned player searching ahead on guessed hands: the strongest."),
+            Level("easy", "greedy", "Gentle: melds at once, throws its costliest loose card."),
+            Level("medium", "mc", "Looks a few turns ahead on guessed hands."),
+            Level("hard", "neural", "The learned player: plays what many games taught it."),
+            Level("expert", "expert", "The learned player searching ahead: the strongest."),
         )
     }
 )

@@ -93,12 +93,12 @@ def shuffled_deck(seed: Seed) -> tuple[Card, ...]:
 
 def deal_seed(seed: Seed, deal_number: int) -> Seed:
     """The seed that shuffles deal ``deal_number`` of the game with seed ``seed``: the game's
-    seed for the first deal, ``"seed/deal"`` for the later ones. Every part of the library
-    that plays or records a whole game from one seed deals this way (``next_deal(state,
-    game_seed=seed)``, the arena, the command line, :meth:`Recorder.deal
-    <persian_rummy.record.Recorder.deal>`, the environments), so ``new_game(seed)`` followed by
-    ``next_deal(state, game_seed=seed)`` plays the same game as ``persian-rummy simulate
-    --seed SEED``.
+    seed for the first deal, ``"seed/deal"`` for the later ones. A
+    :class:`~persian_rummy.Game` deals every deal this way, and the arena, the command line,
+    the environments and the table server play through one; ``next_deal(state,
+    game_seed=seed)`` and :meth:`Recorder.deal <persian_rummy.record.Recorder.deal>` deal the
+    same, so ``new_game(seed)`` followed by ``next_deal(state, game_seed=seed)`` plays the same
+    game as ``persian-rummy simulate --seed SEED``.
 
     Every seed that :func:`shuffled_deck` takes is a game's seed whose every deal can be
     dealt: where ``"seed/deal"`` would pass the :data:`~persian_rummy.limits.TEXT_LIMIT`
@@ -149,7 +149,8 @@ def new_game(seed: Seed, *, dealer: int = 0, rules: Rules = Rules()) -> GameStat
 
 def next_deal(state: GameState, seed: Seed | None = None, *, game_seed: Seed | None = None) -> GameState:
     """From a finished deal (``ROUND_OVER``), deal the next one; the deal passes clockwise
-    (R7) and the scores carry over. Give one of:
+    (R7) and the scores carry over (:meth:`Game.play <persian_rummy.Game.play>` does this when
+    a deal ends). Give one of:
 
     - ``game_seed``: the seed the game was started with (``new_game(game_seed)``); the next
       deal is shuffled by ``deal_seed(game_seed, number)`` (:func:`deal_seed`), as every whole game

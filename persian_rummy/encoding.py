@@ -64,7 +64,7 @@ from persian_rummy.actions import (
     lay_off_action,
 )
 from persian_rummy.cards import CARDS, JOKER, JOKER_INDEX
-from persian_rummy.errors import ArgumentTypeError, IllegalActionError, InvalidArgumentError, excerpt
+from persian_rummy.errors import ArgumentTypeError, IllegalActionError, InvalidArgumentError, excerpt, shown
 from persian_rummy.limits import MELD_LIMIT, PILE_LIMIT
 from persian_rummy.state import GameState, turn_actions
 from persian_rummy.view import PlayerView
@@ -166,11 +166,11 @@ def action_to_int(action: Action | str, state_or_view: GameState | PlayerView | 
     if isinstance(action, str):
         action = Action.parse(action)
     elif not isinstance(action, Action):
-        raise ArgumentTypeError(f"expected an Action or its text, not {_shown(action)}")
+        raise ArgumentTypeError(f"expected an Action or its text, not {shown(action)}")
     try:
         index = _INDEX.get(action)
     except TypeError:  # an Action of a class that does not hash, or built around such a value
-        raise ArgumentTypeError(f"expected an Action or its text, not {_shown(action)}, which does not hash") from None
+        raise ArgumentTypeError(f"expected an Action or its text, not {shown(action)}, which does not hash") from None
     if index is None:
         raise _unnumbered(action)
     if state_or_view is not None and index not in legal_indices(state_or_view):
@@ -186,21 +186,7 @@ def _unnumbered(action: object) -> Exception:
     if isinstance(action, MeldCards):
         cards = " ".join(map(str, action.cards))
         return InvalidArgumentError(f"R8-R11: {cards} is not a set, a run or a joker set, so it has no action index")
-    return ArgumentTypeError(f"expected an Action or its text, not {_shown(action)}")
-
-
-def _shown(value: object) -> str:
-    """``value`` as an error message may echo it: a number, a text or ``None`` as a short
-    excerpt; anything else by its type alone, so that no message prints the cards of a view,
-    a state or a hand that was passed where it does not belong (R27).
-
-    >>> from persian_rummy import new_game
-    >>> _shown(2.5), _shown("x" * 100)[:6], _shown(new_game(1).view(0))
-    ('2.5', "'xxxxx", 'a PlayerView')
-    """
-    if value is None or isinstance(value, int | float | complex | str | bytes):
-        return excerpt(value)
-    return f"a {type(value).__name__}"
+    return ArgumentTypeError(f"expected an Action or its text, not {shown(action)}")
 
 
 def action_index(value: object) -> int:
@@ -225,7 +211,7 @@ def action_index(value: object) -> int:
         try:
             index = operator.index(value)  # type: ignore[arg-type]
         except TypeError:
-            raise ArgumentTypeError(f"an action index is a whole number, not {_shown(value)}") from None
+            raise ArgumentTypeError(f"an action index is a whole number, not {shown(value)}") from None
     if not 0 <= index < NUM_ACTIONS:
         raise InvalidArgumentError(f"{excerpt(index)} is not an action index (expected 0 to {NUM_ACTIONS - 1})")
     return index

@@ -57,6 +57,7 @@ __all__ = [
     "TargetNotUsedError",
     "WrongPhaseError",
     "excerpt",
+    "shown",
 ]
 
 #: The longest message an error keeps; longer ones (which can only come from echoing a huge
@@ -88,6 +89,20 @@ def excerpt(value: object, limit: int = 60) -> str:
     except Exception:  # a hostile __repr__, or an int past the digit limit
         return f"a {type(value).__name__}"
     return text if len(text) <= limit + 20 else text[: limit + 20] + "..."
+
+
+def shown(value: object) -> str:
+    """``value`` as an error message may echo it: a number, a text or ``None`` as a short
+    :func:`excerpt`; anything else by its type alone, so that no message prints the cards of a
+    view, a state or a hand that was passed where it does not belong (R27).
+
+    >>> from persian_rummy import new_game
+    >>> shown(2.5), shown("x" * 100)[:6], shown(new_game(1).view(0))
+    ('2.5', "'xxxxx", 'a PlayerView')
+    """
+    if value is None or isinstance(value, int | float | complex | str | bytes):
+        return excerpt(value)
+    return f"a {type(value).__name__}"
 
 
 def _bounded(text: str, limit: int) -> str:

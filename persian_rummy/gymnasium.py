@@ -69,8 +69,8 @@ from persian_rummy._episode import (
 )
 from persian_rummy.arena import derived_seed
 from persian_rummy.bots import Bot, make_bot
-from persian_rummy.encoding import NUM_ACTIONS, _shown, action_index, int_to_action, legal_indices
-from persian_rummy.errors import ArgumentTypeError, IllegalActionError, InvalidArgumentError
+from persian_rummy.encoding import NUM_ACTIONS, action_index, int_to_action, legal_indices
+from persian_rummy.errors import ArgumentTypeError, IllegalActionError, InvalidArgumentError, shown
 from persian_rummy.limits import ACTIONS_PER_DEAL
 from persian_rummy.observation import OBSERVATION_HIGH, OBSERVATION_LOW, seat_tensor
 from persian_rummy.rules import Rules
@@ -122,17 +122,17 @@ class PersianRummyEnv(gymnasium.Env[Observation, np.int64]):
         elif isinstance(opponents, list | tuple):
             names = list(opponents)
         else:
-            raise ArgumentTypeError(f"opponents are a bot's spec or three in a list, not {_shown(opponents)}")
+            raise ArgumentTypeError(f"opponents are a bot's spec or three in a list, not {shown(opponents)}")
         if len(names) != PLAYERS - 1:
             raise InvalidArgumentError(f"R3: three opponents, one per other seat, not {len(names)}")
         for name in names:
             make_bot(name)  # a bad spec fails here, not at the first reset
         if not isinstance(illegal_action, str) or illegal_action not in ("penalize", "raise"):
-            raise InvalidArgumentError(f"illegal_action must be 'penalize' or 'raise', not {_shown(illegal_action)}")
+            raise InvalidArgumentError(f"illegal_action must be 'penalize' or 'raise', not {shown(illegal_action)}")
         if render_mode is not None and (
             not isinstance(render_mode, str) or render_mode not in self.metadata["render_modes"]
         ):
-            raise InvalidArgumentError(f"render_mode must be None or 'ansi', not {_shown(render_mode)}")
+            raise InvalidArgumentError(f"render_mode must be None or 'ansi', not {shown(render_mode)}")
         self.rules = check_rules(rules)
         self.dealer = check_seat(dealer, "the dealer")
         self.reward_scale = real_number(reward_scale, "reward_scale", positive=True)

@@ -72,8 +72,8 @@ from persian_rummy._episode import (
     check_seat,
     real_number,
 )
-from persian_rummy.encoding import ACTIONS, NUM_ACTIONS, _shown, action_index, legal_flags
-from persian_rummy.errors import ArgumentTypeError, IllegalActionError, InvalidArgumentError
+from persian_rummy.encoding import ACTIONS, NUM_ACTIONS, action_index, legal_flags
+from persian_rummy.errors import ArgumentTypeError, IllegalActionError, InvalidArgumentError, shown
 from persian_rummy.observation import OBSERVATION_HIGH, OBSERVATION_LOW, seat_tensor
 from persian_rummy.rules import Rules
 from persian_rummy.state import PLAYERS, team_of
@@ -89,10 +89,10 @@ _NO_ACTIONS: Final = bytes(NUM_ACTIONS)
 def _seat_of(agent: object) -> int:
     """The seat of an agent's name."""
     if not isinstance(agent, str):
-        raise ArgumentTypeError(f"an agent is named by text (player_0 to player_3), not {_shown(agent)}")
+        raise ArgumentTypeError(f"an agent is named by text (player_0 to player_3), not {shown(agent)}")
     seat = _SEATS.get(agent)
     if seat is None:
-        raise InvalidArgumentError(f"R3: the agents are player_0 to player_3, not {_shown(agent)}")
+        raise InvalidArgumentError(f"R3: the agents are player_0 to player_3, not {shown(agent)}")
     return seat
 
 
@@ -154,7 +154,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         if render_mode is not None and (
             not isinstance(render_mode, str) or render_mode not in self.metadata["render_modes"]
         ):
-            raise InvalidArgumentError(f"render_mode must be None, 'human', 'ansi' or 'svg', not {_shown(render_mode)}")
+            raise InvalidArgumentError(f"render_mode must be None, 'human', 'ansi' or 'svg', not {shown(render_mode)}")
         self.rules = check_rules(rules)
         self.dealer = check_seat(dealer, "the dealer")
         self.reward_scale = real_number(reward_scale, "reward_scale", positive=True)

@@ -51,7 +51,6 @@ import io
 import json
 import math
 import os
-import tempfile
 import zipfile
 import zlib
 from collections.abc import Mapping, Sequence
@@ -62,6 +61,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from persian_rummy._files import write_atomically
 from persian_rummy.actions import Action
 from persian_rummy.encoding import ACTIONS, NUM_ACTIONS, legal_flags
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, PersianRummyError, PolicyFileError, excerpt
@@ -345,7 +345,7 @@ class Policy:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the policy file at ``path`` atomically (a reader sees the old file or the new)."""
-        _write_atomically(Path(path), self.to_bytes())
+        write_atomically(Path(path), self.to_bytes())
 
     @classmethod
     def from_bytes(cls, data: bytes, *, rules: Rules | None = None) -> Policy:
@@ -401,21 +401,6 @@ class Policy:
         except OSError as error:
             raise PolicyFileError(f"the policy file {excerpt(os.fspath(path))} cannot be read: {error}") from None
         return cls.from_bytes(data, rules=rules)
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.chmod(temporary, 0o644)  # mkstemp makes it private; a policy file is for reading
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def _read_archive(data: bytes) -> dict[str, npt.NDArray[Any]]:

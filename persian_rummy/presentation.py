@@ -293,9 +293,34 @@ def addressed(error: PersianRummyError, seat: int, style: Style | None = None) -
                 missing.append(card)
         if missing:
             reason = reason.replace("every card of the meld", style.cards(missing))
-    reason = reason.replace(f"seat {seat} does not", "you do not").replace(f"not seat {seat}'s", "not yours")
+    reason = reason.replace(f"not seat {seat}'s", "not yours")
+    # The mover ("seat 0", or "the player" of a reason that names no seat) is "you", the verb
+    # after it agreeing ("seat 0 has already drawn" -> "you have already drawn"), and the
+    # mover's "they" and "their" are "you" and "your".
+    reason, addressed_to_you = re.subn(
+        rf"\b(?:seat {seat}|the player)\b( (?:{'|'.join(_TO_YOU)})\b)?",
+        lambda found: "you" + (" " + _TO_YOU[found[1].strip()] if found[1] else ""),
+        reason,
+    )
+    if addressed_to_you:
+        reason = re.sub(r"\bthey\b", "you", re.sub(r"\btheir\b", "your", reason))
     reason = re.sub(r"\bseat ([0-3])\b", lambda found: SEAT_NAMES[int(found[1])], reason)
     return style.in_text(reason)
+
+
+#: A verb after a seat, said to that seat (the modal verbs "must" and "may" stay as they are).
+_TO_YOU: Final = {
+    "has": "have",
+    "does": "do",
+    "is": "are",
+    "was": "were",
+    "holds": "hold",
+    "must": "must",
+    "may": "may",
+    "can": "can",
+    "cannot": "cannot",
+    "would": "would",
+}
 
 
 def round_end_text(state: GameState | PlayerView) -> str:

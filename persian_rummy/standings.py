@@ -23,12 +23,13 @@ import attrs
 
 __all__ = ["Standing", "Standings", "bradley_terry", "wilson_interval"]
 
-_Z95: Final = 1.959963984540054
+#: The normal quantile of a two-sided 95% interval.
+Z95: Final = 1.959963984540054
 _PRIOR: Final = 0.5  # a virtual draw between every pair that played: no infinite rating
 _ROUNDS: Final = 500
 
 
-def wilson_interval(successes: float, trials: int, z: float = _Z95) -> tuple[float, float]:
+def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval for a proportion (95% by default); ``(0.0, 1.0)`` for no trials.
 
     >>> low, high = wilson_interval(90, 100)

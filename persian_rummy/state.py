@@ -395,8 +395,10 @@ class GameState(_HashSlot):
         >>> new_game(1).validate()
         """
         check_fields(self, "state")
-        if len(self.hands) != PLAYERS or not all(isinstance(hand, Hand) for hand in self.hands):
-            raise InvalidStateError("R3: a state has exactly four Hand values")
+        hands = self.hands
+        # A tuple, as every container field (the validator reads it before anything else does).
+        if not isinstance(hands, tuple) or len(hands) != PLAYERS or not all(isinstance(hand, Hand) for hand in hands):
+            raise InvalidStateError(f"R3: a state has exactly four Hand values, as a tuple, not {excerpt(hands)}")
         if not isinstance(self.stock, tuple):
             raise InvalidStateError("stock must be a tuple")
         if not all(type(card) is Card for card in self.stock):

@@ -14,6 +14,7 @@ import threading
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from waiting import DEFAULT_LIMIT
 
 from persian_rummy import (
     Action,
@@ -30,6 +31,7 @@ from persian_rummy import (
     play,
 )
 from persian_rummy.arena import (
+    BotFactory,
     GameResult,
     MatchResult,
     derived_seed,
@@ -46,7 +48,7 @@ from persian_rummy.standings import bradley_terry
 LINEUPS = [
     ("greedy", "random"),
     (("mc:samples=1,horizon=2,candidates=2", "random"), "greedy"),
-    (functools.partial(MonteCarloBot, samples=1, horizon=1, candidates=2), RandomBot),
+    (BotFactory(functools.partial(MonteCarloBot, samples=1, horizon=1, candidates=2)), BotFactory(RandomBot)),
 ]
 
 
@@ -236,12 +238,12 @@ def test_a_failing_game_cancels_the_games_not_yet_started() -> None:
         built.append(seed)
         if len(built) == 1:
             raise RuntimeError("bot failed")
-        release.wait(60)
+        release.wait(DEFAULT_LIMIT)  # set as soon as the match has failed
         return RandomBot(seed)
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
         with pytest.raises(RuntimeError, match="bot failed"):
-            run_match(factory, "random", games=20, seed=1, executor=pool, chunk_size=1)
+            run_match(BotFactory(factory), "random", games=20, seed=1, executor=pool, chunk_size=1)
         release.set()
     # The failed game, and at most the next one (two partners) if the worker took it already.
     assert len(built) <= 3
@@ -275,17 +277,22 @@ def test_a_factory_that_cannot_be_pickled_fails_at_once_naming_it() -> None:
     def factory(seed: int) -> GreedyBot:
         return GreedyBot(seed)
 
-    with pytest.raises(InvalidArgumentError, match="factory"):
-        run_match(factory, "random", games=4, workers=2)
+    def local_bot(view: PlayerView) -> Action:
+        return legal_actions(view)[0]
+
+    with pytest.raises(InvalidArgumentError, match=r"the bot factory .*factory cannot be pickled"):
+        run_match(BotFactory(factory), "random", games=4, workers=2)
     with pytest.raises(InvalidArgumentError, match="lambda"):
-        run_match(lambda seed: GreedyBot(seed), "random", games=4, workers=2)
+        run_match(BotFactory(lambda seed: GreedyBot(seed)), "random", games=4, workers=2)
+    with pytest.raises(InvalidArgumentError, match=r"the bot .*local_bot cannot be pickled"):
+        run_match(local_bot, "random", games=4, workers=2)
 
 
 def test_a_plain_call_plays_in_this_process() -> None:
     # Without workers or an executor, no pool is started: a lambda works.
     from persian_rummy.bots import GreedyBot
 
-    plain = run_match(lambda seed: GreedyBot(seed), "random", games=2, seed=5)
+    plain = run_match(BotFactory(lambda seed: GreedyBot(seed)), "random", games=2, seed=5)
     assert plain.games == run_match("greedy", "random", games=2, seed=5, workers=1).games
 
 
@@ -302,38 +309,26 @@ def test_run_match_takes_bots_as_well_as_factories_and_names() -> None:
     assert run_match(GreedyBot(1), "random", games=2, seed=3, workers=1).sides == ("GreedyBot", "random")
     assert run_match(my_first_bot, "random", games=2, seed=3, workers=1).sides == ("my_first_bot", "random")
     # The same bot as a factory plays the same games as the bot made from each game's seed.
-    factory = run_match(GreedyBot, "random", games=2, seed=3, workers=1)
+    factory = run_match(BotFactory(GreedyBot), "random", games=2, seed=3, workers=1)
     assert [game.scores for game in factory.games] == [
         game.scores for game in run_match("greedy", "random", games=2, seed=3, workers=1).games
     ]
 
 
-def test_is_bot_tells_bots_from_factories() -> None:
-    def factory(seed: int) -> RandomBot:
-        return RandomBot(seed)
+def test_is_bot_tells_bots_by_what_they_are_not_by_annotations() -> None:
+    """A bot is anything called with a view; names, factories and classes make bots."""
 
-    def unannotated(seed):  # type: ignore[no-untyped-def]
-        return RandomBot(seed)
-
-    assert not is_bot(factory) and not is_bot(unannotated) and not is_bot(RandomBot) and not is_bot("random")
-    assert is_bot(my_first_bot) and is_bot(RandomBot(1)) and not is_bot(3) and not is_bot(print)
-    assert not is_bot(lambda: None)
-
-    class Factory:
-        """A factory object (as the MaskablePPO example's learner is): annotated with a seed."""
-
-        def __call__(self, seed: int) -> RandomBot:
-            return RandomBot(seed)
+    def unannotated(view):  # type: ignore[no-untyped-def]
+        return legal_actions(view)[0]
 
     class Unannotated:
         def __call__(self, view):  # type: ignore[no-untyped-def]
             return legal_actions(view)[0]
 
-    assert not is_bot(Factory()) and is_bot(Unannotated())
-    assert (
-        run_match(Factory(), "random", games=2, seed=1, workers=1).games
-        == run_match("random", "random", games=2, seed=1, workers=1).games
-    )
+    for bot in (my_first_bot, unannotated, Unannotated(), RandomBot(1), GreedyBot(1).__call__, print):
+        assert is_bot(bot), bot
+    for spec in ("random", BotFactory(RandomBot), RandomBot, Unannotated, 3, None, lambda: None):
+        assert not is_bot(spec), spec
 
 
 def test_a_bot_for_other_rules_is_refused_before_any_game() -> None:
@@ -363,3 +358,128 @@ def test_bradley_terry_is_symmetric_and_anchored() -> None:
     ratings = bradley_terry(["a", "b", "c"], {("a", "b"): (5.0, 10), ("b", "c"): (8.0, 10), ("a", "c"): (8.0, 10)})
     assert ratings["a"] == 0.0 and abs(ratings["b"]) < 1e-6 and ratings["c"] < -150
     assert bradley_terry([], {}) == {}
+
+
+# --- What stands for a bot: a name, a BotFactory, a class, or a bot (issue 38) ---------------
+
+
+def plain_bot(view):  # type: ignore[no-untyped-def]
+    """A newcomer's first bot: a plain function, no annotations."""
+    return legal_actions(view)[0]
+
+
+class FirstLegal:
+    """A bot class made without arguments (as ``--bot mybots.tiny2:FirstLegal`` names one)."""
+
+    def __call__(self, view: PlayerView) -> Action:
+        return legal_actions(view)[0]
+
+
+def make_greedy(number):  # type: ignore[no-untyped-def]
+    """A factory by its body only (a function of one argument): explicit as BotFactory(make_greedy)."""
+    return GreedyBot(number)
+
+
+def test_a_plain_function_without_annotations_is_a_bot() -> None:
+    """It was taken for a factory and called with a seed: "expected a GameState or a
+    PlayerView, not 3917325207537043500"."""
+    result = run_match(plain_bot, "greedy", games=2, seed=3, workers=1)
+    assert result.sides == ("plain_bot", "greedy")
+    assert result.games == run_match(my_first_bot, "greedy", games=2, seed=3, workers=1).games
+
+
+def test_a_class_is_made_without_arguments_for_each_seat_of_each_game() -> None:
+    made: list[object] = []
+
+    class Counted(FirstLegal):
+        def __init__(self) -> None:
+            made.append(self)
+
+    result = run_match(Counted, "random", games=2, seed=1, workers=1)
+    assert len(made) == 4 and len(set(map(id, made))) == 4  # two seats, two games, each its own
+    assert result.sides == ("Counted", "random")
+    assert result.games == run_match(FirstLegal(), "random", games=2, seed=1, workers=1).games
+    # A class defined at the top of a module travels to other processes.
+    assert run_match(FirstLegal, "random", games=4, seed=1, workers=2) == run_match(
+        FirstLegal, "random", games=4, seed=1, workers=1
+    )
+
+
+def test_a_class_whose_constructor_needs_arguments_is_refused_naming_it() -> None:
+    class NeedsADepth(FirstLegal):
+        def __init__(self, depth):  # type: ignore[no-untyped-def]
+            self.depth = depth
+
+    with pytest.raises(
+        ArgumentTypeError, match=r"NeedsADepth cannot be made without arguments.*BotFactory\(NeedsADepth\)"
+    ):
+        run_match(NeedsADepth, "random", games=2, workers=1)
+
+
+def two_arguments(view, extra):  # type: ignore[no-untyped-def]
+    return legal_actions(view)[0]
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        (3, "not 3"),
+        (None, "not None"),
+        (lambda: None, "lambda.* cannot be called with a view alone"),
+        (two_arguments, "the function test_arena.two_arguments cannot be called with a view alone"),
+    ],
+)
+def test_every_wrong_shape_is_refused_before_any_game_saying_what_a_bot_is(spec: object, message: str) -> None:
+    with pytest.raises(ArgumentTypeError, match=message) as caught:
+        run_match(spec, "random", games=2, workers=1)  # type: ignore[arg-type]
+    assert "a bot" in str(caught.value)
+    with pytest.raises(ArgumentTypeError, match=message):
+        round_robin(["random", spec], 2, workers=1)  # type: ignore[list-item]
+
+
+def test_a_bot_factory_makes_each_seat_a_bot_from_its_seed() -> None:
+    by_name = run_match("greedy", "random", games=4, seed=2, workers=1)
+    made = run_match(BotFactory(GreedyBot), "random", games=4, seed=2, workers=1)
+    assert made.games == by_name.games and made.sides == ("GreedyBot", "random")
+    named = run_match(BotFactory(make_greedy, name="mine"), "random", games=4, seed=2, workers=1)
+    assert named.games == by_name.games and named.sides == ("mine", "random")
+    assert run_match(BotFactory(make_greedy), "random", games=4, seed=2, workers=2) == run_match(
+        BotFactory(make_greedy), "random", games=4, seed=2, workers=1
+    )
+    standings = round_robin([BotFactory(GreedyBot), FirstLegal, "random"], 2, workers=1)
+    assert sorted(row.name for row in standings.rows) == ["FirstLegal", "GreedyBot", "random"]
+
+
+def test_a_bot_factory_refuses_what_cannot_make_bots() -> None:
+    for build in ("greedy", 3, lambda: GreedyBot(), BotFactory(GreedyBot)):
+        with pytest.raises(ArgumentTypeError, match="BotFactory"):
+            BotFactory(build)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match="made 'not a bot', not a bot"):
+        run_match(BotFactory(lambda seed: "not a bot"), "random", games=2, workers=1)  # type: ignore[arg-type,return-value]
+
+
+def test_a_factory_of_the_old_spelling_still_plays_with_a_deprecation_warning() -> None:
+    """The old spellings keep their games, and say what to write instead: the first parameter
+    annotated as a seed (a function, a class's constructor), or named seed."""
+
+    def factory(seed: int) -> GreedyBot:
+        return GreedyBot(seed)
+
+    def unannotated(seed):  # type: ignore[no-untyped-def]
+        return GreedyBot(seed)
+
+    expected = run_match(BotFactory(factory), "random", games=2, seed=4, workers=1)
+    for old, name in [(factory, "factory"), (unannotated, "unannotated"), (lambda seed: GreedyBot(seed), "...")]:
+        with pytest.warns(DeprecationWarning, match=rf"because of its first parameter \(seed\).*BotFactory\({name}\)"):
+            assert run_match(old, "random", games=2, seed=4, workers=1).games == expected.games
+        assert not is_bot(old)
+    with pytest.warns(DeprecationWarning, match=r"the class persian_rummy.bots.GreedyBot .*BotFactory\(GreedyBot\)"):
+        assert run_match(GreedyBot, "random", games=2, seed=4, workers=1).games == expected.games
+
+
+def test_a_factory_played_as_a_bot_says_to_give_it_as_a_bot_factory() -> None:
+    """A function of one argument not named seed is a bot: the library's bots, handed a view
+    for a seed, say what happened and what to write."""
+    for factory in (make_greedy, lambda s: RandomBot(s), lambda number: MonteCarloBot(number)):
+        with pytest.raises(ArgumentTypeError, match=r"was played as a bot .*BotFactory\(function\)"):
+            run_match(factory, "random", games=2, workers=1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import io
+import os
 import re
 import subprocess
 import sys
@@ -389,19 +390,23 @@ def test_simulate_plays_the_neural_bot(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_a_users_own_bot_plays_from_its_module(capsys: pytest.CaptureFixture[str]) -> None:
-    """--bot package.module:factory imports the user's factory (or bot) and plays it."""
-    code, out, _ = _run(capsys, "simulate", "--bot", "persian_rummy.bots:GreedyBot", "random", "--color", "never")
+    """--bot package.module:name imports the user's bot (or class, or factory) and plays it."""
+    code, out, err = _run(capsys, "simulate", "--bot", "persian_rummy.bots:GreedyBot", "random", "--color", "never")
     header = " ".join(out.split("\nPartners")[0].split())  # the header wraps to the output's width
     assert code == 0 and "North-South persian_rummy.bots:GreedyBot against East-West random" in header
+    # GreedyBot's constructor takes a seed annotated int: the old spelling of a factory, kept
+    # with a warning that says what to write instead, shown once.
+    assert err.count("warning:") == 1 and "BotFactory(GreedyBot)" in err
     for spec, message in [
-        ("no_such_module_here.sub:make", "cannot be imported"),
+        ("no_such_module_here.sub:make", "neither in the current folder"),
         ("persian_rummy.bots:NoSuchBot", "has no 'NoSuchBot'"),
-        ("persian_rummy.bots:BUDGET_LIMIT", "cannot be called"),
-        ("persian_rummy.bots:make_bot.x-y", "expected package.module:factory"),
-        ("persian_rummy.encoding:action_index", "not a bot"),
+        ("persian_rummy.bots:BUDGET_LIMIT", "not 1000000"),
+        ("persian_rummy.bots:make_bot.x-y", "expected module:name"),
+        # Its first parameter is annotated int: taken for a factory (deprecated), it makes an action.
+        ("persian_rummy.encoding:int_to_action", "int_to_action made DrawStock(), not a bot"),
     ]:
         code, _, err = _run(capsys, "simulate", "--bot", spec)
-        assert code == 2 and message in err, (spec, err)
+        assert code == 2 and message in err and err.count("\n") == 1, (spec, err)
 
 
 @pytest.mark.parametrize("columns", ["80", "100"])
@@ -495,3 +500,122 @@ def test_r27_play_hands_the_expert_level_its_information_state(
     code, _, _ = _run(capsys, "play", "--seed", "3", "--seat", "2")
     assert code == 0 and seen
     assert {kind for _, kind in seen} == {InfoState} and 2 not in {seat for seat, _ in seen}
+
+
+# --- A user's own bot from the current folder (issue 38) -------------------------------------
+
+MYBOTS = {
+    "plain.py": "from persian_rummy import legal_actions\n\ndef my_bot(view):\n    return legal_actions(view)[0]\n",
+    "tiny.py": (
+        "from persian_rummy.arena import BotFactory\nfrom persian_rummy.bots import GreedyBot\n\n"
+        "def greedy(seed):\n    return GreedyBot(seed)\n\nmake = BotFactory(greedy)\n"
+    ),
+    "tiny2.py": (
+        "from persian_rummy import legal_actions\n\nclass Cls:\n    def __call__(self, view):\n"
+        "        return legal_actions(view)[-1]\n\nclass NeedsDepth(Cls):\n    def __init__(self, depth):\n"
+        "        self.depth = depth\n"
+    ),
+    "shapes.py": (
+        "from persian_rummy.bots import GreedyBot\n\nNUMBER = 3\n\ndef nothing():\n    return None\n\n"
+        "def unannotated_factory(number):\n    return GreedyBot(number)\n\n"
+        "def old_factory(seed: int) -> GreedyBot:\n    return GreedyBot(seed)\n"
+    ),
+    "broken.py": "import no_such_dependency_of_mybots\n",
+}
+
+
+def _game(out: str) -> str:
+    # The game simulate prints, after its header (which names the bots, wrapped to the width).
+    return out[out.index("Partners sit opposite") :]
+
+
+@pytest.fixture
+def mybots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder ``mybots`` of bot modules in the current folder, as a newcomer writes them."""
+    from persian_rummy.cli import _user_bots
+
+    folder = tmp_path / "mybots"
+    folder.mkdir()
+    for name, text in MYBOTS.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(_user_bots, "_WARNED", set())
+    for name in [name for name in sys.modules if name == "mybots" or name.startswith("mybots.")]:
+        monkeypatch.delitem(sys.modules, name)
+    yield tmp_path
+    for name in [name for name in sys.modules if name == "mybots" or name.startswith("mybots.")]:
+        del sys.modules[name]
+
+
+@pytest.mark.parametrize("spec", ["mybots.plain:my_bot", "mybots.tiny:make", "mybots.tiny2:Cls"])
+def test_a_users_bot_in_the_current_folder_plays_as_python_m_finds_it(
+    mybots: Path, capsys: pytest.CaptureFixture[str], spec: str
+) -> None:
+    """A plain function, a BotFactory and a class with __call__ all play; the module is found
+    in the current folder without PYTHONPATH, and the import path is left as it was."""
+    path = list(sys.path)
+    code, out, err = _run(capsys, "simulate", "--seed", "2", "--bot", spec, "greedy", "--color", "never")
+    assert code == 0 and err == "", err
+    assert "Score sheet" in out and sys.path == path
+
+
+def test_a_bot_factory_in_a_module_makes_the_bots_the_name_makes(
+    mybots: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    by_name = _run(capsys, "simulate", "--seed", "4", "--bot", "greedy", "random", "--color", "never")[1]
+    made = _run(capsys, "simulate", "--seed", "4", "--bot", "mybots.tiny:make", "random", "--color", "never")[1]
+    assert _game(made) == _game(by_name)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("mybots.nowhere:bot", "names the module mybots.nowhere, which is neither in the current folder"),
+        ("mybots.broken:bot", "cannot be imported: No module named 'no_such_dependency_of_mybots'"),
+        ("mybots.plain:missing", "the module mybots.plain has no 'missing'"),
+        ("mybots.tiny2:NeedsDepth", "mybots.tiny2.NeedsDepth cannot be made without arguments"),
+        ("mybots.shapes:NUMBER", "a bot spec is a bot's name, a BotFactory, a class of bots or a bot"),
+        ("mybots.shapes:nothing", "the function mybots.shapes.nothing cannot be called with a view alone"),
+    ],
+)
+def test_every_wrong_shape_of_a_users_bot_is_one_clear_line(
+    mybots: Path, capsys: pytest.CaptureFixture[str], spec: str, message: str
+) -> None:
+    code, out, err = _run(capsys, "simulate", "--bot", spec)
+    assert code == 2 and out == "" and err.startswith("persian-rummy: ") and err.count("\n") == 1, err
+    assert message in err, err
+
+
+def test_a_factory_without_annotations_is_played_as_a_bot_and_says_to_write_bot_factory(
+    mybots: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It is a bot by its shape (a function of one argument): GreedyBot, handed the view for a
+    # seed, says what happened and what to write, in one line.
+    code, _, err = _run(capsys, "simulate", "--bot", "mybots.shapes:unannotated_factory")
+    assert code == 2 and err.count("\n") == 1, err
+    assert "was played as a bot (called with the view); give it as BotFactory(function)" in err
+
+
+def test_an_old_factory_in_a_module_still_plays_and_says_what_to_write(
+    mybots: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = _run(capsys, "simulate", "--seed", "4", "--bot", "mybots.shapes:old_factory", "random")
+    assert code == 0 and err.count("warning:") == 1 and "BotFactory(old_factory)" in err
+    made = _run(capsys, "simulate", "--seed", "4", "--bot", "mybots.tiny:make", "random")[1]
+    assert _game(out) == _game(made)
+
+
+def test_the_command_finds_a_bot_in_the_current_folder_without_pythonpath(mybots: Path) -> None:
+    """As a newcomer runs it: a fresh process in the folder that holds mybots/, no PYTHONPATH."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    root = str(Path(__file__).resolve().parent.parent)
+    script = f"import sys; sys.path.insert(1, {root!r}); from persian_rummy.cli import main; sys.exit(main())"
+    done = subprocess.run(
+        [sys.executable, "-c", script, "simulate", "--games", "2", "--bot", "mybots.tiny2:Cls", "--no-progress"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=mybots,
+        timeout=120,
+    )
+    assert done.returncode == 0 and "2 games" in done.stdout, done.stderr

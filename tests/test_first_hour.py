@@ -4,32 +4,38 @@ the meld notation of position strings, and the command line's messages (issue 22
 from __future__ import annotations
 
 import builtins
+import contextlib
 import io
 import itertools
 import os
 import re
+import shlex
 import signal
 import subprocess
 import sys
 import threading
-import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playouts import RULE_SETS, playout
 from test_cli import _run, _scripted
+from waiting import DEFAULT_LIMIT
 
 from persian_rummy import (
     Action,
     ArgumentTypeError,
     Card,
+    Discard,
     DrawDiscard,
     DrawStock,
     GameState,
     LayOff,
     Meld,
+    MeldCards,
     NotationError,
     Pass,
+    PersianRummyError,
     WrongPhaseError,
     deal_seed,
     legal_actions,
@@ -43,7 +49,8 @@ from persian_rummy.arena import play_game
 from persian_rummy.bots import GreedyBot
 from persian_rummy.cli import main
 from persian_rummy.cli._play import _action_text, _ask
-from persian_rummy.presentation import Style
+from persian_rummy.presentation import Style, addressed
+from persian_rummy.state import SEAT_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -381,12 +388,18 @@ def test_ctrl_c_during_play_saves_the_game(tmp_path: Path) -> None:
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
     try:
-        assert prompts.acquire(timeout=60), "".join(seen)
+        assert prompts.acquire(timeout=DEFAULT_LIMIT), "".join(seen)
         process.stdin.write("draw\n")
         process.stdin.flush()
-        assert prompts.acquire(timeout=60), "".join(seen)
-        time.sleep(0.2)  # blocked in input(), where a person presses Ctrl-C
+        assert prompts.acquire(timeout=DEFAULT_LIMIT), "".join(seen)
+        # Ctrl-C at the prompt, with no sleep to wait for the read: a SIGINT that lands after
+        # input() wrote its prompt but before it began to read is only acted on once the read
+        # returns, so an empty line (which the prompt ignores) follows it. Whichever comes
+        # first, the interrupt is raised in input() before any other line is read.
         process.send_signal(signal.SIGINT)
+        with contextlib.suppress(BrokenPipeError):
+            process.stdin.write("\n")
+            process.stdin.flush()
         try:
             code = process.wait(timeout=60)
         except subprocess.TimeoutExpired:
@@ -418,3 +431,111 @@ def test_ctrl_c_during_play_saves_the_game(tmp_path: Path) -> None:
     )
     assert replayed.returncode == 0 and "Traceback" not in replayed.stderr
     assert len(re.findall(r"^\d+\. ", replayed.stdout, re.MULTILINE)) == len(actions)
+
+
+# --- The first hour, issue 38: the replay hint, the lay-off syntax, refusals said to "you" ----
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--bot", "neural"],
+        ["--seat", "0", "--bot", "random", "mc:samples=2,horizon=2"],
+        ["--rules", "deals=1", "--seat", "3"],
+        ["--bot", "greedy", "random", "greedy", "random", "--rules", "last_card_discard=forbidden"],
+    ],
+)
+def test_the_replay_hint_of_play_deals_the_same_game_again(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], options: list[str]
+) -> None:
+    """The hint names every option that shaped the game; `play --bot neural --seed 7` printed
+    `persian-rummy play --seed 7`, which deals the same cards to greedy bots."""
+    script = "1\n" * 40 + "quit\n"
+    _scripted(monkeypatch, script)
+    _, first, _ = _run(capsys, "play", "--seed", "7", "--color", "never", *options)
+    hint = re.search(r"^Seed 7: (persian-rummy play .*) deals this game again\.$", first, re.MULTILINE)
+    assert hint is not None, first
+    words = shlex.split(hint[1])
+    assert words[:4] == ["persian-rummy", "play", "--seed", "7"] and set(options) <= set(words)
+    _scripted(monkeypatch, script)
+    _, again, _ = _run(capsys, *words[1:], "--color", "never")
+    assert again == first
+
+
+def test_r16_the_play_help_and_the_parse_errors_write_each_action_alike() -> None:
+    """Typing an action's keyword alone is refused with the very form the help shows (help
+    said `lay off CARD MELD` where the error said `layoff CARD MELD`); both spellings parse."""
+    from persian_rummy.cli._play import _HELP
+
+    forms = [form.strip() for form in _HELP.splitlines()[1].split("|")]
+    assert "lay off CARD MELD" in forms
+    for form in forms:
+        keyword = re.split(r" (?=[A-Z])", form)[0]
+        if keyword == form:  # draw, pass: nothing to leave out
+            continue
+        with pytest.raises(NotationError) as caught:
+            Action.parse(keyword)
+        assert repr(form) in str(caught.value) and repr(form) in caught.value.reason, (form, caught.value)
+    # The canonical spelling is answered in its own words.
+    with pytest.raises(NotationError, match="expected 'layoff CARD MELD'"):
+        Action.parse("layoff 9s")
+    assert Action.parse("lay off 9s 0") == Action.parse("layoff 9s 0") == LayOff("9s", 0)
+
+
+def test_r16_a_lay_off_without_its_meld_is_explained_in_the_helps_words(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _scripted(monkeypatch, "help\nlay off 9s\nquit\n")
+    _, out, _ = _run(capsys, "play", "--seed", "1", "--color", "never")
+    assert "lay off CARD MELD" in out.split("Other commands")[0]
+    assert re.search(r"^I do not understand 'lay off 9s': .* expected 'lay off CARD MELD'", out, re.MULTILINE)
+
+
+def _refusals() -> Iterator[tuple[PersianRummyError, int]]:
+    # Every refusal of many candidate actions, tried by every seat, in positions of random
+    # games under every rule set: what the command line and the browser table say to the
+    # player who tried.
+    from test_errors import CASES
+
+    for _, state, action, _, _ in CASES:  # one of each kind of refusal, R19's included
+        try:
+            play(state, action)
+        except PersianRummyError as error:
+            yield error, state.current_player
+    deck = [Card.parse(text) for text in ("2s", "9h", "Kd", "Ac", "Jk")]
+    for number, rules in enumerate(RULE_SETS):
+        for state, _ in itertools.islice(playout(number, rules), 0, 300, 11):
+            melds = range(len(state.melds) + 1)
+            candidates: list[Action] = [DrawStock(), Pass(), DrawDiscard(0), DrawDiscard(len(state.discard_pile))]
+            candidates += [Discard(card) for card in deck] + [LayOff(card, meld) for card in deck for meld in melds]
+            candidates += list(legal_actions(state))[:3]
+            hand = list(state.hands[state.current_player])
+            candidates += [Discard(card) for card in hand] + [MeldCards(hand[:3])] if len(hand) >= 3 else []
+            for seat in range(4):
+                for action in candidates:
+                    try:
+                        play(state, action, seat=seat)
+                    except PersianRummyError as error:
+                        yield error, seat
+
+
+def test_r6_r12_r19_every_refusal_is_said_to_you() -> None:
+    """A refusal is said to the player who tried: `you` for that seat, with the verb agreeing,
+    never the seat's own name (an R12 refusal sent to North said "North has already drawn")."""
+    said: set[str] = set()
+    for error, seat in _refusals():
+        text = addressed(error, seat)
+        said.add(re.sub(r"\d+|[2-9TJQKA][♠♥♦♣]|Jk", "#", text))
+        assert SEAT_NAMES[seat] not in text and "seat" not in text, (seat, error.reason, text)
+        assert not re.search(r"\byou (has|does|is|was|holds|takes|leaves)\b|\b(their|they|the player)\b", text), text
+    # Every kind of refusal that names the mover was met.
+    for words in (
+        "you have already drawn",
+        "you must draw first",
+        "you do not hold",
+        "not yours",
+        "you may pass only",
+        "you would be left with a last card you may not discard",
+        "would leave you one card",
+    ):
+        assert any(words in text for text in said), words

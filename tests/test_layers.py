@@ -12,7 +12,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "persian_rummy"
 #: The layers, lowest first; a module may import only modules of lower layers, and, within a
 #: layer, only modules listed before it. A new module must be placed here.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "_version", "_cache", "_extras"),
+    ("errors", "_version", "_cache", "_extras", "_files"),
     ("cards", "limits", "_bits", "hand"),
     # the values and the rules on them: the turn's phases, scoring, one check per family of
     # actions (_moves) and the checks a state and a view share (_positions)
@@ -34,6 +34,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "record._recorder",
         "record._text",
         "record",
+        "game",  # a whole game: deals from its seed, and reads and writes its record
     ),
     (
         # The numbering and the arrays of a seat's view, then the learned player that reads them
@@ -43,14 +44,22 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "policy",
         "search",
         "bots",
+        "_bot_specs",  # what stands for a bot (a name, a factory, a class, a bot), for the arena
         "standings",
         "arena",
         "strategies",
         # the table server (the [server] extra): a program built on the library, as the CLI is
+        "server.levels",  # the bots' levels the lobby offers, which the page's names carry
+        "server.protocol",
         "server.tables",
-        "server.store",
         "server.limits",
+        # what the hub asks of a database, then SQLite's and PostgreSQL's answers
+        "server.storage",
+        "server.store",
+        "server.postgres",
         "server.connections",
+        "server.live",
+        "server.hints",
         "server.hub",
         "server.pages",
         "server.app",
@@ -60,8 +69,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "_episode",
         "pettingzoo",
         "gymnasium",
-        # the OpenSpiel game: the pickle guard, a node and its checks, the texts and their
-        # readers, the observer, the game and its state, the IS-MCTS player
+        # the OpenSpiel game: the pickle guard (installed at the first state, never on import), a
+        # node, its checks and the mark it is pickled as, the texts and their readers, the
+        # observer, the game and its state, the IS-MCTS player
         "openspiel._guard",
         "openspiel._node",
         "openspiel._text",
@@ -84,6 +94,12 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "vector._sample",
         "vector._env",
         "vector",
+        # the training: its knobs, the network, one iteration, the checkpoints, the run
+        "learning._config",
+        "learning._network",
+        "learning._trainer",
+        "learning._checkpoint",
+        "learning._run",
         "learning",
         # the command line: the options its subcommands share (and a user's own bot), one
         # module per subcommand
@@ -189,3 +205,70 @@ def test_the_layer_check_sees_imports_inside_functions() -> None:
     # The check must not be blind to the lazy imports that once hid a cycle.
     imports = _imports(PACKAGE / "state.py")
     assert ("GameState._repr_svg_", "svg", next(line for f, t, line in imports if t == "svg")) in imports
+
+
+# --- private names stay in their module --------------------------------------------------------
+
+#: The most imports of a private name (``_name``) from another module of the package that may
+#: remain, each with a comment that says why: a name another module needs is part of the
+#: package's internal API, so it is a public name of its private module.
+PRIVATE_IMPORTS_LIMIT = 10
+
+
+def _private_names(tree: ast.AST, package: list[str]) -> list[tuple[int, str, str]]:
+    """The imports in ``tree`` (a module of the package ``package``, as parts) of a private
+    name from a module of the package, as (line, name, module). A private module (``from
+    persian_rummy.cli import _play``) is how a package uses its own modules, and a public name
+    from a private module is what such a module is for: neither is counted."""
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level:
+            parts = package[: len(package) - node.level + 1] + (node.module.split(".") if node.module else [])
+        else:
+            parts = (node.module or "").split(".")
+        if parts[0] != "persian_rummy":
+            continue
+        folder = PACKAGE.parent.joinpath(*parts)
+        for alias in node.names:
+            name = alias.name
+            if not name.startswith("_") or (name.startswith("__") and name.endswith("__")):
+                continue
+            if (folder / f"{name}.py").exists() or (folder / name / "__init__.py").exists():
+                continue
+            found.append((node.lineno, name, ".".join(parts)))
+    return found
+
+
+def _private_imports() -> list[str]:
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = ["persian_rummy", *path.relative_to(PACKAGE).with_suffix("").parts]
+        package = parts if path.name == "__init__.py" else parts[:-1]
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found += [f"{path.relative_to(PACKAGE.parent)}:{line}: {name} from {module}" for line, name, module in _private_names(tree, package)]  # fmt: skip
+    return found
+
+
+def test_few_private_names_are_imported_across_modules() -> None:
+    found = _private_imports()
+    assert len(found) <= PRIVATE_IMPORTS_LIMIT, "\n".join(found)
+
+
+def test_the_private_import_count_sees_every_spelling() -> None:
+    source = (
+        "from persian_rummy.encoding import _hidden, shown\n"
+        "from persian_rummy.openspiel._node import _Mark, Node\n"
+        "from ._node import _REPLAY\n"
+        "from persian_rummy.cli import _play\n"  # a private module: not counted
+        "from persian_rummy._version import __version__\n"
+        "def lazy():\n    from persian_rummy.standings import _Z95\n"
+    )
+    found = _private_names(ast.parse(source), ["persian_rummy", "openspiel"])
+    assert [(name, module) for _, name, module in found] == [
+        ("_hidden", "persian_rummy.encoding"),
+        ("_Mark", "persian_rummy.openspiel._node"),
+        ("_REPLAY", "persian_rummy.openspiel._node"),
+        ("_Z95", "persian_rummy.standings"),
+    ]

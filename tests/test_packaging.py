@@ -128,3 +128,16 @@ def test_sdist_includes_what_the_readme_names() -> None:
         "LICENSE",
     } <= included
     assert all((ROOT / path).exists() for path in included)
+
+
+def test_readme_lists_every_extra_and_every_dependency() -> None:
+    """The README's extras list names every extra of pyproject.toml, and its one line on the
+    dependencies names each of them (it left out [rl-benchmark], and numpy)."""
+    extras_paragraph = README[README.index("Extras: ") :].split("\n\n")[0]
+    listed = set(re.findall(r"`\[([a-z-]+)\]`", extras_paragraph))
+    assert listed == set(PROJECT["optional-dependencies"])
+    line = next(line for line in README.splitlines() if "depends only on" in line)
+    sentence = line + README.split(line, 1)[1].split("\n\n")[0]
+    for dependency in PROJECT["dependencies"]:
+        name = re.split(r"[\[<>=;~ ]", dependency, maxsplit=1)[0]
+        assert re.search(rf"\b{name}\b", sentence), name

@@ -4,10 +4,10 @@ limit, saying what was waited for, instead of hanging the run."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
@@ -15,6 +15,10 @@ from typing import Any
 
 import pytest
 from waiting import WaitTimeout, join, run_threads, wait_until
+
+# A limit no test may wait out: past the test's own (pytest-timeout's, 300 s), which would fail
+# it. A run_threads given it returns only because a failure broke its barrier at once.
+NEVER = 3600.0
 
 
 @pytest.fixture
@@ -36,14 +40,12 @@ def test_a_thread_that_dies_as_it_starts_fails_the_run_at_once(quiet_excepthook:
             raise RuntimeError("the tracer failed as the thread started")
         return None
 
-    started = time.monotonic()
     threading.settrace(tracer)
     try:
         with pytest.raises(AssertionError, match=r"engine-7 failed: RuntimeError\('the tracer failed") as failed:
-            run_threads(lambda index: None, 8, name="engine", limit=60)
+            run_threads(lambda index: None, 8, name="engine", limit=NEVER)  # the barrier was broken, not waited out
     finally:
         threading.settrace(None)  # type: ignore[arg-type]
-    assert time.monotonic() - started < 30  # the barrier was broken, not waited out
     assert isinstance(failed.value.__cause__, RuntimeError)
     assert quiet_excepthook == ["engine-7: RuntimeError('the tracer failed as the thread started')"]
 
@@ -73,14 +75,12 @@ def test_a_thread_whose_tracer_cannot_be_installed_fails_the_run_at_once(
             sys.settrace(function)
 
     monkeypatch.setattr(threading, "_sys", RefusingSys())
-    started = time.monotonic()
     threading.settrace(lambda frame, event, arg: None)
     try:
         with pytest.raises(AssertionError, match=r"engine-7 failed: RuntimeError\('Cannot install a trace"):
-            run_threads(lambda index: None, 8, name="engine", limit=60)
+            run_threads(lambda index: None, 8, name="engine", limit=NEVER)
     finally:
         threading.settrace(None)  # type: ignore[arg-type]
-    assert time.monotonic() - started < 30
     assert len(quiet_unraisablehook) == 1
 
 
@@ -129,8 +129,9 @@ def test_a_thread_that_never_ends_fails_at_the_limit_with_its_stack() -> None:
             release.wait(60)  # stuck until the test lets it go
 
     try:
+        # The limit covers starting the three threads too: generous for that on a busy machine.
         with pytest.raises(WaitTimeout, match=r"(?s)still running: stuck-0\n--- stuck-0 ---.*release\.wait"):
-            run_threads(work, 3, name="stuck", limit=0.5)
+            run_threads(work, 3, name="stuck", limit=2.0)
     finally:
         release.set()
 
@@ -167,31 +168,31 @@ def test_swallows_the_timeout_and_waits_again():
 """
 
 
-def run_planted(tmp_path: Path, test: str) -> tuple[subprocess.CompletedProcess[str], float]:
+def run_planted(tmp_path: Path, test: str) -> subprocess.CompletedProcess[str]:
     """pytest with the project's configuration and backstop on a planted hang, with a limit of
-    3 s and a hard margin of 2 s; the run and its length in seconds."""
+    3 s and a hard margin of 2 s. What ended it is read from its output, not timed; the run's
+    own limit only ends a backstop that failed."""
     (tmp_path / "test_planted.py").write_text(PLANTED)
-    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "tests.backstop"]
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "backstop"]
     command += ["-c", str(ROOT / "pyproject.toml"), "--rootdir", str(tmp_path), "-n", "0", "-q"]
     command += ["-o", "timeout=3", "-o", "timeout_hard_margin=2", f"{tmp_path / 'test_planted.py'}::{test}"]
-    started = time.monotonic()
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
-    return done, time.monotonic() - started
+    # The backstop by its own name, from the tests' folder (as pyproject.toml's pythonpath).
+    paths = [str(ROOT / "tests"), *filter(None, [os.environ.get("PYTHONPATH")])]
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+    return subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=300, check=False)
 
 
 def test_a_test_waiting_for_nothing_fails_at_its_limit_where_it_waits(tmp_path: Path) -> None:
-    done, seconds = run_planted(tmp_path, "test_waits_for_an_event_nobody_sets")
+    done = run_planted(tmp_path, "test_waits_for_an_event_nobody_sets")
     assert done.returncode == 1, done.stdout + done.stderr
     assert "Failed: Timeout (>3.0s) from pytest-timeout" in done.stdout
     assert "threading.Event().wait()" in done.stdout  # the test's own line, in its traceback
     assert "1 failed" in done.stdout
-    assert seconds < 60
 
 
 @pytest.mark.thorough
 def test_a_test_that_swallows_its_timeout_is_ended_by_the_backstop(tmp_path: Path) -> None:
-    done, seconds = run_planted(tmp_path, "test_swallows_the_timeout_and_waits_again")
+    done = run_planted(tmp_path, "test_swallows_the_timeout_and_waits_again")
     assert done.returncode != 0
     assert "Timeout (0:00:05)!" in done.stderr  # faulthandler: the limit and the margin
     assert "most recent call first" in done.stderr and "test_swallows_the_timeout" in done.stderr
-    assert seconds < 60

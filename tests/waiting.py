@@ -9,7 +9,7 @@ holding a CI job until its time limit.
 The hang it ends: a test started eight threads at once with a one-microsecond switch interval
 under coverage's tracer. Each new thread installs the tracer (``sys.settrace`` in
 ``Thread._bootstrap_inner``, before its target runs), and ``sys.settrace`` runs the process's
-audit hooks (the OpenSpiel adapter installs one for good), Python code during which another
+audit hooks (any that a library of the process installs), Python code during which another
 thread can take the interpreter and call ``sys.settrace`` in turn: CPython refuses it with
 ``RuntimeError: Cannot install a trace function while another trace function is being
 installed``. That error is raised before the thread's ``try``, reported to

@@ -13,12 +13,12 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import Final, TextIO
 
-from persian_rummy.actions import Action
 from persian_rummy.arena import derived_seed
 from persian_rummy.bots import BOTS, LEVELS, Bot
 from persian_rummy.cli._user_bots import build
-from persian_rummy.dealing import Seed, deal_seed, shuffled_deck
+from persian_rummy.dealing import Seed, shuffled_deck
 from persian_rummy.errors import NotationError, PersianRummyError
+from persian_rummy.game import Game
 from persian_rummy.rules import PRESETS, Rules
 from persian_rummy.state import SEAT_NAMES, TEAM_NAMES
 
@@ -106,15 +106,12 @@ def interactive() -> bool:
     return bool(isatty and isatty())
 
 
-def save_game(path: str, seed: Seed, deals: Sequence[Sequence[Action]], rules: Rules, out: TextIO) -> None:
-    """Save a game played from ``seed`` as a game record (see :mod:`persian_rummy.record`)."""
-    from persian_rummy import record as records
+def save_game(path: str, game: Game, out: TextIO) -> None:
+    """Save ``game`` as a game record (see :mod:`persian_rummy.record`)."""
+    from persian_rummy.record import dump
 
-    game = records.GameRecord.from_actions(
-        [(deal_seed(seed, number), actions) for number, actions in enumerate(deals, 1)], rules=rules
-    )
     with open(path, "w", encoding="utf-8") as file:
-        records.dump(game, file)
+        dump(game.record(), file)
     print(f"Saved the game record to {path}.", file=out)
 
 
@@ -172,6 +169,9 @@ def parents() -> dict[str, argparse.ArgumentParser]:
     )
     return {"colour": colour, "players": players}
 
+
+#: The bots of every seat when ``--bot`` is not given.
+DEFAULT_BOTS: Final = ("greedy",)
 
 #: The words every ``--seed`` help starts from.
 SEED_HELP: Final = "a whole number or any text"

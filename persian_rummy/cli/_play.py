@@ -24,9 +24,10 @@ from persian_rummy.cli._options import (
     save_game,
     seed_option,
 )
-from persian_rummy.dealing import Seed, new_game, next_deal
+from persian_rummy.dealing import Seed
 from persian_rummy.engine import legal_actions, play
 from persian_rummy.errors import IllegalActionError, InvalidArgumentError, NotationError, excerpt
+from persian_rummy.game import Game
 from persian_rummy.presentation import (
     Style,
     addressed,
@@ -38,10 +39,12 @@ from persian_rummy.presentation import (
 )
 from persian_rummy.rules import Rules
 from persian_rummy.state import SEAT_NAMES, GameState
-from persian_rummy.view import InfoState
 
 #: The levels as the help lists them, one a line, indented as the examples are.
 _LEVELS_HELP: Final = "\n        ".join(f"  {name:<7} {level.description}" for name, level in LEVELS.items())
+
+#: The seat of a game played without --seat.
+_DEFAULT_SEAT: Final = 2
 
 
 def add_parser(
@@ -71,7 +74,11 @@ def add_parser(
         help=f"the seed of the game, {SEED_HELP} (default: a random one, printed to replay it)",
     )
     game.add_argument(
-        "--seat", type=int, default=2, choices=range(4), help="your seat: 0 North, 1 East, 2 South (default), 3 West"
+        "--seat",
+        type=int,
+        default=_DEFAULT_SEAT,
+        choices=range(4),
+        help="your seat: 0 North, 1 East, 2 South (default), 3 West",
     )
     game.add_argument(
         "--save", metavar="FILE", help="save the game as a game record when it ends or you quit (quit, Ctrl-D, Ctrl-C)"
@@ -96,6 +103,25 @@ def play_command(args: argparse.Namespace, out: TextIO) -> int:
     rules = rules_and_bots(args)
     seed = _random_seed() if args.seed is None else args.seed
     return _play(seed, args.seat, args.bot, rules, out, style, args.save)
+
+
+def again(seed: Seed, seat: int, specs: Sequence[str], rules: Rules) -> str:
+    """The command that deals the same game again: the seed and every option that shaped the
+    game (the seat, the bots, the rules), each left out at its default.
+
+    >>> again(7, 2, ["neural"], Rules())
+    'persian-rummy play --seed 7 --bot neural'
+    >>> again("friday game", 0, ["expert"], Rules(deals=1))
+    "persian-rummy play --seed 'friday game' --seat 0 --rules deals=1"
+    """
+    words = ["persian-rummy", "play", "--seed", str(seed)]
+    if seat != _DEFAULT_SEAT:
+        words += ["--seat", str(seat)]
+    if list(specs) != [DEFAULT_LEVEL]:
+        words += ["--bot", *specs]
+    if rules != Rules():
+        words += ["--rules", str(rules)]
+    return shlex.join(words)
 
 
 def _random_seed() -> int:
@@ -200,42 +226,30 @@ def _ask(state: GameState, seat: int, actions: Sequence[Action], out: TextIO, st
 def _play(
     seed: Seed, seat: int, specs: Sequence[str], rules: Rules, out: TextIO, style: Style, save: str | None = None
 ) -> int:
-    deals: list[list[Action]] = []
+    game = [Game.new(seed, rules=rules)]
     try:
-        return _play_game(seed, seat, specs, rules, out, style, save, deals)
+        return _play_game(seat, specs, out, style, save, game)
     except KeyboardInterrupt:
         # Ctrl-C saves the game played so far, as quit and Ctrl-D do; main says "Interrupted."
         if save is not None:
             print(file=out)
-            save_game(save, seed, deals, rules, out)
+            save_game(save, game[0], out)
         raise
 
 
-def _play_game(
-    seed: Seed,
-    seat: int,
-    specs: Sequence[str],
-    rules: Rules,
-    out: TextIO,
-    style: Style,
-    save: str | None,
-    deals: list[list[Action]],
-) -> int:
-    # ``deals`` fills as the game is played: every action is in it once it has been played.
+def _play_game(seat: int, specs: Sequence[str], out: TextIO, style: Style, save: str | None, game: list[Game]) -> int:
+    # ``game[0]`` is the game as it stands: every action is in it once it has been played.
+    seed = game[0].seed
     bots = bots_for(specs, seed)
     print(style.bold(f"Persian Rummy: you are {SEAT_NAMES[seat]} (seat {seat}); your partner is "
                      f"{SEAT_NAMES[partner_of(seat)]}."), file=out)  # fmt: skip
-    print(f"Seed {seed}: persian-rummy play --seed {shlex.quote(str(seed))} deals this game again.", file=out)
+    print(f"Seed {seed}: {again(seed, seat, specs, game[0].rules)} deals this game again.", file=out)
     print("Type help at the prompt for the syntax; quit (or Ctrl-D, or Ctrl-C) leaves.", file=out)
-    state = new_game(seed, rules=rules)
-    # The bots that read the public history (the expert level) get their information state.
-    history = [other for other, bot in enumerate(bots) if other != seat and getattr(bot, "takes_info_state", False)]
     while True:
-        infos = {other: InfoState.start(state, other) for other in history}
-        deals.append([])
+        state = game[0].state
         print(file=out)
         print(
-            style.bold(f"== Deal {state.deal_number} of {rules.deals}: {SEAT_NAMES[state.dealer]} deals =="),
+            style.bold(f"== Deal {state.deal_number} of {state.rules.deals}: {SEAT_NAMES[state.dealer]} deals =="),
             file=out,
         )
         while state.phase.is_live:
@@ -244,17 +258,17 @@ def _play_game(
                 action = _ask(state, seat, legal_actions(state), out, style)
                 if action is None:
                     if save is not None:
-                        save_game(save, seed, deals, rules, out)
+                        save_game(save, game[0], out)
                     print("Goodbye.", file=out)
                     return 0
             else:
-                info = infos.get(mover)
-                action = bots[mover](state.view(mover) if info is None else info)  # type: ignore[arg-type]
-            after = play(state, action)
-            for other, known in infos.items():
-                infos[other] = known.update(action, after)
-            deals[-1].append(action)
-            state, before = after, state
+                # A bot that reads the public history (the expert level) is handed its
+                # information state, as the arena hands it; the others their view.
+                bot = bots[mover]
+                reads_history = getattr(bot, "takes_info_state", False)
+                action = bot(game[0].info_state(mover) if reads_history else state.view(mover))  # type: ignore[arg-type]
+            game[0] = game[0].play(action)
+            state, before = game[0].after, state  # the deal's last state, if the action ended it
             if mover == seat:
                 print(f"  You {describe(before, action, state, style, you=True)}", file=out)
             else:
@@ -265,9 +279,8 @@ def _play_game(
             file=out,
         )
         print(score_sheet(state, style), file=out)
-        if state.is_game_over:
+        if game[0].is_over:
             print(style.bold(f"{result_text(state)}."), file=out)
             if save is not None:
-                save_game(save, seed, deals, rules, out)
+                save_game(save, game[0], out)
             return 0
-        state = next_deal(state, game_seed=seed)

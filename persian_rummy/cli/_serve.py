@@ -7,7 +7,7 @@ import sys
 from typing import TextIO
 
 from persian_rummy.cli._options import command
-from persian_rummy.errors import MissingExtraError
+from persian_rummy.errors import MissingExtraError, PersianRummyError
 
 
 def add_parser(
@@ -22,22 +22,32 @@ def add_parser(
         pip install "persian-rummy[server]"
         persian-rummy serve                              then open http://127.0.0.1:8000/
         persian-rummy serve --host 0.0.0.0 --port 8080 --db games.sqlite3
+        persian-rummy serve --db postgresql://rummy@localhost/games --workers 4
         """,
     )
     srv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     srv.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
     srv.add_argument(
-        "--db", default="persian-rummy.sqlite3", help="the SQLite file of the games (default persian-rummy.sqlite3)"
+        "--db",
+        default="persian-rummy.sqlite3",
+        help="where the games are stored: a SQLite file (default persian-rummy.sqlite3), or a PostgreSQL URL "
+        "postgresql://USER@HOST/DB that several workers and servers may share",
+    )
+    srv.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes on the port (default 1; more than one needs a PostgreSQL --db)",
     )
     srv.set_defaults(handler=serve)
 
 
 def serve(args: argparse.Namespace, out: TextIO) -> int:
     """Run the table server (:func:`persian_rummy.server.serve`) if the [server] extra is installed."""
-    return _serve(args.host, args.port, args.db)
+    return _serve(args.host, args.port, args.db, args.workers)
 
 
-def _serve(host: str, port: int, db: str) -> int:
+def _serve(host: str, port: int, db: str, workers: int = 1) -> int:
     """Run the table server (:func:`persian_rummy.server.serve`) if the [server] extra is installed."""
     try:
         from persian_rummy.server import serve
@@ -50,5 +60,12 @@ def _serve(host: str, port: int, db: str) -> int:
             file=sys.stderr,
         )
         return 2
-    serve(host, port, db)
+    try:
+        if workers == 1:
+            serve(host, port, db)
+        else:
+            serve(host, port, db, workers=workers)
+    except PersianRummyError as error:  # workers out of range, or several on SQLite
+        print(f"persian-rummy: serve: {error}", file=sys.stderr)
+        return 2
     return 0

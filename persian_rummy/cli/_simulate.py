@@ -14,6 +14,7 @@ from typing import TextIO
 from persian_rummy.actions import Action, Discard, DrawDiscard, Pass
 from persian_rummy.arena import PlayedGame, play_game, wilson_interval
 from persian_rummy.cli._options import (
+    DEFAULT_BOTS,
     SEED_HELP,
     bots_for,
     command,
@@ -56,7 +57,7 @@ def add_parser(
     sim.add_argument("--games", type=int, default=1, help="how many games (default 1; more prints statistics)")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar for many games")
     sim.add_argument("--save", metavar="FILE", help="save the game (one game only) as a game record")
-    sim.set_defaults(handler=guarded(simulate), default_bots=["greedy"])
+    sim.set_defaults(handler=guarded(simulate), default_bots=list(DEFAULT_BOTS))
 
 
 def simulate(args: argparse.Namespace, out: TextIO) -> int:
@@ -66,9 +67,9 @@ def simulate(args: argparse.Namespace, out: TextIO) -> int:
     if args.games < 1:
         raise InvalidArgumentError(f"--games must be at least 1, not {args.games}")
     if args.games == 1:
-        game = _print_game(args.seed, args.bot, rules, out, style)
+        played = _print_game(args.seed, args.bot, rules, out, style)
         if args.save is not None:
-            save_game(args.save, args.seed, game.deals, rules, out)
+            save_game(args.save, played.game, out)
         return 0
     if args.save is not None:
         raise InvalidArgumentError("--save records one game: leave out --games or give --games 1")

@@ -1,64 +1,101 @@
-"""A user's own bot on the command line (internal): ``--bot package.module:factory``.
+"""A user's own bot on the command line (internal): ``--bot module:name``.
 
 A spec whose part before the colon is a dotted module path (or whose part after it is a name,
-not ``knob=value`` pairs) names a Python object to import: a factory ``seed -> Bot`` or a bot
-itself (see :func:`~persian_rummy.arena.is_bot`). Only the command line reads these: the
-table server builds bots by name alone.
+not ``knob=value`` pairs) names a Python object to import, as ``python -m`` finds modules:
+the current folder first, then the import path. The object is a bot spec as the arena takes
+one (:func:`~persian_rummy.arena.build_bot`): a bot (a function or an object called with the
+view), a class (made without arguments) or a :class:`~persian_rummy.arena.BotFactory` (made
+from each seat's seed). Only the command line reads these: the table server builds bots by
+name alone.
 
->>> build("persian_rummy.bots:GreedyBot", 3)
-GreedyBot(seed=3)
 >>> build("greedy", 3, rules=None)
 GreedyBot(seed=3)
+>>> build("persian_rummy.bots:BUDGET_LIMIT", 3)
+Traceback (most recent call last):
+...
+persian_rummy.errors.ArgumentTypeError: the bot 'persian_rummy.bots:BUDGET_LIMIT' is not one: a bot spec is a bot's name, a BotFactory, a class of bots or a bot (a callable taking a view), not 1000000
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import re
-from typing import Final, cast
+import sys
+import types
+import warnings
+from typing import Final
 
-from persian_rummy.arena import is_bot
+from persian_rummy.arena import build_bot
 from persian_rummy.bots import Bot, make_bot
-from persian_rummy.errors import NotationError, excerpt
+from persian_rummy.errors import ArgumentTypeError, NotationError, excerpt
 from persian_rummy.rules import Rules
 
 _OBJECT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+#: What a user's bot is written as, for the messages.
+_SHAPE: Final = "module:name, the name of a bot, a class of bots or a BotFactory in a module"
+#: The warnings already shown (each once, however many seats and checks build the bot).
+_WARNED: set[str] = set()
 
 
 def is_user_bot(spec: str) -> bool:
-    """Whether ``spec`` names an object to import (``package.module:factory``), not a bot of
+    """Whether ``spec`` names an object to import (``package.module:name``), not a bot of
     :data:`~persian_rummy.bots.BOTS` with knobs.
 
-    >>> is_user_bot("mybots.clever:make"), is_user_bot("mc:samples=4"), is_user_bot("greedy")
-    (True, False, False)
+    >>> is_user_bot("mybots.clever:make"), is_user_bot("mybots:Clever"), is_user_bot("mc:samples=4")
+    (True, True, False)
     """
     module, colon, name = spec.partition(":")
     return bool(colon) and ("." in module or (bool(name) and "=" not in name))
 
 
+def _import(module_name: str, spec: str) -> types.ModuleType:
+    # As ``python -m`` does: the current folder first on the import path while importing.
+    here = os.getcwd()
+    sys.path.insert(0, here)
+    try:
+        importlib.invalidate_caches()
+        return importlib.import_module(module_name)
+    except ImportError as error:
+        missing = error.name or ""
+        if isinstance(error, ModuleNotFoundError) and (module_name + ".").startswith(missing + "."):
+            raise NotationError(
+                f"the bot {excerpt(spec)} names the module {missing}, which is neither in the current folder "
+                f"({here}) nor on the import path: expected {_SHAPE}"
+            ) from None
+        raise NotationError(
+            f"the module {module_name} of the bot {excerpt(spec)} cannot be imported: {error}"
+        ) from None
+    finally:
+        if sys.path and sys.path[0] == here:
+            del sys.path[0]
+        elif here in sys.path:  # the module moved it; take out the one we added
+            sys.path.remove(here)
+
+
 def build(spec: str, seed: int, *, rules: Rules | None = None) -> Bot:
-    """The bot ``spec`` names: :func:`~persian_rummy.bots.make_bot`'s names, or a user's
-    ``package.module:factory`` (called with ``seed``) or ``package.module:bot`` (played as it is)."""
+    """The bot ``spec`` names for a seat whose seed is ``seed``: one of
+    :func:`~persian_rummy.bots.make_bot`'s names, or a user's ``module:name`` (see the
+    module's documentation). A wrong shape raises the library's error, naming it."""
     if not is_user_bot(spec):
         return make_bot(spec, seed, rules=rules)
     module_name, _, name = spec.partition(":")
     if not _OBJECT.fullmatch(module_name) or not _OBJECT.fullmatch(name):
-        raise NotationError(f"{excerpt(spec)} is not a bot: expected package.module:factory")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as error:
-        raise NotationError(f"the bot {excerpt(spec)} cannot be imported: {error}") from None
-    found: object = module
+        raise NotationError(f"{excerpt(spec)} is not a bot: expected {_SHAPE}")
+    found: object = _import(module_name, spec)
     for part in name.split("."):
         if not hasattr(found, part):
             raise NotationError(f"the module {module_name} has no {excerpt(name)} (the bot {excerpt(spec)})")
         found = getattr(found, part)
-    if not callable(found):
-        raise NotationError(f"{excerpt(spec)} is not a bot or a bot factory: it cannot be called")
-    bot = found if is_bot(found) else found(seed)
-    if not callable(bot):
-        raise NotationError(f"the factory {excerpt(spec)} made {excerpt(bot)}, not a bot")
-    require = getattr(bot, "require_rules", None)
-    if rules is not None and callable(require):
-        require(rules)
-    return cast("Bot", bot)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DeprecationWarning)
+        try:
+            bot = build_bot(found, seed, rules=rules)
+        except ArgumentTypeError as error:  # the shape is wrong: say which --bot it is
+            raise ArgumentTypeError(f"the bot {excerpt(spec)} is not one: {error}") from None
+    for warning in caught:  # shown to the person at the command line, once each
+        text = str(warning.message)
+        if text not in _WARNED:
+            _WARNED.add(text)
+            print(f"persian-rummy: warning: {text}", file=sys.stderr)
+    return bot

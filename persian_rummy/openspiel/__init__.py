@@ -55,15 +55,15 @@ The model:
   replays it through the rules with every step checked; a malformed, truncated or foreign
   text raises :class:`~persian_rummy.NotationError`. Nothing is unpickled. OpenSpiel's own
   text of a state (``pyspiel.serialize_game_and_state``) holds a pickle of the state's
-  attributes, which OpenSpiel's reader (``pyspiel.deserialize_game_and_state``) unpickles
-  before the game can see it; for this game that pickle holds only a mark that says "replay
-  the history", and while OpenSpiel's reader fills a state of this game a pickle that names
-  anything else (a function, a class) raises :class:`~persian_rummy.NotationError` before the
-  name is looked up, so no text runs code. The history it then replays is checked as ours is.
-  (A damaged pickle still raises what Python's ``pickle`` raises, and a broken envelope
-  OpenSpiel's ``pyspiel.SpielError``.) :func:`deserialize_game_and_state` reads OpenSpiel's
-  text without unpickling anything, and raises only the library's errors: the reader for
-  text from outside.
+  attributes; for this game that pickle holds only a mark that says "replay the history", so
+  OpenSpiel's reader (``pyspiel.deserialize_game_and_state``) reads this game's own texts
+  back by replaying their history, checked as ours is. :func:`deserialize_game_and_state`
+  reads OpenSpiel's text without unpickling anything (it compares the pickle with the bytes
+  this game writes) and without handing any of it to OpenSpiel (it parses the game's string
+  itself), and raises only the library's errors: the reader for text from outside. OpenSpiel's
+  reader unpickles the state part of a text, in C++, before the game sees it; the pickle guard
+  (``_guard``), installed at the first state of this game a process makes (never on import),
+  refuses a pickle in this game's text that names any code but the replay mark.
 - :meth:`PersianRummyState.resample_from_infostate` deals the cards the player has not seen
   at random, keeping in each other hand the cards it is known to hold because it took them
   from the discard pile (:func:`persian_rummy.worlds.determinize` on the player's
@@ -71,10 +71,10 @@ The model:
   sampled state is made from the player's information alone: nothing in it depends on a card
   the player has not seen (R27).
 
-The package's modules, each one job: the game and its state (``_game``), a node of the
-game as one value and the checks of what it is given (``_node``), the texts of a state and
-their readers (``_text``), the pickle guard (``_guard``), the observer (``_observer``), and
-the IS-MCTS player with its evaluator (``_search``).
+The package's modules, each one job: the pickle guard (``_guard``), the game and its state (``_game``), a node of the
+game as one value, the checks of what it is given and the mark a node is pickled as
+(``_node``), the texts of a state and their readers (``_text``), the observer
+(``_observer``), and the IS-MCTS player with its evaluator (``_search``).
 """
 
 from __future__ import annotations
@@ -91,7 +91,10 @@ from persian_rummy.openspiel._game import (
     deserialize_game_and_state,
     state_from_info,
 )
-from persian_rummy.openspiel._guard import _replay
+
+# Private by name, imported on purpose: OpenSpiel's text of a state calls
+# persian_rummy.openspiel._replay (see _node), so the name must be found here.
+from persian_rummy.openspiel._node import _replay
 from persian_rummy.openspiel._observer import InformationStateTensorError
 from persian_rummy.openspiel._search import ISMCTSPlayer, RolloutEvaluator
 
@@ -120,8 +123,8 @@ for _public in (
     _public.__module__ = __name__
 del _public
 
-# A state's pickle (in OpenSpiel's text of a state) names persian_rummy.openspiel._replay, the
-# one name OpenSpiel's reader may look up (see _guard): it must stay importable from here.
+# A state's pickle (in OpenSpiel's text of a state) names persian_rummy.openspiel._replay (see
+# _node): it must stay importable from here.
 assert _replay.__module__ == __name__
 
 pyspiel.register_game(GAME_TYPE, PersianRummyGame)

@@ -27,29 +27,30 @@ from persian_rummy.errors import (
 )
 from persian_rummy.limits import deal_points
 from persian_rummy.observation import OBSERVATION_SHAPE, observation_tensor
-from persian_rummy.openspiel._guard import _REPLAY, arm_guard
+from persian_rummy.openspiel._guard import arm_guard
 from persian_rummy.openspiel._node import (
-    _DEAL_NODES,
-    _SAMPLED,
-    _START,
+    DEAL_NODES,
     DEALT,
-    _Deal,
-    _deal_lines,
-    _dealing_text,
-    _dealt_card,
-    _dealt_to,
-    _drawn_card,
-    _Node,
-    _not_legal,
-    _player,
-    _public_position,
-    _public_view,
-    _redealt,
-    _seen,
-    _undealt,
-    _what,
+    REPLAY,
+    SAMPLED_HAS_NO_TEXT,
+    START,
+    Deal,
+    Node,
+    as_seen_by,
+    checked_player,
+    deal_lines,
+    dealing_text,
+    dealt_card,
+    dealt_to,
+    drawn_card,
+    not_legal,
+    public_position,
+    public_view,
+    redealt,
+    undealt,
+    what,
 )
-from persian_rummy.openspiel._observer import _Observer
+from persian_rummy.openspiel._observer import Observer
 from persian_rummy.openspiel._text import read_envelope, read_state_text, replay, replayed, state_text
 from persian_rummy.rules import Rules
 from persian_rummy.scoring import winner
@@ -57,7 +58,7 @@ from persian_rummy.state import PLAYERS, GameState, Phase, team_of
 from persian_rummy.view import InfoState, Observation
 from persian_rummy.worlds import determinize
 
-_MARGIN_SCALE: Final = 1000.0
+MARGIN_SCALE: Final = 1000.0
 #: The game's parameters: every knob of :class:`~persian_rummy.Rules`, with its default, and
 #: the utility.
 _PARAMETERS: Final[dict[str, Any]] = {**attrs.asdict(Rules()), "utility": "win"}
@@ -106,10 +107,10 @@ class PersianRummyGame(pyspiel.Game):
         self.rules = Rules(**{name: params[name] for name in attrs.asdict(Rules())})
         self.utility = params["utility"]
         if self.utility not in ("win", "margin"):
-            raise InvalidArgumentError(f"utility must be 'win' or 'margin', not {_what(self.utility)}")
+            raise InvalidArgumentError(f"utility must be 'win' or 'margin', not {what(self.utility)}")
         # A team's margin in a deal is at most what a team can score in one (R22-R25).
         bound = (
-            1.0 if self.utility == "win" else self.rules.deals * deal_points(self.rules.going_out_bonus) / _MARGIN_SCALE
+            1.0 if self.utility == "win" else self.rules.deals * deal_points(self.rules.going_out_bonus) / MARGIN_SCALE
         )
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
@@ -118,12 +119,14 @@ class PersianRummyGame(pyspiel.Game):
             min_utility=-bound,
             max_utility=bound,
             utility_sum=0.0,
-            max_game_length=self.rules.deals * _DEAL_NODES,
+            max_game_length=self.rules.deals * DEAL_NODES,
         )
         super().__init__(GAME_TYPE, info, params)
 
     def new_initial_state(self) -> PersianRummyState:
-        """The state before the first card is dealt."""
+        """The state before the first card is dealt. OpenSpiel's own reader of a state's text
+        calls this before it unpickles the text's state part, so the pickle guard is armed
+        here (see ``_guard``: installed at the process's first state of this game)."""
         arm_guard()
         return PersianRummyState(self)
 
@@ -149,15 +152,15 @@ class PersianRummyGame(pyspiel.Game):
         """
         return replay(self, read_state_text(self, text))  # type: ignore[no-any-return]
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
         """The observer OpenSpiel uses for information-state and observation strings and
         tensors, for the kind of observation ``iig_obs_type`` asks for (see the module
         documentation); ``params`` must be empty."""
         if isinstance(iig_obs_type, dict) and params is None:  # OpenSpiel passes only the parameters
             iig_obs_type, params = None, iig_obs_type
         if params:
-            raise InvalidArgumentError(f"the observer takes no parameters, not {_what(params)}")
-        return _Observer(iig_obs_type)
+            raise InvalidArgumentError(f"the observer takes no parameters, not {what(params)}")
+        return Observer(iig_obs_type)
 
 
 def _parameters(params: object) -> dict[str, Any]:
@@ -165,16 +168,16 @@ def _parameters(params: object) -> dict[str, Any]:
     if params is None:
         return dict(_PARAMETERS)
     if not isinstance(params, dict):
-        raise ArgumentTypeError(f"the game's parameters are a dictionary, not {_what(params)}")
+        raise ArgumentTypeError(f"the game's parameters are a dictionary, not {what(params)}")
     for name, value in params.items():
         if name not in _PARAMETERS:
             raise InvalidArgumentError(
-                f"the game has no parameter {_what(name)} (its parameters: {', '.join(sorted(_PARAMETERS))})"
+                f"the game has no parameter {what(name)} (its parameters: {', '.join(sorted(_PARAMETERS))})"
             )
         kind = type(_PARAMETERS[name])
         if type(value) is not kind:
             raise InvalidArgumentError(
-                f"the parameter {name} takes a {_KINDS[kind]}, not {_what(value)} (a {type(value).__name__})"
+                f"the parameter {name} takes a {_KINDS[kind]}, not {what(value)} (a {type(value).__name__})"
             )
     return {**_PARAMETERS, **params}
 
@@ -204,31 +207,31 @@ class PersianRummyState(pyspiel.State):
     # the rules and the utility are the game's. (A base that has a __dict__ already, as the
     # documentation's stand-in for pyspiel does, gets none again.)
     __slots__ = ("__dict__", "_rules", "_utility") if pyspiel.State.__dictoffset__ == 0 else ("_rules", "_utility")
-    _node: _Node
+    _node: Node
 
     def __init__(self, game: PersianRummyGame) -> None:
         super().__init__(game)
         object.__setattr__(self, "_rules", game.rules)
         object.__setattr__(self, "_utility", game.utility)
-        object.__setattr__(self, "_node", _START)
+        object.__setattr__(self, "_node", START)
 
     def __setattr__(self, name: str, value: Any) -> None:
         # OpenSpiel's clone and its reader of its own texts set a state's attributes one by
         # one from a dictionary (the reader from the text): only a node is taken, and from a
         # text only the mark that says "replay the history" (R27: no other value is loaded).
-        if name == "_node" and type(value) is _Node:
+        if name == "_node" and type(value) is Node:
             object.__setattr__(self, name, value)
-        elif name == "_node" and value is _REPLAY:
+        elif name == "_node" and value is REPLAY:
             object.__setattr__(self, name, replayed(self)._node)
         else:
-            raise NotationError(f"a state of python_persian_rummy has no attribute {_what(name)} to set")
+            raise NotationError(f"a state of python_persian_rummy has no attribute {what(name)} to set")
 
     # --- the game -----------------------------------------------------------------------
 
     def current_player(self) -> int:
         """The player to act, or ``pyspiel.PlayerId.CHANCE`` / ``TERMINAL``."""
         node = self._node
-        if node is _START:
+        if node is START:
             self._check_start()
         state = node.state
         if state is None or node.stock_draw:
@@ -250,7 +253,7 @@ class PersianRummyState(pyspiel.State):
         if node.state is not None and node.stock_draw:
             pool: list[Card] = list(node.state.stock)
         elif node.state is None:
-            pool = _undealt(node.dealt)
+            pool = undealt(node.dealt)
         else:
             return []
         counts = [0] * (JOKER_INDEX + 1)
@@ -263,9 +266,9 @@ class PersianRummyState(pyspiel.State):
         node = self._node
         state = node.state
         if state is None:
-            self._node = self._deal(node, _dealt_card(node, action))
+            self._node = self._deal(node, dealt_card(node, action))
         elif node.stock_draw:
-            card = _drawn_card(state, action)
+            card = drawn_card(state, action)
             stock = list(state.stock)
             stock.remove(card)
             stock.append(card)  # on top, drawn next (R12)
@@ -275,39 +278,39 @@ class PersianRummyState(pyspiel.State):
             # Drawing from the stock is legal exactly in the draw phase with cards in the stock
             # (R12, as legal_draws lists it), asked here without listing the pile's draws.
             if state.phase is not Phase.DRAW or not state.stock:
-                raise _not_legal(state, action, "R12: drawing from the stock is not legal here")
+                raise not_legal(state, action, "R12: drawing from the stock is not legal here")
             self._node = attrs.evolve(node, stock_draw=True)  # chance picks the card (R12)
         else:
             if not 0 < action < NUM_ACTIONS:
-                raise _not_legal(state, action, f"it is not an action index (0 to {NUM_ACTIONS - 1})")
+                raise not_legal(state, action, f"it is not an action index (0 to {NUM_ACTIONS - 1})")
             move = int_to_action(action)
             try:
                 after = play(state, move)
             except PersianRummyError as error:
-                raise _not_legal(state, action, error.reason) from None
+                raise not_legal(state, action, error.reason) from None
             cards = state.discard_pile[move.index :] if isinstance(move, DrawDiscard) else ()
             self._node = self._after(node, Observation(state.current_player, move, cards), after)
 
-    def _deal(self, node: _Node, card: Card) -> _Node:
+    def _deal(self, node: Node, card: Card) -> Node:
         dealt = node.dealt + (card,)
         if len(dealt) < DEALT:
             return attrs.evolve(node, dealt=dealt)
-        deck = [*dealt, *_undealt(dealt)]
+        deck = [*dealt, *undealt(dealt)]
         state = GameState.from_deck(
             deck, dealer=node.dealer, deal_number=node.deal_number, scores=node.scores, rules=self._rules
         )
         starts = tuple(state.view(seat) for seat in range(PLAYERS))
         return attrs.evolve(node, dealt=(), state=state, starts=starts, history=())
 
-    def _after(self, node: _Node, event: Observation, state: GameState) -> _Node:
+    def _after(self, node: Node, event: Observation, state: GameState) -> Node:
         history = node.history + (event,)
         if state.phase is not Phase.ROUND_OVER:
             return attrs.evolve(node, state=state, stock_draw=False, history=history)
-        return _Node(
+        return Node(
             dealer=(state.dealer + 1) % PLAYERS,
             deal_number=state.deal_number + 1,
             scores=state.scores,
-            past=node.past + (_Deal(node.starts, history, tuple(state.view(seat) for seat in range(PLAYERS))),),
+            past=node.past + (Deal(node.starts, history, tuple(state.view(seat) for seat in range(PLAYERS))),),
             sampled=node.sampled,
         )
 
@@ -334,7 +337,7 @@ class PersianRummyState(pyspiel.State):
         if state is None or state.phase is not Phase.GAME_OVER:
             return [0.0] * PLAYERS
         if self._utility == "margin":
-            margin = (state.scores[0] - state.scores[1]) / _MARGIN_SCALE
+            margin = (state.scores[0] - state.scores[1]) / MARGIN_SCALE
         else:
             team = winner(state)
             margin = 0.0 if team is None else (1.0 if team == 0 else -1.0)
@@ -348,7 +351,7 @@ class PersianRummyState(pyspiel.State):
 
     def __str__(self) -> str:
         node = self._node
-        if node is _START:
+        if node is START:
             self._check_start()
         if node.state is None:
             return f"deal {node.deal_number}: dealt {' '.join(map(str, node.dealt))}"
@@ -374,7 +377,7 @@ class PersianRummyState(pyspiel.State):
         history 2: 5 17
         """
         if self._node.sampled:
-            raise InvalidStateError(_SAMPLED)
+            raise InvalidStateError(SAMPLED_HAS_NO_TEXT)
         return state_text(self.get_game(), self.history())
 
     # --- what a player knows --------------------------------------------------------------
@@ -383,32 +386,32 @@ class PersianRummyState(pyspiel.State):
         """The player's :class:`~persian_rummy.InfoState` for the deal being played (``None``
         while it is dealt): its view and the deal's public events, with the cards of its own
         stock draws."""
-        player = _player(player)
+        player = checked_player(player)
         node = self._node
         if node.state is None:
             return None
-        return InfoState(node.state.view(player), tuple(_seen(node.history, player)))
+        return InfoState(node.state.view(player), tuple(as_seen_by(node.history, player)))
 
     def information_state_text(self, player: int, *, public_only: bool = False) -> str:
         """Everything ``player`` has seen in the game, as text (see the module); with
         ``public_only``, only what every player has seen (no hand but those shown, R23, and
         no card of a stock draw, R12)."""
-        player = _player(player)
+        player = checked_player(player)
         node = self._node
         viewer = None if public_only else player
         lines: list[str] = []
         for number, deal in enumerate(node.past, 1):
             lines.append(f"deal {number}")
-            lines += _deal_lines(deal.starts[player], deal.events, viewer)
+            lines += deal_lines(deal.starts[player], deal.events, viewer)
             lines.append(deal.ends[player].position())
         if node.state is None:
             lines.append(f"deal {node.deal_number} dealing")
-            lines.append(("hand " if viewer is not None else "") + _dealing_text(node, viewer))
+            lines.append(("hand " if viewer is not None else "") + dealing_text(node, viewer))
         else:
             lines.append(f"deal {node.deal_number}")
-            lines += _deal_lines(node.starts[player], node.history, viewer)
+            lines += deal_lines(node.starts[player], node.history, viewer)
             view = node.state.view(player)
-            lines.append(_public_position(view) if public_only else view.position())
+            lines.append(public_position(view) if public_only else view.position())
         if node.stock_draw:
             lines.append("stock draw")
         return "\n".join(lines)
@@ -416,27 +419,27 @@ class PersianRummyState(pyspiel.State):
     def observation_text(self, player: int, *, public_only: bool = False) -> str:
         """What ``player`` sees now: its view's position string (its cards so far while
         dealing); with ``public_only``, what every player sees (its hand as a count)."""
-        player = _player(player)
+        player = checked_player(player)
         node = self._node
         viewer = None if public_only else player
         if node.state is None:
-            return f"deal {node.deal_number} dealing: " + _dealing_text(node, viewer)
+            return f"deal {node.deal_number} dealing: " + dealing_text(node, viewer)
         view = node.state.view(player)
-        text = _public_position(view) if public_only else view.position()
+        text = public_position(view) if public_only else view.position()
         return text + (" stock draw" if node.stock_draw else "")
 
     def observation_array(self, player: int, *, public_only: bool = False) -> np.ndarray[Any, np.dtype[np.float32]]:
         """What ``player`` sees now as an observation tensor (zeros but the cards dealt to it
         so far, while dealing); with ``public_only``, the tensor of its view without its hand
         (zeros while dealing)."""
-        player = _player(player)
+        player = checked_player(player)
         node = self._node
         if node.state is not None:
             view = node.state.view(player)
-            return observation_tensor(_public_view(view) if public_only else view)
+            return observation_tensor(public_view(view) if public_only else view)
         tensor = np.zeros(OBSERVATION_SHAPE, np.float32)
         if not public_only:
-            for card in _dealt_to(node, player):
+            for card in dealt_to(node, player):
                 tensor[0, card.index] += 1.0
         return tensor
 
@@ -459,29 +462,29 @@ class PersianRummyState(pyspiel.State):
         :class:`~persian_rummy.InvalidArgumentError` (:class:`~persian_rummy.ArgumentTypeError`
         for a value of another type).
         """
-        player_id = _player(player_id)
+        player_id = checked_player(player_id)
         if not callable(probability_sampler):
             raise ArgumentTypeError(
-                f"the probability sampler is a function of no arguments, not {_what(probability_sampler)}"
+                f"the probability sampler is a function of no arguments, not {what(probability_sampler)}"
             )
         # OpenSpiel's sampler gives a uniform number in [0, 1): it seeds the deal of the cards.
         draw = probability_sampler()
         if not isinstance(draw, float | int) or isinstance(draw, bool) or not 0.0 <= draw < 1.0:
-            raise InvalidArgumentError(f"the probability sampler must give a number in [0, 1), not {_what(draw)}")
+            raise InvalidArgumentError(f"the probability sampler must give a number in [0, 1), not {what(draw)}")
         rng = random.Random(int(float(draw) * 2**53))
         node = attrs.evolve(self._node.seen_by(player_id), sampled=True)
         state = node.state
         if state is None:
-            node = attrs.evolve(node, dealt=_redealt(node, player_id, rng))
+            node = attrs.evolve(node, dealt=redealt(node, player_id, rng))
         elif state.phase.is_live:
-            info = InfoState(state.view(player_id), tuple(_seen(node.history, player_id)))
+            info = InfoState(state.view(player_id), tuple(as_seen_by(node.history, player_id)))
             node = attrs.evolve(node, state=determinize(info, rng), history=info.history)
         else:
             # The game is over: every hand is shown (R23), and the stock holds the rest of the
             # cards, in an order nobody saw: card order.
             stock = tuple(sorted(state.stock, key=lambda card: card.index))
             node = attrs.evolve(
-                node, state=attrs.evolve(state, stock=stock), history=tuple(_seen(node.history, player_id))
+                node, state=attrs.evolve(state, stock=stock), history=tuple(as_seen_by(node.history, player_id))
             )
         clone: PersianRummyState = self.get_game().new_initial_state()
         clone._node = node
@@ -490,12 +493,13 @@ class PersianRummyState(pyspiel.State):
 
 def deserialize_game_and_state(text: str) -> tuple[PersianRummyGame, PersianRummyState]:
     """The game and the state of OpenSpiel's text of them (``pyspiel.serialize_game_and_state``),
-    read without unpickling anything: the game from its string, the state by replaying the
-    text's history through the rules, every step checked (the players and the move number must
-    be the replay's, and the state part's pickle exactly what this game's states write, which
-    is never decoded). For text from outside, this is the reader to use:
-    ``pyspiel.deserialize_game_and_state`` unpickles the state part (see the module
-    documentation).
+    read without unpickling anything and without handing any of it to OpenSpiel: the game made
+    from the parameters its string names (parsed here), the state by replaying the text's
+    history through the rules, every step checked (the players and the move number must be the
+    replay's, and the state part's pickle exactly what this game's states write, which is never
+    decoded). For text from outside, this is the reader to use: OpenSpiel's own,
+    ``pyspiel.deserialize_game_and_state``, unpickles the state part before the game sees it,
+    so a crafted text runs its code there (see the module documentation).
 
     Raises :class:`~persian_rummy.NotationError` for a text that is not such a text of a state
     of ``python_persian_rummy`` (malformed, truncated, of another game, with parameters the game
@@ -510,9 +514,8 @@ def deserialize_game_and_state(text: str) -> tuple[PersianRummyGame, PersianRumm
     >>> str(again_game) == str(game), again.history()
     (True, [7])
     """
-    game, written, move_number = read_envelope(text)
-    if not isinstance(game, PersianRummyGame):  # pragma: no cover (the name was checked)
-        raise NotationError("the text is not of python_persian_rummy")
+    game: PersianRummyGame
+    game, written, move_number = read_envelope(text, PersianRummyGame)
     state: PersianRummyState = replay(game, [action for _, action in written], lambda: written, move_number)
     return game, state
 
@@ -546,5 +549,5 @@ def state_from_info(game: PersianRummyGame, info: InfoState, rng: random.Random)
         )
     state: PersianRummyState = game.new_initial_state()
     world = determinize(info, rng)
-    state._node = _Node(view.dealer, view.deal_number, view.scores, state=world, history=info.history, sampled=True)
+    state._node = Node(view.dealer, view.deal_number, view.scores, state=world, history=info.history, sampled=True)
     return state

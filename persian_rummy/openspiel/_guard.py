@@ -1,32 +1,30 @@
-"""The pickle guard: a process-wide audit hook that keeps OpenSpiel's reader of its own texts
-from running code.
+"""The pickle guard: an audit hook that keeps OpenSpiel's own reader of this game's texts from
+running code, installed when OpenSpiel first makes a state of this game (never on import).
 
 OpenSpiel writes a state of a game written in Python (``pyspiel.serialize_game_and_state``)
 with a pickle of the state's attributes, and its reader (``pyspiel.deserialize_game_and_state``)
-unpickles that part of the text, in C++, before any code of this game runs. A pickle can name
-any importable function or class, and unpickling calls it: a crafted text could run any code
-(``os.system``, for one). The game cannot change OpenSpiel's reader, and nothing in the game
-is called between the text and the unpickling except :meth:`PersianRummyGame.new_initial_state
-<persian_rummy.openspiel.PersianRummyGame.new_initial_state>`, which the reader calls first
-to make the state it fills.
+unpickles that part of the text, in C++, before any code of this game sees the text: it loads
+the game named by the text, calls :meth:`PersianRummyGame.new_initial_state
+<persian_rummy.openspiel.PersianRummyGame.new_initial_state>` to make the state it fills, and
+unpickles. A pickle can name any importable function or class, and unpickling calls it: a
+crafted text could run any code (``os.system``, for one). The library's own readers
+(:func:`persian_rummy.openspiel.deserialize_game_and_state`,
+:meth:`PersianRummyGame.deserialize_state
+<persian_rummy.openspiel.PersianRummyGame.deserialize_state>`) unpickle nothing; OpenSpiel's
+reader cannot be changed, and only a process-wide audit hook sees its unpickling.
 
-So this module does two things:
+So :func:`arm_guard`, which ``new_initial_state`` calls, installs (once per process, at the
+first state OpenSpiel or a program makes of this game) a hook that sees every
+``pickle.find_class`` event (the event Python raises before an unpickler looks a name up), and
+marks the call that is making the state (its Python frame and instruction). While that call
+runs, a pickle that names anything but the node's replay mark (``_replay``) raises
+:class:`~persian_rummy.NotationError` before the name is looked up. Every other unpickling in
+the process passes the hook untouched: it costs one comparison per event. Importing the
+package installs nothing: a program that never makes a state of this game never has the hook.
 
-- a state's node pickles as a call of one function, :func:`_replay`, which returns a mark
-  that says "replay the history" (:class:`_Mark`); the state, given the mark, replays the
-  history that OpenSpiel's reader set on it, every step checked;
-- importing it installs, with ``sys.addaudithook``, a hook that sees every
-  ``pickle.find_class`` event of the process (the event Python raises before an unpickler
-  looks a name up). :func:`arm_guard`, called by ``new_initial_state``, marks the call that is
-  making a state (its Python frame and instruction). While that call runs, a pickle that names
-  anything but :func:`_replay` raises :class:`~persian_rummy.NotationError` before the name is
-  looked up. Every other unpickling in the process (another frame, or before the first state
-  of this game is made) passes the hook untouched: it costs one comparison per event.
-
-Python has no way to remove an audit hook once it is added (by design: an audit hook is
-meant to be impossible to switch off from inside the process). The hook therefore stays for
-the life of the process, and it must: a hook that could be removed would leave OpenSpiel's
-reader of this game's texts open to running code again.
+Python cannot remove an audit hook once it is added (by design), so the hook stays for the
+life of the process once installed, and it must: a hook that could be removed would leave
+OpenSpiel's reader of this game's texts open to running code again.
 """
 
 from __future__ import annotations
@@ -38,45 +36,13 @@ from typing import Any, Final
 
 from persian_rummy.errors import NotationError, excerpt
 
-#: The module whose name a state's pickle writes, and in which OpenSpiel's reader looks up
-#: :func:`_replay`: the package, so that texts do not depend on where the function lives.
-PICKLED_MODULE: Final = "persian_rummy.openspiel"
-
-
-class _Mark:
-    """What OpenSpiel's text of a state (``pyspiel.serialize_game_and_state``) holds in place
-    of its node: "replay the history". Nothing else can be done with it."""
-
-    __slots__ = ()
-
-    def _refuse(self, *args: object) -> Any:
-        raise NotationError("the text's state part does not describe a state of python_persian_rummy")
-
-    __call__ = __setstate__ = __setitem__ = _refuse
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        return self._refuse()
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_replay, ())
-
-
-_REPLAY: Final = _Mark()
-
-
-def _replay(*args: object) -> _Mark:
-    """The mark, the one name OpenSpiel's reader may unpickle for a state of this game."""
-    if args:
-        raise NotationError("the text's state part does not describe a state of python_persian_rummy")
-    return _REPLAY
-
-
-_replay.__module__ = PICKLED_MODULE
+#: The one name a state's pickle may look up (the node's replay mark, see ``_node``).
+ALLOWED: Final = ("persian_rummy.openspiel", "_replay")
 
 #: The call that is making a new state of this game (see the module documentation), per thread.
 _GUARD: Final = threading.local()
+_INSTALL: Final = threading.Lock()
+_installed: list[bool] = []
 
 
 def _site(frame: FrameType | None) -> tuple[int, object, int] | None:
@@ -84,7 +50,13 @@ def _site(frame: FrameType | None) -> tuple[int, object, int] | None:
 
 
 def arm_guard() -> None:
-    """Arm the guard for the call that is making a new state (the caller's caller's frame)."""
+    """Arm the guard for the call that is making a new state (the caller's caller's frame),
+    installing the hook first if this is the process's first state of this game."""
+    if not _installed:
+        with _INSTALL:
+            if not _installed:
+                sys.addaudithook(_audit)
+                _installed.append(True)
     try:
         frame: FrameType | None = sys._getframe(2)
     except ValueError:  # called from outside Python
@@ -100,12 +72,9 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
         frame: FrameType | None = sys._getframe(1)
     except ValueError:  # no Python frame: called from outside Python
         frame = None
-    if _site(frame) != _GUARD.site or tuple(args) == (PICKLED_MODULE, "_replay"):
+    if _site(frame) != _GUARD.site or tuple(args) == ALLOWED:
         return
     raise NotationError(
         f"the text's state part names {excerpt(args[0], 40)}.{excerpt(args[1], 40)}; a state of"
         " python_persian_rummy names no code, and none is looked up"
     )
-
-
-sys.addaudithook(_audit)

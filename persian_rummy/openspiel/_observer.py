@@ -25,7 +25,7 @@ from persian_rummy.observation import (
     REVEALED_PLANES,
     SCALAR_PLANE,
 )
-from persian_rummy.openspiel._node import _what
+from persian_rummy.openspiel._node import what
 from persian_rummy.state import PLAYERS
 
 #: The named pieces of an observation tensor, as OpenSpiel's own games give theirs in an
@@ -68,7 +68,7 @@ class InformationStateTensorError(PersianRummyError, pyspiel.SpielError):
     message_is_public = True
 
 
-class _Observer:
+class Observer:
     """OpenSpiel's observer protocol: ``tensor`` and ``dict`` set by :meth:`set_from`, and
     :meth:`string_from`, for one kind of observation (see the module documentation). ``dict``
     holds the tensor's named pieces (:data:`PIECES`), views of ``tensor``."""
@@ -83,7 +83,7 @@ class _Observer:
                 private = iig_obs_type.private_info
             except AttributeError:
                 raise ArgumentTypeError(
-                    f"the observation type is a pyspiel.IIGObservationType, not {_what(iig_obs_type)}"
+                    f"the observation type is a pyspiel.IIGObservationType, not {what(iig_obs_type)}"
                 ) from None
         if private == pyspiel.PrivateInfoType.ALL_PLAYERS or (
             private == pyspiel.PrivateInfoType.SINGLE_PLAYER and not public

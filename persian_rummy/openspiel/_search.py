@@ -18,8 +18,8 @@ from persian_rummy.bots import GreedyBot
 from persian_rummy.encoding import int_to_action
 from persian_rummy.engine import legal_actions, play
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError
-from persian_rummy.openspiel._game import _MARGIN_SCALE, PersianRummyGame, PersianRummyState, state_from_info
-from persian_rummy.openspiel._node import _what
+from persian_rummy.openspiel._game import MARGIN_SCALE, PersianRummyGame, PersianRummyState, state_from_info
+from persian_rummy.openspiel._node import what
 from persian_rummy.rules import Rules
 from persian_rummy.view import InfoState, PlayerView
 
@@ -31,7 +31,7 @@ _UCT_C_LIMIT: Final = 1000.0
 
 def _require_seed(seed: object) -> None:
     if isinstance(seed, bool) or not isinstance(seed, int | str):
-        raise ArgumentTypeError(f"a seed is a whole number or a text, not {_what(seed)}")
+        raise ArgumentTypeError(f"a seed is a whole number or a text, not {what(seed)}")
 
 
 class RolloutEvaluator:
@@ -56,7 +56,7 @@ class RolloutEvaluator:
 
     def __init__(self, *, rollout: str = "random", seed: int = 0) -> None:
         if rollout not in ("random", "greedy"):
-            raise InvalidArgumentError(f"rollout must be 'random' or 'greedy', not {_what(rollout)}")
+            raise InvalidArgumentError(f"rollout must be 'random' or 'greedy', not {what(rollout)}")
         _require_seed(seed)
         self.rollout = rollout
         self._rng = random.Random(seed)
@@ -83,7 +83,7 @@ class RolloutEvaluator:
                 actions = legal_actions(world)
                 world = play(world, actions[rng.randrange(len(actions))])
         margin = world.scores[0] - world.scores[1]
-        value = margin / _MARGIN_SCALE if state._utility == "margin" else float((margin > 0) - (margin < 0))
+        value = margin / MARGIN_SCALE if state._utility == "margin" else float((margin > 0) - (margin < 0))
         return np.asarray([value, -value, value, -value], np.float64)
 
     def prior(self, state: PersianRummyState) -> list[tuple[int, float]]:
@@ -124,10 +124,10 @@ class ISMCTSPlayer:
 
         if type(simulations) is not int or not 2 <= simulations <= _SIMULATIONS_LIMIT:
             raise InvalidArgumentError(
-                f"simulations must be a whole number from 2 to {_SIMULATIONS_LIMIT}, not {_what(simulations)}"
+                f"simulations must be a whole number from 2 to {_SIMULATIONS_LIMIT}, not {what(simulations)}"
             )
         if type(uct_c) not in (float, int) or not 0.0 <= uct_c <= _UCT_C_LIMIT:
-            raise InvalidArgumentError(f"uct_c must be a number from 0 to {_UCT_C_LIMIT}, not {_what(uct_c)}")
+            raise InvalidArgumentError(f"uct_c must be a number from 0 to {_UCT_C_LIMIT}, not {what(uct_c)}")
         self._evaluator = RolloutEvaluator(rollout=rollout, seed=seed)
         self.seed = seed
         self.simulations = simulations

@@ -2,7 +2,8 @@
 the history) and OpenSpiel's (``pyspiel.serialize_game_and_state``: sections, a history of
 ``player:action`` items, and the state part, a pickle this game never decodes), each read into
 a list of actions that :func:`replay` plays through the rules, every step checked. Nothing
-here unpickles anything."""
+here unpickles anything, and no text read is handed to OpenSpiel: the game's string is parsed
+here, and the game made from the parameters read."""
 
 from __future__ import annotations
 
@@ -12,15 +13,10 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from persian_rummy._extras import needs_extra
-
-with needs_extra("rl", "persian_rummy.openspiel"):
-    import pyspiel
-
 from persian_rummy.encoding import NUM_ACTIONS
 from persian_rummy.errors import ArgumentTypeError, NotationError, PersianRummyError, excerpt
 from persian_rummy.limits import DEALS_LIMIT
-from persian_rummy.openspiel._node import _DEAL_NODES, _START, _what
+from persian_rummy.openspiel._node import DEAL_NODES, START, what
 
 #: The first line of a state's text (:meth:`PersianRummyState.serialize`).
 _HEADER: Final = "persian-rummy openspiel state 1"
@@ -31,7 +27,7 @@ _GAME_TEXT: Final = re.compile(r"python_persian_rummy\(([^()]*)\)")
 #: The longest text :func:`read_envelope` reads: the header, a game's string, and the history
 #: of the longest game (:data:`~persian_rummy.limits.DEALS_LIMIT` deals, R7) at 7 characters
 #: an action.
-_ENVELOPE_LIMIT: Final = 1000 + 7 * DEALS_LIMIT * _DEAL_NODES
+_ENVELOPE_LIMIT: Final = 1000 + 7 * DEALS_LIMIT * DEAL_NODES
 _HISTORY_PLAYER: Final = re.compile(r"-1|[0-3]")
 #: The longest game string read (every parameter written out is about 200 characters).
 _GAME_TEXT_LIMIT: Final = 1000
@@ -48,7 +44,7 @@ def state_text(game: Any, history: Sequence[int]) -> str:
 def read_state_text(game: Any, text: object) -> list[int]:
     """The actions of the state ``text`` (this game's text of a state) describes in ``game``."""
     if not isinstance(text, str):
-        raise ArgumentTypeError(f"a state's text is a str, not {_what(text)}")
+        raise ArgumentTypeError(f"a state's text is a str, not {what(text)}")
     name = str(game)
     limit = len(_HEADER) + len(name) + len("\nhistory:\n") + 5 * game.max_game_length()
     if len(text) > limit:
@@ -169,30 +165,27 @@ def _sections(text: str) -> dict[str, list[str]]:
     return sections
 
 
-def read_envelope(text: object) -> tuple[Any, list[tuple[int, int]], int]:
+def read_envelope(
+    text: object, make_game: Callable[[dict[str, object]], Any]
+) -> tuple[Any, list[tuple[int, int]], int]:
     """The game, the ``(player, action)`` history and the move number of OpenSpiel's text of a
     game and a state (see :func:`~persian_rummy.openspiel.deserialize_game_and_state`), every
-    part checked, nothing unpickled."""
+    part checked, nothing unpickled; the game is ``make_game`` of the parameters its string
+    names (:func:`game_parameters`)."""
     if not isinstance(text, str):
-        raise ArgumentTypeError(f"OpenSpiel's text of a game and a state is a str, not {_what(text)}")
+        raise ArgumentTypeError(f"OpenSpiel's text of a game and a state is a str, not {what(text)}")
     if len(text) > _ENVELOPE_LIMIT:
         raise NotationError(f"the text ({len(text)} characters) is longer than any text of a state of this game")
     sections = _sections(text)
     name = sections["[Game]"]
-    if (
-        len(name) != 1
-        or len(name[0]) > _GAME_TEXT_LIMIT
-        or not (name[0].isascii() and name[0].isprintable())
-        or not _GAME_TEXT.fullmatch(name[0])
-    ):
-        raise NotationError(
-            "the text's [Game] section is one line, python_persian_rummy(...), of printable ASCII characters"
-            f" ({_GAME_TEXT_LIMIT} at most)"
-        )
+    if len(name) != 1:
+        raise NotationError("the text's [Game] section is one line, python_persian_rummy(...)")
     try:
-        game = pyspiel.load_game(name[0])
-    except pyspiel.SpielError as error:
-        raise NotationError(f"the text's game does not load: {excerpt(str(error), 200)}") from None
+        game = make_game(game_parameters(name[0]))
+    except NotationError:
+        raise
+    except PersianRummyError as error:
+        raise NotationError(f"the text's game does not load: {error}") from None
     part = sections["[State]"]
     if len(part) != 3 or not (
         part[0].startswith("history=") and part[1].startswith("move_number=") and part[2].startswith("__dict__=")
@@ -201,6 +194,53 @@ def read_envelope(text: object) -> tuple[Any, list[tuple[int, int]], int]:
     if part[2] != "__dict__=" + _state_part():
         raise NotationError("the text's state part is not what a state of python_persian_rummy writes")
     return game, _history_items(part[0][len("history=") :]), _move_number(part[1][len("move_number=") :])
+
+
+def game_parameters(text: str) -> dict[str, object]:
+    """The parameters named by ``text``, a game's string ``python_persian_rummy(name=value,...)``
+    of at most 1,000 printable ASCII characters, each value typed as OpenSpiel types it: ``True``
+    and ``False`` (or ``true``, ``false``) a bool, signs and digits a whole number (with a point,
+    a real one), anything else a text. The names and the types are the game's to check.
+
+    >>> game_parameters("python_persian_rummy(deals=1,ace_in_runs=high_or_low,top_card_must_meld=False)")
+    {'deals': 1, 'ace_in_runs': 'high_or_low', 'top_card_must_meld': False}
+    >>> game_parameters("python_persian_rummy(deals)")
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.NotationError: the game's parameters are name=value items, not 'deals'
+    """
+    matched = _GAME_TEXT.fullmatch(text) if len(text) <= _GAME_TEXT_LIMIT else None
+    if matched is None or not (text.isascii() and text.isprintable()):
+        raise NotationError(
+            f"a game's string is python_persian_rummy(...), of printable ASCII characters ({_GAME_TEXT_LIMIT} at"
+            f" most), not {excerpt(text, 40)}"
+        )
+    params: dict[str, object] = {}
+    for item in matched.group(1).split(",") if matched.group(1) else []:
+        name, equals, value = item.partition("=")
+        if not name or not equals or "=" in value:
+            raise NotationError(f"the game's parameters are name=value items, not {excerpt(item, 40)}")
+        if name in params:
+            raise NotationError(f"the game's string names the parameter {excerpt(name, 40)} twice")
+        params[name] = _parameter_value(value)
+    return params
+
+
+_BOOLS: Final = {"True": True, "true": True, "False": False, "false": False}
+
+
+def _parameter_value(text: str) -> object:
+    """A parameter's value as OpenSpiel's reader of a game's string types it."""
+    if text in _BOOLS:
+        return _BOOLS[text]
+    try:
+        if text and not text.strip("+-0123456789"):
+            return int(text)
+        if text and not text.strip("+-0123456789."):
+            return float(text)
+    except ValueError:
+        raise NotationError(f"the game's parameter value {excerpt(text, 40)} is not a number") from None
+    return text
 
 
 def _history_items(text: str) -> list[tuple[int, int]]:
@@ -225,7 +265,7 @@ def _state_part() -> str:
     attributes (the node alone, written as the mark), pickled and in base64, as OpenSpiel
     writes them (only written here, to be compared, never read)."""
     if not _STATE_PART:
-        _STATE_PART.append(base64.b64encode(pickle.dumps({"_node": _START})).decode("ascii"))
+        _STATE_PART.append(base64.b64encode(pickle.dumps({"_node": START})).decode("ascii"))
     return _STATE_PART[0]
 
 

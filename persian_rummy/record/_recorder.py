@@ -71,8 +71,8 @@ class Recorder:
         """Deal the next deal from ``seed`` or from ``deck`` (in dealing order) and return its
         first state. The first deal needs one of the two; a later deal given neither is
         shuffled with :func:`~persian_rummy.dealing.deal_seed` of the first deal's seed
-        (``"7/2"`` for the second deal of a game dealt from 7), as the arena and the command
-        line deal. The first dealer is ``dealer`` (0 by default); later deals pass clockwise
+        (``"7/2"`` for the second deal of a game dealt from 7), as a
+        :class:`~persian_rummy.Game` deals. The first dealer is ``dealer`` (0 by default); later deals pass clockwise
         (R7), so ``dealer`` must then be omitted or match.
 
         >>> from persian_rummy import legal_actions

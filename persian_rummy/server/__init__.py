@@ -2,13 +2,17 @@
 own view (needs the ``[server]`` extra: Starlette, uvicorn, websockets).
 
 ``persian-rummy serve`` runs it (see :func:`serve`); :func:`create_app` gives the ASGI
-application for any ASGI server. The pieces: :mod:`~persian_rummy.server.tables` (a game and
-what each seat is sent), :mod:`~persian_rummy.server.store` (SQLite persistence),
-:mod:`~persian_rummy.server.limits` (what strangers may do),
-:mod:`~persian_rummy.server.connections` (the WebSockets and sending under a time limit),
-:mod:`~persian_rummy.server.hub` (the tables, their players and bots, the messages),
-:mod:`~persian_rummy.server.app` (the HTTP endpoints) and :mod:`~persian_rummy.server.pages` (HTML). The "Serving games" page of the docs describes
-the protocol and the security model.
+application for any ASGI server. The pieces: :mod:`~persian_rummy.server.protocol` (the
+protocol's version, names and codes, and the encoder of frames),
+:mod:`~persian_rummy.server.tables` (a game and what each seat is sent),
+:mod:`~persian_rummy.server.store` (SQLite persistence), :mod:`~persian_rummy.server.postgres` (PostgreSQL, for several workers),
+:mod:`~persian_rummy.server.storage` (what the hub asks of either), :mod:`~persian_rummy.server.limits`
+(what strangers may do), :mod:`~persian_rummy.server.connections` (the WebSockets and sending
+under a time limit), :mod:`~persian_rummy.server.live` (a table in play: its game, lock,
+connections and rematch), :mod:`~persian_rummy.server.hub` (the tables in play, the bots,
+the messages), :mod:`~persian_rummy.server.app` (the HTTP endpoints) and
+:mod:`~persian_rummy.server.pages` (HTML). The "Serving games" page of the docs describes the
+protocol and the security model.
 
 >>> from persian_rummy.server import create_app
 >>> create_app(":memory:").state.server.limits.message_bytes
@@ -17,7 +21,15 @@ the protocol and the security model.
 
 from __future__ import annotations
 
+import json
+import os
+import re
+from typing import Any, Final
+
+import attrs
+
 from persian_rummy._extras import needs_extra
+from persian_rummy.errors import InvalidArgumentError, excerpt
 
 with needs_extra("server", __name__):  # checked here, at once: the server runs on all three
     import starlette  # noqa: F401
@@ -30,7 +42,21 @@ from persian_rummy.server.limits import Limits
 from persian_rummy.server.store import Store
 from persian_rummy.server.tables import Table
 
-__all__ = ["Limits", "Server", "Store", "Table", "create_app", "serve"]
+__all__ = ["Limits", "Server", "Store", "Table", "create_app", "serve", "worker_app"]
+
+#: The most worker processes ``serve`` runs.
+MAX_WORKERS: Final = 64
+# How serve() hands its settings to the worker processes it starts (they import the app anew).
+_SETTINGS: Final = "PERSIAN_RUMMY_SERVE"
+
+
+def _shown(db: str) -> str:
+    """``db`` as it is printed: a password in a URL is not.
+
+    >>> _shown("postgresql://ann:secret@db.example/games"), _shown("games.sqlite3")
+    ('postgresql://ann:***@db.example/games', 'games.sqlite3')
+    """
+    return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", db)
 
 
 def serve(
@@ -40,25 +66,54 @@ def serve(
     *,
     bot_delay: float = 0.4,
     limits: Limits | None = None,
+    workers: int = 1,
 ) -> None:
     """Serve tables on ``host:port`` with uvicorn until interrupted, storing games in ``db``
-    and resuming the unfinished ones found there, within ``limits`` (default:
-    :class:`~persian_rummy.server.limits.Limits`). WebSocket messages over 64 KiB close the
-    connection (the application's own limit, 4 KiB, answers with an error frame first).
-    Responses name no server software, frames are not compressed, and the client address the
-    limits count by is the connection's own: no ``X-Forwarded-For`` header is believed."""
+    (a SQLite file, or a PostgreSQL URL ``postgresql://USER@HOST/DB``) and resuming the
+    unfinished ones found there, within ``limits`` (default:
+    :class:`~persian_rummy.server.limits.Limits`). ``workers`` processes share the port
+    (uvicorn's workers, which it starts again when one dies); more than one needs PostgreSQL,
+    which they share as several ``serve`` on several machines may. WebSocket messages over
+    64 KiB close the connection (the application's own limit, 4 KiB, answers with an error
+    frame first). Responses name no server software, frames are not compressed, and the
+    client address the limits count by is the connection's own: no ``X-Forwarded-For`` header
+    is believed. Raises :class:`~persian_rummy.InvalidArgumentError` for a number of workers
+    out of range, or several on SQLite."""
     import uvicorn
 
-    app = create_app(db, bot_delay=bot_delay, limits=Limits() if limits is None else limits)
-    print(f"persian-rummy: serving on http://{host}:{port}/ (games stored in {db}; Ctrl-C stops)", flush=True)
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        ws_max_size=65536,
-        log_level="warning",
-        ws="websockets-sansio",
-        server_header=False,
-        proxy_headers=False,
-        ws_per_message_deflate=False,
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
+        raise InvalidArgumentError(f"workers is a whole number 1-{MAX_WORKERS}, not {excerpt(workers)}")
+    shared = db.startswith(("postgresql://", "postgres://"))
+    if workers > 1 and not shared:
+        raise InvalidArgumentError(
+            f"{workers} workers share their tables through a PostgreSQL database (--db postgresql://USER@HOST/DB); "
+            f"a SQLite file ({db}) serves one process"
+        )
+    limits = Limits() if limits is None else limits
+    options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "ws_max_size": 65536,
+        "log_level": "warning",
+        "ws": "websockets-sansio",
+        "server_header": False,
+        "proxy_headers": False,
+        "ws_per_message_deflate": False,
+    }
+    processes = f", {workers} workers" if workers > 1 else ""
+    print(
+        f"persian-rummy: serving on http://{host}:{port}/ (games stored in {_shown(db)}{processes}; Ctrl-C stops)",
+        flush=True,
     )
+    if workers == 1:
+        uvicorn.run(create_app(db, bot_delay=bot_delay, limits=limits), **options)
+        return
+    os.environ[_SETTINGS] = json.dumps({"db": db, "bot_delay": bot_delay, "limits": attrs.asdict(limits)})
+    uvicorn.run("persian_rummy.server:worker_app", factory=True, workers=workers, **options)
+
+
+def worker_app() -> Any:
+    """The application of one worker that :func:`serve` started (uvicorn calls it in each
+    worker process), with the settings ``serve`` left in the environment."""
+    settings = json.loads(os.environ[_SETTINGS])
+    return create_app(settings["db"], bot_delay=settings["bot_delay"], limits=Limits(**settings["limits"]))

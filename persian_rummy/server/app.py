@@ -17,9 +17,11 @@ the limits refuse is answered in one place, Starlette's ``exception_handlers``: 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator, Mapping
+import time
+from collections.abc import AsyncIterator, Callable, Mapping
 from importlib import resources
 from typing import Any, Final
 from urllib.parse import parse_qs
@@ -34,16 +36,18 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from persian_rummy.errors import NotationError, PersianRummyError
+from persian_rummy.errors import ArgumentTypeError, NotationError, PersianRummyError, excerpt
 from persian_rummy.rules import Rules
+from persian_rummy.server.hints import hints_off
 from persian_rummy.server.hub import Server
 from persian_rummy.server.limits import DEFAULT_LIMITS, CapacityError, Limits, client_address
 from persian_rummy.server.pages import created, lobby, problem, table_page
-from persian_rummy.server.store import Store
-from persian_rummy.server.tables import HUMAN
+from persian_rummy.server.protocol import HUMAN
+from persian_rummy.server.storage import Storage, StoreUnavailable
+from persian_rummy.server.store import SQLiteStorage, Store
 from persian_rummy.state import PLAYERS, SEAT_NAMES
 
-__all__ = ["create_app"]
+__all__ = ["create_app", "open_storage"]
 
 #: The server's icon (also its ``/favicon.ico``, which browsers ask for).
 _ICON: Final = str(resources.files("persian_rummy.server").joinpath("static").joinpath("favicon.svg"))
@@ -157,7 +161,7 @@ async def _refused(request: Request, error: Exception) -> Response:
     """The one answer to a refused request: JSON ``{"error": reason}`` under ``/api/``, else a
     page that says it; the status is the limit's (429, 503), the refusal's or 400."""
     reason = error.reason if isinstance(error, PersianRummyError) else "the request was refused"
-    status = error.status if isinstance(error, CapacityError | _Refused) else 400
+    status = error.status if isinstance(error, CapacityError | StoreUnavailable | _Refused) else 400
     if request.url.path.startswith("/api/"):
         return JSONResponse({"error": reason}, status)
     return _html(problem(reason), status)
@@ -259,22 +263,23 @@ async def _rematch(request: Request) -> Response:
 
 
 async def _seat_page(request: Request) -> Response:
-    opened = _server(request).open(request.path_params["token"])
+    opened = await _server(request).open(request.path_params["token"])
     if opened is None:
         return _html(problem("This link opens no table."), 404)
-    table, seat = opened
-    return _html(table_page(table, seat))
+    live, seat = opened
+    # The page says whether the seat may ask for hints, which loads the learned player the
+    # first time: on a thread, not on the event loop.
+    await asyncio.to_thread(hints_off, live.table)
+    return _html(table_page(live.table, seat))
 
 
 async def _record(request: Request) -> Response:
-    server = _server(request)
-    opened = server.open(request.path_params["token"])
-    table, seat = opened if opened is not None else (None, None)
-    if table is None or seat is None:
+    opened = await _server(request).open(request.path_params["token"])
+    live, seat = opened if opened is not None else (None, None)
+    if live is None or seat is None:
         return PlainTextResponse("This link has no record to download.", 404)
-    async with server.locks[table.id]:
-        text = table.record_text(seat)
-    disposition = f'attachment; filename="persian-rummy-{table.id}-{SEAT_NAMES[seat].lower()}.prr"'
+    text = await live.record_text(seat)
+    disposition = f'attachment; filename="persian-rummy-{live.id}-{SEAT_NAMES[seat].lower()}.prr"'
     return PlainTextResponse(text, headers={"Content-Disposition": disposition})
 
 
@@ -289,8 +294,7 @@ async def _websocket(websocket: WebSocket) -> None:
 @contextlib.asynccontextmanager
 async def _lifespan(app: Starlette) -> AsyncIterator[None]:
     server: Server = app.state.server
-    server.resume_all()
-    server.start_sweeping()
+    await server.start()
     yield
     await server.close()
 
@@ -309,12 +313,36 @@ _ROUTES: Final = [
 ]
 
 
+def open_storage(db: str | Store | Storage) -> Storage:
+    """The database ``db`` names: a PostgreSQL URL (``postgresql://USER@HOST/DB``, for one
+    worker or several), else the path of a SQLite file (one process); or the
+    :class:`~persian_rummy.server.store.Store` or
+    :class:`~persian_rummy.server.storage.Storage` given.
+
+    >>> type(open_storage(":memory:")).__name__
+    'SQLiteStorage'
+    """
+    if isinstance(db, Storage):
+        return db
+    if isinstance(db, str) and db.startswith(("postgresql://", "postgres://")):
+        from persian_rummy.server.postgres import PostgresStore
+
+        return PostgresStore(db)
+    return SQLiteStorage(db if isinstance(db, Store) else Store(db))
+
+
 def create_app(
-    db: str | Store = "persian-rummy.sqlite3", *, bot_delay: float = 0.0, limits: Limits = DEFAULT_LIMITS
+    db: str | Store | Storage = "persian-rummy.sqlite3",
+    *,
+    bot_delay: float = 0.0,
+    limits: Limits = DEFAULT_LIMITS,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Starlette:
-    """The Starlette application of a table server storing its games in the SQLite file
-    ``db`` (or a :class:`~persian_rummy.server.store.Store`); on start it replays every
-    unfinished game found there. ``app.state.server`` is the :class:`~persian_rummy.server.hub.Server`.
+    """The Starlette application of a table server storing its games in ``db``
+    (:func:`~persian_rummy.server.app.open_storage`: a SQLite file, or a PostgreSQL database several workers may
+    share); on start it replays every unfinished game found there. ``app.state.server`` is
+    the :class:`~persian_rummy.server.hub.Server` (``bot_delay``, ``limits`` and ``clock`` are
+    its own).
 
     >>> create_app(":memory:").state.server.tables
     {}
@@ -325,5 +353,7 @@ def create_app(
         exception_handlers={PersianRummyError: _refused},
         lifespan=_lifespan,
     )
-    app.state.server = Server(db if isinstance(db, Store) else Store(db), bot_delay=bot_delay, limits=limits)
+    if not callable(clock):  # before the database is opened
+        raise ArgumentTypeError(f"a clock is a function that returns seconds, not {excerpt(clock)}")
+    app.state.server = Server(open_storage(db), bot_delay=bot_delay, limits=limits, clock=clock)
     return app

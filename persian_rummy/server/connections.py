@@ -10,42 +10,50 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import sys
-from collections.abc import Awaitable, Mapping, Sequence
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from persian_rummy.actions import Action
 from persian_rummy.server.limits import Limits, TokenBucket
+from persian_rummy.server.protocol import encode_frame
 from persian_rummy.server.tables import Table
 
 __all__ = ["SEND_TIMEOUT", "Connection", "ack_frame", "close_connection", "error_frame", "send_in_turn", "within"]
 
 #: Seconds a frame may wait for a client that does not read before the client is dropped.
 SEND_TIMEOUT: Final = 10.0
-# One encoder for the small frames (an acknowledgement, an error): json.dumps with options
-# builds a new one at each call.
-_FRAME_ENCODER: Final = json.JSONEncoder(separators=(",", ":"))
 
 
 class Connection:
     """One open WebSocket of a table: for a seat (0-3) or a spectator (``seat`` is ``None``),
-    with its own rate limit. :meth:`send` never raises: a connection that went away is
-    marked ``closed``."""
+    with its own rate limit, measured by ``clock`` (see :class:`~persian_rummy.server.limits.TokenBucket`).
+    :meth:`send` never raises: a connection that went away is marked ``closed``."""
 
-    def __init__(self, websocket: WebSocket, table: Table, seat: int | None, limits: Limits) -> None:
+    def __init__(
+        self,
+        websocket: WebSocket,
+        table: Table,
+        seat: int | None,
+        limits: Limits,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.websocket = websocket
         self.table = table
         self.seat = seat
-        self.bucket = TokenBucket(limits.rate, limits.burst)
+        self.bucket = TokenBucket(limits.rate, limits.burst, clock=clock)
         self.strikes = 0
         self.closed = False
+        #: The number of this window of its seat: a later window of the seat supersedes it.
+        self.window = 0
 
     async def send(self, frame: Mapping[str, Any]) -> None:
         """Send one frame as JSON text, unless the connection is closed (:meth:`send_text`)."""
-        await self.send_text(_FRAME_ENCODER.encode(frame))
+        await self.send_text(encode_frame(frame))
 
     async def send_text(self, text: str) -> None:
         """Send a frame already written as JSON text. A client that does not read for
@@ -103,7 +111,7 @@ def ack_frame(seq: int, action: Action, request_id: object) -> str:
     >>> ack_frame(3, Action.parse("draw"), 7)
     '{"type":"ack","seq":3,"action":"draw","id":7}'
     """
-    return _FRAME_ENCODER.encode({"type": "ack", "seq": seq, "action": str(action), "id": request_id})
+    return encode_frame({"type": "ack", "seq": seq, "action": str(action), "id": request_id})
 
 
 def error_frame(code: str, reason: str, **extra: Any) -> dict[str, Any]:
@@ -121,5 +129,5 @@ async def close_connection(connection: Connection, code: int, notice: dict[str, 
     websocket = connection.websocket
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError, asyncio.TimeoutError):
         if websocket.application_state is WebSocketState.CONNECTED:
-            await within(websocket.send_text(json.dumps(notice)), SEND_TIMEOUT)
+            await within(websocket.send_text(encode_frame(notice)), SEND_TIMEOUT)
         await websocket.close(code=code)

@@ -116,21 +116,35 @@ class CapacityError(PersianRummyError):
 
 
 class TokenBucket:
-    """A token bucket: :meth:`take` says whether one more message fits the rate.
+    """A token bucket: :meth:`take` says whether one more message fits the rate. Time is read
+    from ``clock`` (seconds, never going back; ``time.monotonic`` unless given), so a test
+    can give one it moves itself and a message refused depends on the messages alone, not on
+    how fast the machine runs.
 
-    >>> bucket = TokenBucket(rate=1.0, burst=2.0)
+    >>> now = [0.0]
+    >>> bucket = TokenBucket(rate=1.0, burst=2.0, clock=lambda: now[0])
     >>> [bucket.take() for _ in range(3)]
     [True, True, False]
+    >>> now[0] += 1.0  # a second later: one message more
+    >>> [bucket.take() for _ in range(2)]
+    [True, False]
+    >>> TokenBucket(1.0, 2.0, clock=0.0)
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.ArgumentTypeError: a clock is a function that returns seconds, not 0.0
     """
 
-    def __init__(self, rate: float, burst: float) -> None:
+    def __init__(self, rate: float, burst: float, *, clock: Callable[[], float] = time.monotonic) -> None:
+        if not callable(clock):
+            raise ArgumentTypeError(f"a clock is a function that returns seconds, not {excerpt(clock)}")
         self.rate, self.burst = rate, burst
+        self.clock = clock
         self.level = burst
-        self.stamp = time.monotonic()
+        self.stamp = clock()
 
     def take(self) -> bool:
         """Whether one more message fits the rate now (it is counted if so)."""
-        now = time.monotonic()
+        now = self.clock()
         self.level = min(self.burst, self.level + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.level < 1:
@@ -141,11 +155,15 @@ class TokenBucket:
     def delay(self) -> float:
         """Seconds until :meth:`take` will find a message fits (0 when one fits now).
 
-        >>> bucket = TokenBucket(rate=4.0, burst=1.0)
-        >>> bucket.take(), 0.2 < bucket.delay() <= 0.25
-        (True, True)
+        >>> now = [0.0]
+        >>> bucket = TokenBucket(rate=4.0, burst=1.0, clock=lambda: now[0])
+        >>> bucket.take(), bucket.delay()
+        (True, 0.25)
+        >>> now[0] += 0.125
+        >>> bucket.delay()
+        0.125
         """
-        level = min(self.burst, self.level + (time.monotonic() - self.stamp) * self.rate)
+        level = min(self.burst, self.level + (self.clock() - self.stamp) * self.rate)
         return max(0.0, (1 - level) / self.rate)
 
 

@@ -9,15 +9,31 @@ Every value put into a page is escaped; pages load no script but the server's ow
 
 from __future__ import annotations
 
+import hashlib
+import json
 from html import escape
-from typing import Any
+from importlib import resources
+from typing import Any, Final
 
-from persian_rummy.bots import BOTS
+from persian_rummy.bots import DEFAULT_LEVEL
 from persian_rummy.rules import PRESETS
-from persian_rummy.server.tables import HUMAN, Table
+from persian_rummy.server.hints import hints_off
+from persian_rummy.server.levels import level_of, levels
+from persian_rummy.server.protocol import HUMAN, PROTOCOL, page_protocol
+from persian_rummy.server.tables import Table
 from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, team_of
 
 __all__ = ["created", "lobby", "problem", "table_page"]
+
+# The protocol's names and numbers, as the table's page carries them for its script (an
+# attribute's text: escaped like every value in a page).
+_PROTOCOL_TEXT: Final = escape(json.dumps(page_protocol(), ensure_ascii=False, separators=(",", ":")))
+# The page's script and style sheet are asked for by their contents' digest too, so a browser
+# holding an older copy (they are cached for minutes) fetches the new one.
+_STATIC: Final = resources.files("persian_rummy.server").joinpath("static")
+_VERSION: Final = hashlib.sha256(
+    b"".join(_STATIC.joinpath(name).read_bytes() for name in ("table.js", "table.css"))
+).hexdigest()[:12]
 
 
 def _page(title: str, body: str, *, page: str = "lobby") -> str:
@@ -26,9 +42,15 @@ def _page(title: str, body: str, *, page: str = "lobby") -> str:
         f'<html lang="en"><head><meta charset="utf-8"><title>{escape(title)} · persian-rummy</title>'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
-        '<link rel="stylesheet" href="/static/table.css"></head>'
+        f'<link rel="stylesheet" href="/static/table.css?v={_VERSION}"></head>'
         f'<body class="{page}">{body}</body></html>\n'
     )
+
+
+def _bot_words(kind: str) -> str:
+    """A bot seat's kind as a person reads it: ``the medium bot (greedy)``."""
+    level = level_of(kind)
+    return f"the {kind} bot" if level is None else f"the {level.name} bot ({kind})"
 
 
 def problem(message: str) -> str:
@@ -44,19 +66,24 @@ def problem(message: str) -> str:
 
 
 def lobby() -> str:
-    """The form that creates a table: a kind (a person or a bot) and a name per seat, and the rules.
+    """The form that creates a table: who plays each seat (a person, or a bot by its level's
+    name and description, :func:`~persian_rummy.server.levels.levels`) with a name, and the rules.
 
-    >>> lobby().count('<select name="seat')
-    4
+    >>> page = lobby()
+    >>> page.count('<select name="seat'), '<option value="expert">Expert: The learned player searching ahead: the strongest.</option>' in page
+    (4, True)
     """
-    # Each bot once, by its first name (montecarlo, not also its short name mc).
-    kinds = [HUMAN, *list({factory: name for name, factory in reversed(BOTS.items())}.values())[::-1]]
+    choices = [(HUMAN, "a person")] + [
+        (level.bot, f"{level.name.capitalize()}: {level.description}") for level in levels()
+    ]
+    # The strongest level that answers within a second (the command line's default too).
+    default_bot = next(level.bot for level in levels() if level.name == DEFAULT_LEVEL)
     seats = []
     for seat, name in enumerate(SEAT_NAMES):
-        default = HUMAN if seat == 2 else "greedy"
+        default = HUMAN if seat == 2 else default_bot
         options = "".join(
-            f'<option value="{kind}"{" selected" if kind == default else ""}>{"a person" if kind == HUMAN else kind + " bot"}</option>'
-            for kind in kinds
+            f'<option value="{escape(value)}"{" selected" if value == default else ""}>{escape(label)}</option>'
+            for value, label in choices
         )
         seats.append(
             f"<fieldset><legend>{name} (seat {seat}, {TEAM_NAMES[team_of(seat)]})</legend>"
@@ -64,6 +91,10 @@ def lobby() -> str:
             f'<label>Name: <input name="name{seat}" value="{name}" maxlength="40"></label></fieldset>'
         )
     presets = "".join(f'<option value="{name}">{name}</option>' for name in PRESETS)
+    described = "".join(
+        f"<dt>{escape(level.name.capitalize())} ({escape(level.bot)} bot)</dt><dd>{escape(level.description)}</dd>"
+        for level in levels()
+    )
     return _page(
         "New table",
         "<main><h1>Persian Rummy: a new table</h1>"
@@ -73,6 +104,7 @@ def lobby() -> str:
         '<label>or knobs: <input name="knobs" placeholder="deals=1 going_out_bonus=50" maxlength="400"></label>'
         "</fieldset>"
         '<p><button type="submit">Create the table</button></p></form>'
+        f'<h2>The bots\' levels</h2><dl id="levels">{described}</dl>'
         "<p>Each person gets a secret link to their seat; anyone with the spectator link sees the public table "
         "only. Bots play the other seats.</p></main>",
     )
@@ -98,7 +130,7 @@ def created(table: Table, tokens: dict[str, Any], base: str) -> str:
         for seat, token in tokens["seats"]
     )
     bots = "".join(
-        f"<li>{escape(_who(table, seat))}: the {escape(kind)} bot</li>"
+        f"<li>{escape(_who(table, seat))}: {escape(_bot_words(kind))}</li>"
         for seat, kind in enumerate(table.seats)
         if kind != HUMAN
     )
@@ -122,64 +154,103 @@ def created(table: Table, tokens: dict[str, Any], base: str) -> str:
 
 def table_page(table: Table, seat: int | None) -> str:
     """The page of a seat (or of a spectator, ``seat=None``): drawn live by the page's script
-    from the WebSocket's frames. Its hooks for scripts and tests are stable: the buttons
-    ``draw``, ``meld``, ``discard`` and ``pass``, ``status``, the ``log``, the own ``hand``.
+    from the WebSocket's frames, in one screen (the table above shrinks or scrolls in place;
+    the hand and the actions stay under the thumb). Its hooks for scripts and tests are
+    stable: the buttons ``draw``, ``meld``, ``discard``, ``pass`` and ``hint``, ``status``,
+    the ``log``, the own ``hand``, ``rematch`` at the game's end. Every control starts
+    disabled: the frames enable what the legal actions allow. The script takes the protocol's
+    names and numbers from the page's ``data-protocol``
+    (:func:`~persian_rummy.server.protocol.page_protocol`), and is asked for by the protocol's
+    version and its own digest, so a browser that kept an older script fetches the new one.
+    ``data-hints`` is empty when the seat may ask for hints, else why not.
 
     >>> page = table_page(Table.new(seats=("human",) * 4, table_id="t"), 1)
     >>> 'data-seat="1"' in page, 'id="hand"' in page, 'id="log"' in page, 'id="rematch"' in page
     (True, True, True, True)
+    >>> 'data-protocol="{&quot;protocol&quot;:2,' in page, 'src="/static/table.js?protocol=2&amp;v=' in page
+    (True, True)
+    >>> '<button id="draw" type="button" disabled>' in page, 'data-hints=""' in page
+    (True, True)
     """
     who = "watching" if seat is None else _who(table, seat)
-    mine = (
-        ""
-        if seat is None
-        else '<section id="mine" aria-label="Your hand and actions">'
-        '<div id="hand" role="group" aria-label="Your hand: select cards"></div>'
-        '<p id="hint" aria-live="polite"></p>'
-        '<div id="controls" role="toolbar" aria-label="Actions">'
-        '<button id="draw" type="button">Draw</button>'
-        '<button id="meld" type="button">Meld</button>'
-        '<button id="discard" type="button">Discard</button>'
-        '<button id="pass" type="button">Pass</button>'
-        '<button id="clear" type="button" class="quiet">Clear selection</button></div>'
-        '<div id="arrange" role="toolbar" aria-label="Arrange">'
-        '<button id="by-suit" type="button" class="quiet">Sort by suit</button>'
-        '<button id="by-rank" type="button" class="quiet">Sort by rank</button>'
-        '<button id="sound" type="button" class="quiet" aria-pressed="false">Sound: off</button></div>'
-        '<form id="typed"><label>Type an action: <input id="action" list="legal" autocomplete="off" '
-        'placeholder="draw, take 2, meld 4s 5s 6s, layoff 7c 1, discard Jk, help"></label>'
-        '<datalist id="legal"></datalist><button type="submit" class="quiet">Play</button></form>'
-        "</section>"
+    off = hints_off(table) or "" if seat is not None else "a spectator takes no hints"
+    pace = (
+        '<label>Others\' moves: <select id="pace">'
+        '<option value="instant">instant</option><option value="quick">quick</option>'
+        '<option value="steady" selected>steady</option><option value="slow">slow</option></select></label>'
     )
     help_text = (
         "Tap the stock or Draw to draw, or a discard-pile card to take it and every card above it. "
         "Tap your cards to select them (they lift), then Meld; select one card and tap a lit meld to lay it off; "
         "select one card and press Discard to end your turn. Lit cards and buttons are what you may do now. "
-        "Drag cards, or Alt+arrow keys, to arrange your hand. Every control is a button: Tab to it, Enter or Space presses it."
+        + ("" if off else "Hint shows what the strongest bot would play. ")
+        + "Drag cards, or Alt+arrow keys, to arrange your hand; arrow keys move between its cards. "
+        "Every control is a button: Tab to it, Enter or Space presses it."
         if seat is not None
         else "You are watching: only the public table is shown."
     )
+    more = (
+        '<details id="more"><summary>More: arrange, pace, type a move, help</summary>'
+        + (
+            '<div id="arrange" role="toolbar" aria-label="Arrange">'
+            '<button id="clear" type="button" class="quiet" disabled>Clear selection</button>'
+            '<button id="by-suit" type="button" class="quiet">Sort by suit</button>'
+            '<button id="by-rank" type="button" class="quiet">Sort by rank</button>'
+            '<button id="sound" type="button" class="quiet" aria-pressed="false">Sound: off</button></div>'
+            if seat is not None
+            else ""
+        )
+        + f'<p class="setting">{pace}</p>'
+        + (
+            '<form id="typed"><label>Type an action: <input id="action" list="legal" autocomplete="off" '
+            'placeholder="draw, take 2, meld 4s 5s 6s, layoff 7c 1, discard Jk, help"></label>'
+            '<datalist id="legal"></datalist><button type="submit" class="quiet">Play</button></form>'
+            if seat is not None
+            else ""
+        )
+        + f'<p id="help">{help_text}</p>'
+        + ('<p><a id="record" href="">Download the game record</a></p>' if seat is not None else "")
+        + "</details>"
+    )
+    mine = (
+        f'<section id="mine" aria-label="Settings">{more}</section>'
+        if seat is None
+        else '<section id="mine" aria-label="Your hand and actions">'
+        '<p id="tip" aria-live="polite"></p>'
+        '<div id="hand" role="group" aria-label="Your hand: select cards"></div>'
+        '<div id="controls" role="group" aria-label="Actions">'
+        '<button id="draw" type="button" disabled>Draw</button>'
+        '<button id="meld" type="button" disabled>Meld</button>'
+        '<button id="discard" type="button" disabled>Discard</button>'
+        '<button id="pass" type="button" disabled>Pass</button>'
+        + ("" if off else '<button id="hint" type="button" class="quiet" disabled>Hint</button>')
+        + f"</div>{more}</section>"
+    )
     return _page(
         f"Table {table.id}",
-        f'<main id="table" data-seat="{"" if seat is None else seat}">'
+        f'<main id="table" data-seat="{"" if seat is None else seat}" data-protocol="{_PROTOCOL_TEXT}" '
+        f'data-hints="{escape(off)}">'
         f"<header><h1>Persian Rummy · {escape(who)}</h1>"
         '<p id="status" role="status" aria-live="polite">Connecting…</p>'
         '<button id="retake" type="button" hidden>Take the seat back here</button>'
-        '<p id="scores"></p></header>'
+        '<p id="scores"></p>'
+        '<div id="end" role="group" aria-label="The game is over" hidden>'
+        + ('<button id="rematch" type="button">Rematch</button>' if seat is not None else "")
+        + '<a class="button" id="lobby" href="/">New game</a>'
+        '<button id="show-sheet" type="button" class="quiet">Score sheet</button></div></header>'
         '<div id="game"><section id="board" aria-label="The table">'
         '<div id="seats"></div>'
-        '<div id="centre"><button id="stock" type="button" data-stock="">Stock</button>'
-        '<div id="pile" role="group" aria-label="Discard pile (oldest first)"></div></div>'
-        '<h2 class="small">Melds</h2><div id="melds"></div>'
-        f"</section>{mine}"
-        '<aside id="log-box" aria-label="Moves"><h2 class="small">Moves</h2><div id="log" tabindex="0"></div></aside></div>'
-        f'<details id="help"><summary>How to play here</summary><p>{help_text}</p></details>'
-        + ('<p><a id="record" href="">Download the game record</a></p>' if seat is not None else "")
-        + '<dialog id="sheet" aria-labelledby="sheet-title"><h2 id="sheet-title">Score sheet</h2><div class="scroll"><table id="sheet-table"></table></div>'
-        '<p id="sheet-result"></p><div id="end" hidden>'
-        + ('<button id="rematch" type="button">Rematch</button>' if seat is not None else "")
-        + '<a class="button" id="lobby" href="/">New game: back to the lobby</a></div>'
+        '<div id="centre"><button id="stock" type="button" data-stock="" disabled>Stock</button>'
+        '<div id="pile" role="group" aria-label="Discard pile (oldest first)" tabindex="0"></div></div>'
+        '<div id="meld-box" role="group" aria-label="Melds" tabindex="0"><h2 class="small">Melds</h2>'
+        '<div id="melds"></div></div></section>'
+        '<aside id="log-box" aria-label="Moves"><h2 class="small">Moves</h2>'
+        '<div id="log" role="log" aria-live="polite" tabindex="0"></div></aside>'
+        f"{mine}</div>"
+        '<dialog id="sheet" aria-labelledby="sheet-title"><h2 id="sheet-title">Score sheet</h2>'
+        '<div class="scroll"><table id="sheet-table"></table></div>'
+        '<p id="sheet-result"></p><div id="sheet-end"></div>'
         '<p><button id="sheet-close" type="button" autofocus>Continue</button></p></dialog>'
-        '</main><script src="/static/table.js"></script>',
+        f'</main><script src="/static/table.js?protocol={PROTOCOL}&amp;v={_VERSION}"></script>',
         page="table",
     )

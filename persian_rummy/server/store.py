@@ -38,14 +38,19 @@ import hashlib
 import json
 import sqlite3
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timezone
-from typing import Final, NamedTuple
+from typing import Final, TypeVar
 
 from persian_rummy.rules import Rules
+from persian_rummy.server.limits import Limits
+from persian_rummy.server.storage import ActionRow, Conflict, Storage, StoreUnavailable, capacity_refusal
 from persian_rummy.server.tables import Table
 
-__all__ = ["ActionRow", "GroupCommit", "Store", "token_digest"]
+__all__ = ["ActionRow", "GroupCommit", "SQLiteStorage", "Store", "token_digest"]
+
+_T = TypeVar("_T")
 
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -74,7 +79,16 @@ CREATE TABLE IF NOT EXISTS actions (
 );
 """
 # Columns added since the first schema, added to an older database when it is opened.
-_ADDED: Final = {"owner": "TEXT NOT NULL DEFAULT ''", "expired": "INTEGER NOT NULL DEFAULT 0"}
+_ADDED: Final = {
+    "owner": "TEXT NOT NULL DEFAULT ''",
+    "expired": "INTEGER NOT NULL DEFAULT 0",
+    # Whether a person has played, and when the last action was (seconds since the epoch;
+    # NULL: none since the table was created), which expiry reads; the game this one is the
+    # rematch of.
+    "played": "INTEGER NOT NULL DEFAULT 0",
+    "touched": "REAL",
+    "rematch_of": "TEXT",
+}
 _COLUMNS: Final = "id, rules, seed, dealer, seats, names, owner, created"
 _Row = tuple[str, str, "int | str", int, str, str, str, str]
 
@@ -98,21 +112,6 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-class ActionRow(NamedTuple):
-    """One accepted action to store: its table, its number ``seq`` (1-based), the seat that
-    played it, its text, and whether it ended the game.
-
-    >>> ActionRow("t1", 1, 1, "draw")
-    ActionRow(table_id='t1', seq=1, seat=1, action='draw', finished=False)
-    """
-
-    table_id: str
-    seq: int
-    seat: int
-    action: str
-    finished: bool = False
-
-
 class Store:
     """The SQLite database of a server (``path``; ``":memory:"`` for tests).
 
@@ -131,6 +130,7 @@ class Store:
         for column, kind in _ADDED.items():
             if column not in present:
                 self._db.execute(f"ALTER TABLE tables ADD COLUMN {column} {kind}")
+        self._db.execute("CREATE UNIQUE INDEX IF NOT EXISTS tables_rematch ON tables (rematch_of)")
         # The server commits actions on a thread of its own and reads on its event loop: one
         # operation at a time on each connection, so no transaction ever interleaves another.
         self._lock = threading.Lock()
@@ -148,35 +148,74 @@ class Store:
             with self._read_lock:
                 self._reader.close()
 
-    def add_table(self, table: Table, tokens: Mapping[str, int | None]) -> None:
+    def add_table(
+        self,
+        table: Table,
+        tokens: Mapping[str, int | None],
+        *,
+        limits: Limits | None = None,
+        rematch_of: str | None = None,
+    ) -> None:
         """Store a new table and the digests of its tokens (``token -> seat``, ``None`` for a
-        spectator link), in one transaction."""
+        spectator link), in one transaction. With ``limits``, the tables in play are counted
+        first in the same transaction, and one over a limit raises
+        :class:`~persian_rummy.server.limits.CapacityError` (nothing stored); with
+        ``rematch_of``, a game that has its rematch already raises
+        :class:`~persian_rummy.server.storage.Conflict`."""
         with self._lock, self._db:
-            self._db.execute("BEGIN")
-            self._db.execute(
-                "INSERT INTO tables (id, rules, seed, dealer, seats, names, owner, created) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    table.id,
-                    str(table.rules),
-                    _seed_text(table.seed),
-                    table.dealer,
-                    json.dumps(table.seats),
-                    json.dumps(table.names),
-                    table.owner,
-                    datetime.fromtimestamp(table.created, timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
-                ),
-            )
+            self._db.execute("BEGIN IMMEDIATE")
+            if limits is not None:
+                total, owned = self._db.execute(
+                    "SELECT count(*), coalesce(sum(owner = ?), 0) FROM tables WHERE finished = 0 AND expired = 0",
+                    (table.owner,),
+                ).fetchone()
+                refusal = capacity_refusal(limits, total, owned if table.owner else 0)
+                if refusal is not None:
+                    raise refusal
+            try:
+                self._db.execute(
+                    "INSERT INTO tables (id, rules, seed, dealer, seats, names, owner, created, rematch_of) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        table.id,
+                        str(table.rules),
+                        _seed_text(table.seed),
+                        table.dealer,
+                        json.dumps(table.seats),
+                        json.dumps(table.names),
+                        table.owner,
+                        datetime.fromtimestamp(table.created, timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
+                        rematch_of,
+                    ),
+                )
+            except sqlite3.IntegrityError as error:
+                if rematch_of is not None and "rematch_of" in str(error):
+                    raise Conflict(f"the game at {rematch_of} has its rematch already") from None
+                raise
             self._db.executemany(
                 "INSERT INTO tokens (digest, table_id, seat) VALUES (?, ?, ?)",
                 [(token_digest(token), table.id, seat) for token, seat in tokens.items()],
             )
 
-    def add_actions(self, rows: Sequence[ActionRow]) -> None:
+    def add_token(self, token: str, table_id: str, seat: int | None) -> None:
+        """Let ``token`` open ``seat`` of ``table_id`` too (nothing if it does already)."""
+        with self._lock:
+            self._db.execute(
+                "INSERT OR IGNORE INTO tokens (digest, table_id, seat) VALUES (?, ?, ?)",
+                (token_digest(token), table_id, seat),
+            )
+
+    def rematch_of(self, table_id: str) -> str | None:
+        """The id of the rematch of the game at ``table_id``, once one is made."""
+        with self._read_lock:
+            row = self._reader.execute("SELECT id FROM tables WHERE rematch_of = ?", (table_id,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def add_actions(self, rows: Sequence[ActionRow], now: float | None = None) -> None:
         """Store accepted actions, of one table or several, in one transaction committed
         before this returns (one ``fsync`` for them all): either every row is stored or, when
-        this raises ``sqlite3.Error``, none is.
-
+        this raises ``sqlite3.Error``, none is. Each table's row notes the time (``now``,
+        seconds since the epoch), whether a person played and whether the game is over.
         >>> from persian_rummy.server.tables import Table
         >>> store = Store(":memory:")
         >>> for name in ("a", "b"):
@@ -191,8 +230,10 @@ class Store:
                 "INSERT INTO actions (table_id, seq, seat, action) VALUES (?, ?, ?, ?)",
                 [(row.table_id, row.seq, row.seat, row.action) for row in rows],
             )
+            now = time.time() if now is None else now
             self._db.executemany(
-                "UPDATE tables SET finished = 1 WHERE id = ?", [(row.table_id,) for row in rows if row.finished]
+                "UPDATE tables SET finished = max(finished, ?), played = max(played, ?), touched = ? WHERE id = ?",
+                [(row.finished, row.person, now, row.table_id) for row in rows],
             )
 
     def expire(self, table_ids: Iterable[str]) -> None:
@@ -201,6 +242,32 @@ class Store:
         with self._lock, self._db:
             self._db.execute("BEGIN")
             self._db.executemany("UPDATE tables SET expired = 1 WHERE id = ?", [(table_id,) for table_id in table_ids])
+
+    def expire_stale(self, now: float, limits: Limits) -> list[str]:
+        """Mark expired, in one transaction, the tables in play that are stale at ``now``
+        (seconds since the epoch): created ``limits.unplayed_seconds`` ago and no person
+        has played, or no action for ``limits.idle_seconds``; returns their ids."""
+        with self._lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            stale = [
+                row[0]
+                for row in self._db.execute(
+                    "SELECT id FROM tables WHERE finished = 0 AND expired = 0 AND ("
+                    "(played = 0 AND created < datetime(?, 'unixepoch')) "
+                    "OR coalesce(touched, CAST(strftime('%s', created) AS REAL)) < ?)",
+                    (int(now - limits.unplayed_seconds), now - limits.idle_seconds),
+                )
+            ]
+            self._db.executemany("UPDATE tables SET expired = 1 WHERE id = ?", [(table_id,) for table_id in stale])
+        return stale
+
+    def actions_after(self, table_id: str, seq: int) -> list[tuple[int, int, str]]:
+        """The stored actions of ``table_id`` numbered after ``seq``: ``(seq, seat, text)`` in order."""
+        with self._read_lock:
+            rows = self._reader.execute(
+                "SELECT seq, seat, action FROM actions WHERE table_id = ? AND seq > ? ORDER BY seq", (table_id, seq)
+            ).fetchall()
+        return [(number, seat, text) for number, seat, text in rows]
 
     def find_token(self, token: str) -> tuple[str, int | None] | None:
         """The table and seat (``None`` for a spectator) a token opens, or ``None``."""
@@ -333,3 +400,81 @@ class GroupCommit:
             except sqlite3.Error as error:
                 outcomes.append(error)
         return outcomes
+
+
+class SQLiteStorage(Storage):
+    """A :class:`Store` as the hub uses it (:class:`~persian_rummy.server.storage.Storage`):
+    one process, so no notices; writes on the store's own thread (the actions' commits
+    grouped, :class:`GroupCommit`), reads on the event loop (the write-ahead log never makes
+    them wait for a commit). A ``sqlite3.Error`` becomes
+    :class:`~persian_rummy.server.storage.StoreUnavailable` (or, for an action whose number is
+    stored already, :class:`~persian_rummy.server.storage.Conflict`).
+
+    >>> import asyncio
+    >>> asyncio.run(SQLiteStorage(Store(":memory:")).find_token("nobody's token"))
+    """
+
+    def __init__(self, store: Store) -> None:
+        super().__init__()
+        #: The SQLite database.
+        self.store = store
+        self._writer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="persian-rummy-store")
+        self._commits = GroupCommit(store, self._writer)
+
+    async def _write(self, work: Callable[[], _T]) -> _T:
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._writer, work)
+        except sqlite3.Error as error:
+            raise StoreUnavailable(f"the database could not store it: {error}") from error
+
+    async def close(self) -> None:
+        self._writer.shutdown()
+        self.store.close()
+
+    async def add_table(
+        self,
+        table: Table,
+        tokens: Mapping[str, int | None],
+        *,
+        limits: Limits | None = None,
+        rematch_of: str | None = None,
+    ) -> None:
+        await self._write(lambda: self.store.add_table(table, tokens, limits=limits, rematch_of=rematch_of))
+
+    async def add_action(self, row: ActionRow) -> None:
+        try:
+            await self._commits.add(row)
+        except sqlite3.IntegrityError as error:
+            if "UNIQUE" in str(error):
+                raise Conflict(f"action {row.seq} of table {row.table_id} is stored already") from None
+            raise StoreUnavailable(f"the action could not be stored: {error}") from error
+        except sqlite3.Error as error:
+            raise StoreUnavailable(f"the action could not be stored: {error}") from error
+
+    async def add_token(self, token: str, table_id: str, seat: int | None) -> None:
+        await self._write(lambda: self.store.add_token(token, table_id, seat))
+
+    async def find_token(self, token: str) -> tuple[str, int | None] | None:
+        return self._read(lambda: self.store.find_token(token))
+
+    async def load(self, table_id: str) -> Table | None:
+        return self._read(lambda: self.store.load(table_id))
+
+    async def actions_after(self, seqs: Mapping[str, int]) -> dict[str, list[tuple[int, int, str]]]:
+        return self._read(lambda: {table_id: self.store.actions_after(table_id, seq) for table_id, seq in seqs.items()})
+
+    async def unfinished(self) -> list[Table]:
+        return self._read(self.store.unfinished)
+
+    async def expire(self, now: float, limits: Limits) -> list[str]:
+        return await self._write(lambda: self.store.expire_stale(now, limits))
+
+    async def rematch_of(self, table_id: str) -> str | None:
+        return self._read(lambda: self.store.rematch_of(table_id))
+
+    @staticmethod
+    def _read(work: Callable[[], _T]) -> _T:
+        try:
+            return work()
+        except sqlite3.Error as error:
+            raise StoreUnavailable(f"the database could not be read: {error}") from error

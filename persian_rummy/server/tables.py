@@ -1,55 +1,65 @@
 """A table: one game played by four seats (people or bots), with its secret tokens.
 
-The table holds the authoritative :class:`~persian_rummy.GameState`; it applies each action
-for the seat that sent it (``play(..., seat=...)``), numbers the accepted actions (``seq``,
-counted over the whole game), keeps the game's log in words and deals the next deal as soon
-as one ends (R7). What each seat is sent is built here (:meth:`Table.frames`): its own
-:class:`~persian_rummy.PlayerView`, its legal actions and the log as it may read it, never
-another hand (R27); the page draws the table from them.
+The table holds the authoritative :class:`~persian_rummy.Game`; it plays each action for the
+seat that sent it (``game.play(..., seat=...)``), numbers the accepted actions (``seq``,
+counted over the whole game) and keeps the game's log in words (a :class:`LogEntry` per
+action, deal and score); the game deals the next deal as soon as one ends (R7). What each seat
+is sent is built here, as values (:meth:`Table.frame_values`) each written as JSON once
+(:meth:`Table.frames`): its own :class:`~persian_rummy.PlayerView`, its legal actions and
+the log as it may read it, never another hand (R27); the page draws the table from them.
 
 >>> table = Table.new(seats=("human", "greedy", "greedy", "greedy"), seed=7)
 >>> table.seq, table.state.deal_number, table.bots[0] is None, table.bots[1] is not None
 (0, 1, True, True)
->>> seat, watcher = [json.loads(text) for text in table.frames([0, None])]
+>>> seat, watcher = table.frame_values([0, None])
 >>> seat["type"], seat["seat"], seat["view"]["seat"], watcher["view"]["hand"]  # a spectator sees no hand
 ('state', 0, 0, None)
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import json
 import re
 import secrets
 import time
 from collections.abc import Sequence
-from typing import Final
+from itertools import islice
+from typing import Any, Final, cast, overload
 
 import attrs
 
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards
-from persian_rummy.arena import deal_seed
 from persian_rummy.bots import Bot, make_bot
 from persian_rummy.cards import Card
-from persian_rummy.dealing import new_game, next_deal
-from persian_rummy.engine import legal_actions, play
+from persian_rummy.engine import legal_actions
 from persian_rummy.errors import NotationError
+from persian_rummy.game import Game
 from persian_rummy.melds import credits
-from persian_rummy.presentation import Style, describe, narrate, result_text, round_end_text
+from persian_rummy.presentation import describe, narrate, result_text, round_end_text
 from persian_rummy.record import GameRecord, dumps
 from persian_rummy.rules import Rules
 from persian_rummy.scoring import score_round
-from persian_rummy.serialization import views_to_json
+from persian_rummy.serialization import make_converter
+from persian_rummy.server.protocol import HUMAN, PROTOCOL, WEB_STYLE, encode_frame
 from persian_rummy.state import PLAYERS, SEAT_NAMES, TEAM_NAMES, GameState, Phase
 from persian_rummy.view import PlayerView
 
-__all__ = ["HUMAN", "PROTOCOL", "WEB_STYLE", "Table", "new_token"]
+# HUMAN, PROTOCOL and WEB_STYLE live in the protocol's module; they are still importable from here.
+__all__ = [
+    "HUMAN",
+    "PROTOCOL",
+    "WEB_STYLE",
+    "LogEntry",
+    "LogTexts",
+    "Table",
+    "new_token",
+    "offer_text",
+    "rematch_token",
+]
 
-#: The version of the frames' protocol (the ``protocol`` field of the welcome and state
-#: frames): 2 sends the view, the legal actions and the log, and no picture.
-PROTOCOL: Final = 2
-
-#: The seat kind of a person (any other kind is a bot's name, see :func:`~persian_rummy.bots.make_bot`).
-HUMAN: Final = "human"
 #: The longest player name a table accepts.
 MAX_NAME: Final = 40
 #: The largest value of a bot's knob (``mc:samples=8``) a table accepts.
@@ -65,6 +75,18 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+def rematch_token(token: str) -> str:
+    """The token of a seat at the rematch of the game ``token`` opens a seat of: a keyed hash
+    of it (whoever holds the seat's link can find it again, on any worker; nobody else can,
+    and the database keeps only its digest).
+
+    >>> rematch_token("abcdefgh12345678") == rematch_token("abcdefgh12345678"), len(rematch_token("x" * 22))
+    (True, 22)
+    """
+    digest = hmac.new(token.encode("utf-8", "surrogatepass"), b"persian-rummy rematch", hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:16]).decode("ascii").rstrip("=")
+
+
 def _check_names(names: Sequence[str]) -> tuple[str, ...]:
     if len(names) != PLAYERS:
         raise NotationError(f"R3: a table has 4 player names, not {len(names)}")
@@ -74,6 +96,96 @@ def _check_names(names: Sequence[str]) -> tuple[str, ...]:
             raise NotationError(f"a player name is 1-{MAX_NAME} printable characters, not {name!r}")
         cleaned.append(name.strip())
     return tuple(cleaned)
+
+
+@attrs.frozen
+class LogEntry:
+    """One entry of a table's log: an action (``kind`` ``"action"``, with its mover's
+    ``seat``), a deal's heading (``"deal"``), its score (``"score"``) or a hint a seat asked
+    for (``"hint"``, with that ``seat``); ``seq`` is the number of actions accepted when it was
+    written. An action's mover reads ``own_text`` and
+    ``own_cards`` (a card drawn from the stock is named to its drawer only, R27), everyone
+    else ``text`` and ``cards``. :meth:`value` is the entry in a frame.
+
+    >>> entry = LogEntry("action", 1, 1, "Ann draws from the stock", seat=1, action="draw",
+    ...                  own_text="You draw 7♣ from the stock", own_cards=("7c",))
+    >>> entry.value(2)["text"], entry.value(1)["cards"]
+    ('Ann draws from the stock', ['7c'])
+    """
+
+    #: ``"action"``, ``"deal"`` (a deal's heading), ``"score"`` (a deal's score) or ``"hint"``.
+    kind: str
+    #: The number of actions accepted when the entry was written (an action's own number).
+    seq: int
+    #: The deal it belongs to (1 for the first).
+    deal: int
+    #: The entry in words, for everyone (an action: for everyone but its mover).
+    text: str
+    #: An action's mover (or a hint's asker); ``None`` for a heading or a score.
+    seat: int | None = None
+    #: An action's text as everyone reads it (``"draw"`` for a draw from the stock).
+    action: str = ""
+    #: The cards the action shows to everyone (the library's notation).
+    cards: tuple[str, ...] = ()
+    #: An action in words for its mover (``"You draw 7♣ from the stock"``).
+    own_text: str = ""
+    #: The cards the action shows to its mover.
+    own_cards: tuple[str, ...] = ()
+
+    def value(self, reader: int | None) -> dict[str, Any]:
+        """The entry as ``reader`` (a seat; ``None`` for the spectators) reads it, ready for JSON.
+
+        >>> LogEntry("deal", 0, 1, "Deal 1 of 2").value(None)
+        {'kind': 'deal', 'seq': 0, 'deal': 1, 'text': 'Deal 1 of 2'}
+        """
+        if self.seat is None:
+            return {"kind": self.kind, "seq": self.seq, "deal": self.deal, "text": self.text}
+        own = reader == self.seat
+        return {
+            "kind": self.kind,
+            "seq": self.seq,
+            "deal": self.deal,
+            "seat": self.seat,
+            "action": self.action,
+            "text": self.own_text if own else self.text,
+            "cards": list(self.own_cards if own else self.cards),
+        }
+
+    def texts(self) -> tuple[int | None, str, str]:
+        """The entry's mover (``None`` for a heading or a score) and its JSON text for everyone
+        and for its mover (``""`` for a heading or a score: the same), as :attr:`Table.log`
+        lists them.
+
+        >>> LogEntry("score", 9, 1, "Deal 1: ...").texts()
+        (None, '{"kind":"score","seq":9,"deal":1,"text":"Deal 1: ..."}', '')
+        """
+        public = encode_frame(self.value(None))
+        return self.seat, public, "" if self.seat is None else encode_frame(self.value(self.seat))
+
+
+class LogTexts(Sequence[tuple[int | None, str, str]]):
+    """A table's log as JSON texts (:meth:`LogEntry.texts`), written when read: what
+    :attr:`Table.log` gives, for programs that read the log as text.
+
+    >>> texts = Table.new(seats=("human",) * 4, seed=1, dealer=0).log
+    >>> len(texts), texts[0][0], texts[-1][1][:16]
+    (1, None, '{"kind":"deal","')
+    """
+
+    def __init__(self, entries: Sequence[LogEntry]) -> None:
+        self._entries = entries
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int | None, str, str]: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[int | None, str, str]]: ...
+    def __getitem__(self, index: int | slice) -> tuple[int | None, str, str] | list[tuple[int | None, str, str]]:
+        if isinstance(index, slice):
+            return [entry.texts() for entry in self._entries[index]]
+        return self._entries[index].texts()
 
 
 @attrs.define(eq=False)
@@ -94,28 +206,14 @@ class Table:
 
     #: The table's id, in its links and the database.
     id: str
-    #: The :class:`~persian_rummy.Rules` of the game.
-    rules: Rules
-    #: The seed that shuffles every deal (:func:`~persian_rummy.arena.deal_seed`); it never
-    #: leaves the server.
-    seed: int
-    #: The first deal's dealer (R4).
-    dealer: int
     #: ``"human"`` or a bot's name, per seat.
     seats: tuple[str, ...]
     #: The name shown for each seat.
     names: tuple[str, ...]
     #: The bot playing each bot seat (``None`` for people).
     bots: tuple[Bot | None, ...]
-    #: The game as it stands.
-    state: GameState
-    #: The actions of each deal so far.
-    deals: list[list[Action]]
-    #: The number of actions accepted so far, every deal's.
-    seq: int = 0
-    #: The last state of the latest finished deal (every hand is public then, R23), shown with
-    #: its score sheet.
-    ended: GameState | None = None
+    #: The game as it stands (:class:`~persian_rummy.Game`): its seed never leaves the server.
+    game: Game
     #: The address of the client that created the table (``""`` when not known).
     owner: str = ""
     #: When the table was created, in seconds since the epoch.
@@ -124,9 +222,83 @@ class Table:
     touched: float = attrs.field(factory=time.time)
     #: Whether a person (not a bot) has played at the table.
     played: bool = False
-    #: The game in words: for each action, deal and score, its mover (``None`` for a deal's
-    #: heading or score), its entry as JSON for everyone and for its mover (``""``: the same).
-    log: list[tuple[int | None, str, str]] = attrs.field(factory=list)
+    #: The game in words: an entry for each action, deal and score (:class:`LogEntry`).
+    entries: list[LogEntry] = attrs.field(factory=list)
+    #: The number of actions accepted so far, every deal's.
+    seq: int = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.seq = len(self.game.actions)
+
+    @property
+    def log(self) -> LogTexts:
+        """The log as JSON texts: for each entry, its mover (``None`` for a deal's heading or
+        score), its text for everyone and for its mover (``""``: the same).
+
+        >>> mover, public, own = Table.new(seats=("human",) * 4, seed=1, dealer=0).log[0]
+        >>> mover, json.loads(public)["text"], own
+        (None, 'Deal 1 of 2: East is first to play (North deals)', '')
+        """
+        return LogTexts(self.entries)
+
+    @property
+    def rules(self) -> Rules:
+        """The :class:`~persian_rummy.Rules` of the game.
+
+        >>> Table.new(seats=("human",) * 4, rules=Rules(deals=1)).rules.deals
+        1
+        """
+        return self.game.rules
+
+    @property
+    def seed(self) -> int:
+        """The seed that shuffles every deal (:func:`~persian_rummy.deal_seed`); it never leaves
+        the server.
+
+        >>> Table.new(seats=("human",) * 4, seed=5).seed
+        5
+        """
+        return cast(int, self.game.seed)  # a table's seed is a whole number (new, resume)
+
+    @property
+    def dealer(self) -> int:
+        """The first deal's dealer (R4).
+
+        >>> Table.new(seats=("human",) * 4, dealer=2).dealer
+        2
+        """
+        return self.game.dealer
+
+    @property
+    def state(self) -> GameState:
+        """The game's current state (the next deal's first as soon as a deal ends, R7).
+
+        >>> Table.new(seats=("human",) * 4, dealer=3).state.current_player
+        0
+        """
+        return self.game.state
+
+    @property
+    def deals(self) -> tuple[tuple[Action, ...], ...]:
+        """The actions of each deal so far.
+
+        >>> Table.new(seats=("human",) * 4).deals
+        ((),)
+        """
+        return self.game.deals
+
+    @property
+    def ended(self) -> GameState | None:
+        """The last state of the latest deal the game followed with another (every hand is
+        public then, R23), shown with its score sheet; ``None`` before the first has ended.
+
+        >>> Table.new(seats=("human",) * 4).ended is None
+        True
+        """
+        ends = self.game.deal_ends
+        if ends and ends[-1].phase is Phase.GAME_OVER:
+            ends = ends[:-1]
+        return ends[-1] if ends else None
 
     @classmethod
     def new(
@@ -153,19 +325,11 @@ class Table:
         # 128 bits, as the library asks of a secret seed: nobody can search the seeds for a deal.
         seed = secrets.randbits(128) if seed is None else seed
         dealer = secrets.randbelow(PLAYERS) if dealer is None else dealer
-        state = new_game(deal_seed(seed, 1), dealer=dealer, rules=rules)
+        game = Game.new(seed, rules=rules, dealer=dealer)
         table = cls(
-            table_id or secrets.token_hex(8),
-            rules,
-            seed,
-            dealer,
-            tuple(seats),
-            _check_names(names),
-            _make_bots(seats, seed, rules),
-            state,
-            [[]],
+            table_id or secrets.token_hex(8), tuple(seats), _check_names(names), _make_bots(seats, seed, rules), game
         )
-        table._note_deal(state)
+        table._note_deal(game.state)
         return table
 
     @classmethod
@@ -202,7 +366,7 @@ class Table:
         >>> Table.new(seats=("human",) * 4).finished
         False
         """
-        return self.state.phase is Phase.GAME_OVER
+        return self.game.is_over
 
     def apply(self, seat: int, action: Action | str) -> GameState:
         """Play ``action`` for ``seat`` and return the state it leads to: the next deal's first
@@ -221,23 +385,24 @@ class Table:
         action, after = self.check(seat, action)
         return self.commit(action, after)
 
-    def check(self, seat: int, action: Action | str) -> tuple[Action, GameState]:
-        """The action (parsed) and the state it leads to, if ``seat`` may play it now; raises
+    def check(self, seat: int, action: Action | str) -> tuple[Action, Game]:
+        """The action (parsed) and the game it leads to, if ``seat`` may play it now; raises
         what :func:`~persian_rummy.play` raises. The table does not change (the server stores
         the action between this and :meth:`commit`).
 
         >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
         >>> action, after = table.check(1, "draw")
-        >>> action, after.phase.name, table.seq
+        >>> action, after.state.phase.name, table.seq
         (DrawStock(), 'MELD', 0)
         """
         if isinstance(action, str):
             action = Action.parse(action)
-        return action, play(self.state, action, seat=seat)
+        return action, self.game.play(action, seat=seat)
 
-    def commit(self, action: Action, after: GameState) -> GameState:
-        """Record ``action``, checked by :meth:`check` on the current state, leading to ``after``;
-        deal the next deal if it ended one (R7). Returns the new current state.
+    def commit(self, action: Action, after: Game) -> GameState:
+        """Record ``action``, checked by :meth:`check` on the current game, leading to
+        ``after`` (which has dealt the next deal if the action ended one, R7). Returns the new
+        current state.
 
         >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
         >>> table.commit(*table.check(1, "draw")).phase.name, table.seq
@@ -245,18 +410,32 @@ class Table:
         """
         self.played = self.played or self.bots[self.state.current_player] is None
         self.touched = time.time()
-        self.deals[-1].append(action)
+        before, self.game = self.game, after
         self.seq += 1
-        before, self.state = self.state, after
-        self._narrate(before, action, after)
-        if not after.phase.is_live:
-            self._note_score(after)
-        if after.phase is Phase.ROUND_OVER:
-            self.ended = after
-            self.state = next_deal(after, deal_seed(self.seed, after.deal_number + 1))
-            self.deals.append([])
-            self._note_deal(self.state)
-        return self.state
+        reached = after.after  # the deal's last state, if the action ended it
+        self._narrate(before.state, action, reached)
+        if not reached.phase.is_live:
+            self._note_score(reached)
+        if reached is not after.state:  # the next deal was dealt
+            self._note_deal(after.state)
+        return after.state
+
+    def note_hint(self, seat: int, action: Action) -> LogEntry:
+        """Write in the log that ``seat``, to move, asked for a hint and was shown ``action``
+        (named to that seat only; everyone reads that a hint was taken). Returns the entry.
+
+        >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0, names=("N", "Ann", "S", "W"))
+        >>> entry = table.note_hint(1, Action.parse("draw"))
+        >>> entry.value(0)["text"], entry.value(1)["text"]
+        ('Ann asks for a hint', 'You ask for a hint: draw from the stock')
+        """
+        offer = offer_text(self.state.view(seat), action)
+        entry = LogEntry(
+            "hint", self.seq, self.state.deal_number, f"{self.names[seat]} asks for a hint", seat=seat,
+            own_text=f"You ask for a hint: {offer}",
+        )  # fmt: skip
+        self.entries.append(entry)
+        return entry
 
     def record(self) -> GameRecord:
         """The full game record so far (with the seed: for the server only; seats get
@@ -265,12 +444,7 @@ class Table:
         >>> len(Table.new(seats=("human",) * 4).record().deals)
         1
         """
-        return GameRecord.from_actions(
-            [(deal_seed(self.seed, number), actions) for number, actions in enumerate(self.deals, 1)],
-            dealer=self.dealer,
-            rules=self.rules,
-            players=self.names,
-        )
+        return self.game.record(players=self.names)
 
     def record_text(self, seat: int) -> str:
         """The game record as ``seat`` saw it (:meth:`~persian_rummy.record.GameRecord.redact`):
@@ -285,22 +459,60 @@ class Table:
     def frames(
         self, seats: Sequence[int | None], state: GameState | None = None, log: tuple[int, int] | None = None
     ) -> list[str]:
-        """The state frames (JSON text, protocol :data:`PROTOCOL`) of ``seats`` (``None``: the
-        spectators) on ``state`` (default: the current state), written together: each seat's
-        view as :meth:`~persian_rummy.PlayerView.to_json` writes it
-        (:func:`~persian_rummy.serialization.views_to_json`: what the views share, once), its
-        legal actions when it is to move (``legal``, and in words: ``legal_text``), the score
-        sheet once the deal is over, each team's points on the table, and the entries ``log``
-        (a slice of :attr:`log`, default all) as that seat may read them. A spectator's view has no hand and no seat (R27).
+        """The state frames of ``seats`` (:meth:`frame_values`), each as the JSON text sent.
 
         >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
-        >>> east, watcher = [json.loads(text) for text in table.frames([1, None])]
+        >>> table.frames([2])[0][:60]
+        '{"type":"state","protocol":2,"seq":0,"seat":2,"deal":1,"deal'
+        """
+        return [encode_frame(frame) for frame in self.frame_values(seats, state, log)]
+
+    def frame_values(
+        self, seats: Sequence[int | None], state: GameState | None = None, log: tuple[int, int] | None = None
+    ) -> list[dict[str, Any]]:
+        """The state frames (protocol :data:`~persian_rummy.server.protocol.PROTOCOL`) of
+        ``seats`` (``None``: the spectators) on ``state`` (default: the current state), built
+        together as values ready for JSON, what they share built once: each seat's view as
+        :meth:`~persian_rummy.PlayerView.to_json` writes it, its legal actions when it is to
+        move (``legal``, and in words: ``legal_text``), the score sheet once the deal is over,
+        each team's points on the table, and the entries ``log`` (a slice of :attr:`entries`,
+        default all) as that seat may read them. A spectator's view has no hand and no seat (R27).
+
+        >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
+        >>> east, watcher = table.frame_values([1, None])
         >>> east["protocol"], east["turn"], east["legal"][:1], east["sheet"], east["view"]["seat"]
         (2, 1, ['draw'], None, 1)
         >>> watcher["view"]["hand"], watcher["legal"], [entry["text"] for entry in watcher["log"]]
         (None, [], ['Deal 1 of 2: East is first to play (North deals)'])
         """
         state = self.state if state is None else state
+        head = {"type": "state", "protocol": PROTOCOL, "seq": self.seq}
+        public = self._public(state)
+        entries = self.entries[slice(*log) if log is not None else slice(None)]
+        views = {seat: state.view(seat) for seat in seats if seat is not None}
+        shown: dict[int | None, dict[str, Any]] = {seat: _view_value(view) for seat, view in views.items()}
+        if None in seats:
+            # The public table: any seat's view without its seat and hand (R27).
+            any_view = next(iter(shown.values()), None) or _view_value(state.view(0))
+            shown[None] = {**any_view, "seat": None, "hand": None}
+        frames = []
+        for seat in seats:
+            legal: list[str] = []
+            said: list[str] = []
+            if seat is not None and views[seat].is_to_move:
+                actions = legal_actions(views[seat])
+                legal = [str(action) for action in actions]
+                said = [offer_text(views[seat], action) for action in actions]
+            log_values = [entry.value(seat) for entry in entries]
+            frames.append(
+                {**head, "seat": seat, **public, "legal": legal, "legal_text": said, "log": log_values,
+                 "view": shown[seat]}
+            )  # fmt: skip
+        return frames
+
+    def _public(self, state: GameState) -> dict[str, Any]:
+        """What every frame on ``state`` says alike: the deal, the turn, the scores, each
+        team's points on the table, the seats and, once the deal is over, its score sheet."""
         sheet = None
         if not state.phase.is_live:
             sheet = [
@@ -314,7 +526,7 @@ class Table:
             points = credits(meld)
             on_table[0] += points[0] + points[2]
             on_table[1] += points[1] + points[3]
-        public = {
+        return {
             "deal": state.deal_number,
             "deals": state.rules.deals,
             "phase": state.phase.value,
@@ -325,34 +537,10 @@ class Table:
             "seats": list(self.seats),
             "sheet": sheet,
         }
-        middle = _dumps(public)[1:-1]
-        entries = self.log[slice(*log) if log is not None else slice(None)]
-        views = {seat: state.view(seat) for seat in seats if seat is not None}
-        view_texts: dict[int | None, str] = dict(zip(views, views_to_json(list(views.values())), strict=True))
-        if None in seats:
-            # The public table: any seat's view without its seat and hand (R27).
-            public_view = json.loads(next(iter(view_texts.values()), None) or state.view(0).to_json())
-            public_view.update(seat=None, hand=None)
-            view_texts[None] = _dumps(public_view)
-        frames = []
-        for seat in seats:
-            legal = said = "[]"
-            if seat is not None and views[seat].is_to_move:
-                actions = legal_actions(views[seat])
-                legal = _dumps([str(action) for action in actions])
-                said = _dumps([_offer(views[seat], action) for action in actions])
-            log_text = ",".join(
-                own if seat is not None and seat == mover and own else public for mover, public, own in entries
-            )
-            frames.append(
-                f'{{"type":"state","protocol":{PROTOCOL},"seq":{self.seq},"seat":{"null" if seat is None else seat},'
-                f'{middle},"legal":{legal},"legal_text":{said},"log":[{log_text}],"view":{view_texts[seat]}}}'
-            )
-        return frames
 
     def _narrate(self, before: GameState, action: Action, after: GameState) -> None:
-        """Add ``action`` (``before`` -> ``after``) to :attr:`log`, in words for the others and
-        for its mover (who sees the card drawn from the stock, R27)."""
+        """Add ``action`` (``before`` -> ``after``) to :attr:`entries`, in words for the others
+        and for its mover (who sees the card drawn from the stock, R27)."""
         seat = before.current_player
         cards: list[Card] = []
         own_cards: list[Card] = []
@@ -364,21 +552,26 @@ class Table:
             cards = list(action.cards)
         elif isinstance(action, LayOff | Discard):
             cards = [action.card]
-        public_action = "draw" if isinstance(action, DrawStock) else str(action)
         text = describe(before, action, after, WEB_STYLE, reveal=False)
         own_text = describe(before, action, after, WEB_STYLE, you=True)
-        entry = {"kind": "action", "seq": self.seq, "deal": before.deal_number, "seat": seat, "action": public_action}
-        public = _dumps({**entry, "text": f"{self.names[seat]} {text}", "cards": [str(card) for card in cards]})
-        own = _dumps({**entry, "text": f"You {own_text}", "cards": [str(card) for card in own_cards or cards]})
-        self.log.append((seat, public, own))
-
-    def _note(self, kind: str, deal: int, text: str) -> None:
-        self.log.append((None, _dumps({"kind": kind, "seq": self.seq, "deal": deal, "text": text}), ""))
+        self.entries.append(
+            LogEntry(
+                "action",
+                self.seq,
+                before.deal_number,
+                f"{self.names[seat]} {text}",
+                seat=seat,
+                action="draw" if isinstance(action, DrawStock) else str(action),
+                cards=tuple(map(str, cards)),
+                own_text=f"You {own_text}",
+                own_cards=tuple(map(str, own_cards or cards)),
+            )
+        )
 
     def _note_deal(self, state: GameState) -> None:
         first, dealer = SEAT_NAMES[state.current_player], SEAT_NAMES[state.dealer]
         heading = f"Deal {state.deal_number} of {state.rules.deals}: {first} is first to play ({dealer} deals)"
-        self._note("deal", state.deal_number, heading)
+        self.entries.append(LogEntry("deal", self.seq, state.deal_number, heading))
 
     def _note_score(self, state: GameState) -> None:
         deal = " and ".join(f"{TEAM_NAMES[score.team]} {score.total}" for score in score_round(state))
@@ -386,29 +579,31 @@ class Table:
         text += f"{TEAM_NAMES[0]} {state.scores[0]}, {TEAM_NAMES[1]} {state.scores[1]}."
         if state.phase is Phase.GAME_OVER:
             text += f" Game over: {result_text(state)}."
-        self._note("score", state.deal_number, text)
+        self.entries.append(LogEntry("score", self.seq, state.deal_number, text))
 
 
-def _offer(view: PlayerView, action: Action) -> str:
-    """A legal action in words for the player who may play it: ``take 7♣ 9♦ from the discard pile``."""
+def offer_text(view: PlayerView, action: Action) -> str:
+    """A legal action of ``view`` in words for the player who may play it.
+
+    >>> view = Table.new(seats=("human",) * 4, seed=14, dealer=1).state.view(2)
+    >>> offer_text(view, Action.parse("take 0")), offer_text(view, Action.parse("draw"))
+    ('take 2♦ from the discard pile', 'draw from the stock')
+    """
     if isinstance(action, DrawDiscard):
         return narrate(action, view.discard_pile[action.index :], card=WEB_STYLE.card, form="you")
     target = view.melds[action.meld] if isinstance(action, LayOff) else None
     return narrate(action, card=WEB_STYLE.card, form="you", target=target)
 
 
-class _WebStyle(Style):
-    """Cards as a person reads them on the page: ``10♣`` (as on the card faces), ``Joker``."""
+# Views to JSON-ready values, with the library's own hooks (cards, hands and melds as text).
+_CONVERTER: Final = make_converter()
+# The keys a view's JSON begins with (its format's name and version), as the library writes them.
+_VIEW_HEADER: Final = dict(islice(json.loads(Game.new(0).view(0).to_json()).items(), 2))
 
-    def card(self, card: Card) -> str:
-        return "Joker" if card.is_joker else card.symbol.replace("T", "10")
 
-
-#: How the table's log writes cards.
-WEB_STYLE: Final = _WebStyle()
-
-# One encoder for every frame (json.dumps with options builds a new one at each call).
-_dumps: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+def _view_value(view: PlayerView) -> dict[str, Any]:
+    """A view as :meth:`~persian_rummy.PlayerView.to_json` writes it, as a value."""
+    return {**_VIEW_HEADER, **_CONVERTER.unstructure(view, PlayerView)}
 
 
 def _make_bots(seats: Sequence[str], seed: int, rules: Rules) -> tuple[Bot | None, ...]:

@@ -19,23 +19,23 @@ from persian_rummy.presentation import narrate, result_text
 from persian_rummy.scoring import score_round
 from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, GameState, Phase
 from persian_rummy.svg._pieces import (
-    _CARD_H,
-    _CARD_W,
-    _FELT,
-    _FONT,
-    _SMALL_H,
-    _SMALL_W,
-    _TEAM_COLOURS,
-    _WIDTH,
-    _back,
-    _card,
-    _defs,
-    _meld,
-    _meld_legend,
-    _pile_card,
-    _seat_label,
-    _stock,
-    _text,
+    CARD_H,
+    CARD_W,
+    FELT,
+    FONT,
+    SMALL_H,
+    SMALL_W,
+    TEAM_COLOURS,
+    WIDTH,
+    back_piece,
+    card_piece,
+    defs_piece,
+    meld_legend_piece,
+    meld_piece,
+    pile_card_piece,
+    seat_label_piece,
+    stock_piece,
+    text_piece,
 )
 from persian_rummy.svg._theme import DEFAULT_THEME, Theme, recolour, theme_of
 from persian_rummy.view import Observation, PlayerView
@@ -67,12 +67,12 @@ def _side_shape(count: int) -> tuple[int, int]:
 
 def _side_width(count: int) -> float:
     columns, _ = _side_shape(count)
-    return 0 if columns == 0 else _CARD_W + (columns - 1) * _SIDE_STEP_X
+    return 0 if columns == 0 else CARD_W + (columns - 1) * _SIDE_STEP_X
 
 
 def _side_height(count: int) -> float:
     _, rows = _side_shape(count)
-    return 0 if rows == 0 else _CARD_H + (rows - 1) * _SIDE_STEP_Y
+    return 0 if rows == 0 else CARD_H + (rows - 1) * _SIDE_STEP_Y
 
 
 def _status(phase: Phase, seat: int, went_out: int | None, current: int) -> str:
@@ -120,25 +120,25 @@ def _score_sheet(state: GameState | PlayerView, x: float, y: float) -> tuple[str
     parts = [
         '<g class="score-sheet">',
         f'<rect x="{x:g}" y="{y:g}" width="{width:g}" height="{bottom - y:g}" rx="6" fill="#fffdf7" stroke="#9e9e9e"/>',
-        _text(x + 10, y + 18, f"Score sheet, deal {state.deal_number}", size=12.5, weight="bold"),
+        text_piece(x + 10, y + 18, f"Score sheet, deal {state.deal_number}", size=12.5, weight="bold"),
     ]
     for column, name in enumerate(columns):
-        parts.append(_text(x + first + step * (column + 1), y + 36, name, size=11, anchor="end", fill="#555"))
+        parts.append(text_piece(x + first + step * (column + 1), y + 36, name, size=11, anchor="end", fill="#555"))
     for row, score in enumerate(score_round(state)):
         line_y = y + 54 + 18 * row
         values = (score.melded, score.laid_off, score.doubles, -score.in_hand, score.going_out, score.total)
         parts.append(
             f'<g class="score-row" data-team="{score.team}">'
-            + _text(x + 10, line_y, TEAM_NAMES[score.team], size=12, weight="bold", fill=_TEAM_COLOURS[score.team])
+            + text_piece(x + 10, line_y, TEAM_NAMES[score.team], size=12, weight="bold", fill=TEAM_COLOURS[score.team])
             + "".join(
-                _text(x + first + step * (column + 1), line_y, str(value), size=12, anchor="end")
+                text_piece(x + first + step * (column + 1), line_y, str(value), size=12, anchor="end")
                 for column, value in enumerate((*values, state.scores[score.team]))
             )
             + "</g>"
         )
     if over:
         result = result_text(state, rule=True)
-        parts.append(_text(x + 10, y + 96, result, size=12.5, weight="bold", extra=' class="result"'))
+        parts.append(text_piece(x + 10, y + 96, result, size=12.5, weight="bold", extra=' class="result"'))
     parts.append("</g>")
     return "".join(parts), bottom
 
@@ -205,11 +205,11 @@ def _layout(has_last: bool, north: int, west: int, east: int) -> _Layout:
     header_height = 58 if has_last else 40
     north_label_y = header_height + 24
     north_y = north_label_y + 12
-    below_north = north_y + (_CARD_H if north else 0)
+    below_north = north_y + (CARD_H if north else 0)
     side_label_y = below_north - 6 if north else below_north + 22
     # Horizontally: West's and East's hands at the edges, the centre between them.
     centre_left = max(100.0, 22 + _side_width(west) + 32)
-    centre_right = min(_WIDTH - 100.0, _WIDTH - 22 - _side_width(east) - 32)
+    centre_right = min(WIDTH - 100.0, WIDTH - 22 - _side_width(east) - 32)
     return _Layout(header_height, north_label_y, north_y, side_label_y, side_label_y + 14, centre_left, centre_right)
 
 
@@ -334,7 +334,7 @@ def _shared(
         y += 20
     # South below the centre and both side hands.
     south_y = max(y, layout.side_y + _side_height(counts[3]) + 20, layout.side_y + _side_height(counts[1]) + 20)
-    south_label_y = south_y + (_CARD_H + 26 if counts[2] else 16)
+    south_label_y = south_y + (CARD_H + 26 if counts[2] else 16)
     return _Shared(
         layout,
         tuple(counts),
@@ -357,7 +357,7 @@ def _assemble(
     return (
         *shared.opening,
         _header_band(shared.layout.header_height),
-        _text(14, 17, title, size=13, fill="#fff", weight="bold"),
+        text_piece(14, 17, title, size=13, fill="#fff", weight="bold"),
         *shared.header,
         *_hands(position, hands, last, shared),
         *shared.labels,
@@ -370,10 +370,10 @@ def _assemble(
 def _opening(height: float) -> tuple[str, str, str]:
     """The picture's first pieces: the ``<svg>`` element's start, the symbols, the felt."""
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_WIDTH}" height="{height:g}" '
-        f'viewBox="0 0 {_WIDTH} {height:g}" font-family="{_FONT}" class="persian-rummy-table">',
-        _defs(),
-        f'<rect width="{_WIDTH}" height="{height:g}" rx="10" fill="{_FELT}"/>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height:g}" '
+        f'viewBox="0 0 {WIDTH} {height:g}" font-family="{FONT}" class="persian-rummy-table">',
+        defs_piece(),
+        f'<rect width="{WIDTH}" height="{height:g}" rx="10" fill="{FELT}"/>',
     )
 
 
@@ -400,16 +400,18 @@ def _turn(position: GameState | PlayerView) -> str:
 def _header(position: GameState | PlayerView, last: Observation | None) -> list[str]:
     """The header below its first line (the title, which says whose view it is): whose turn,
     the card to meld, the last action, the scores."""
-    header = [_text(14, 34, _turn(position), size=12.5, fill="#fff59d", extra=' class="turn"')]
+    header = [text_piece(14, 34, _turn(position), size=12.5, fill="#fff59d", extra=' class="turn"')]
     if last is not None:
-        header.append(_text(14, 51, "Last: " + _last_text(last), size=12.5, fill="#fff", extra=' class="last-action"'))
+        header.append(
+            text_piece(14, 51, "Last: " + _last_text(last), size=12.5, fill="#fff", extra=' class="last-action"')
+        )
     header.extend(_scores(*position.scores))
     return header
 
 
 @functools.lru_cache(maxsize=2)
 def _header_band(height: int) -> str:
-    return f'<rect width="{_WIDTH}" height="{height}" fill="#1b3d2a"/>'
+    return f'<rect width="{WIDTH}" height="{height}" fill="#1b3d2a"/>'
 
 
 @functools.lru_cache(maxsize=256)
@@ -417,14 +419,14 @@ def _scores(north_south: int, east_west: int) -> tuple[str, str]:
     """The two teams' running scores at the header's right, East-West's rightmost."""
     scores = (north_south, east_west)
     parts = []
-    score_x: float = _WIDTH - 14
+    score_x: float = WIDTH - 14
     for team in (1, 0):
         label = f"{TEAM_NAMES[team]} {scores[team]}"
         width = 7.6 * len(label) + 16
         parts.append(
             f'<g class="score" data-team="{team}"><rect x="{score_x - width:g}" y="8" width="{width:g}" height="24" '
-            f'rx="12" fill="{_TEAM_COLOURS[team]}"/>'
-            + _text(score_x - width / 2, 25, label, size=13, fill="#fff", anchor="middle", weight="bold")
+            f'rx="12" fill="{TEAM_COLOURS[team]}"/>'
+            + text_piece(score_x - width / 2, 25, label, size=13, fill="#fff", anchor="middle", weight="bold")
             + "</g>"
         )
         score_x -= width + 8
@@ -465,10 +467,10 @@ def _places(seat: int, count: int, top: float) -> tuple[tuple[float, float], ...
     """Where the cards of a hand of ``count`` cards go: North's and South's in a row, centred
     and squeezed to fit; West's and East's in columns at the edges."""
     if seat in (0, 2):
-        step = _spacing(count, _WIDTH - 2 * 120, _CARD_W, 24)
-        x = _WIDTH / 2 - ((count - 1) * step + _CARD_W) / 2
+        step = _spacing(count, WIDTH - 2 * 120, CARD_W, 24)
+        x = WIDTH / 2 - ((count - 1) * step + CARD_W) / 2
         return tuple((x + position * step, top) for position in range(count))
-    x = 22 if seat == 3 else _WIDTH - 22 - _side_width(count)
+    x = 22 if seat == 3 else WIDTH - 22 - _side_width(count)
     _, rows = _side_shape(count)
     return tuple(
         (x + position // rows * _SIDE_STEP_X, top + position % rows * _SIDE_STEP_Y) for position in range(count)
@@ -478,7 +480,11 @@ def _places(seat: int, count: int, top: float) -> tuple[tuple[float, float], ...
 @functools.lru_cache(maxsize=1024)
 def _backs(seat: int, count: int, top: float) -> str:
     """A hand drawn face down, as one piece."""
-    return f'<g class="hand" data-seat="{seat}">' + "".join(_back(x, y) for x, y in _places(seat, count, top)) + "</g>"
+    return (
+        f'<g class="hand" data-seat="{seat}">'
+        + "".join(back_piece(x, y) for x, y in _places(seat, count, top))
+        + "</g>"
+    )
 
 
 def _faces(hand: Hand, places: Sequence[tuple[float, float]], must: Card | None, marks: Counter[Card]) -> list[str]:
@@ -492,7 +498,7 @@ def _faces(hand: Hand, places: Sequence[tuple[float, float]], must: Card | None,
         drawn = marks[value] > 0
         if drawn:
             marks[value] -= 1
-        parts.append(_card(value, x, y, False, None, False, mark, drawn))
+        parts.append(card_piece(value, x, y, False, None, False, mark, drawn))
     return parts
 
 
@@ -500,13 +506,13 @@ def _labels(position: GameState | PlayerView, sizes: Sequence[int], layout: _Lay
     """Each seat's name, card count and status, beside its hand."""
     phase, current, live = position.phase, position.current_player, position.phase.is_live
     places = (
-        (0, _WIDTH / 2, layout.north_label_y, "middle"),
-        (1, _WIDTH - 14, layout.side_label_y, "end"),
-        (2, _WIDTH / 2, south_label_y, "middle"),
+        (0, WIDTH / 2, layout.north_label_y, "middle"),
+        (1, WIDTH - 14, layout.side_label_y, "end"),
+        (2, WIDTH / 2, south_label_y, "middle"),
         (3, 14, layout.side_label_y, "start"),
     )
     return [
-        _seat_label(
+        seat_label_piece(
             seat,
             x,
             label_y,
@@ -535,10 +541,10 @@ def _centre(
     at its place, a meld) are the same strings from one action to the next."""
     left, right = layout.centre_left, layout.centre_right
     y: float = layout.side_y + 20
-    parts = [_stock(stock_size, left, y)]
+    parts = [stock_piece(stock_size, left, y)]
     pile_left = left + 90
     parts.append(
-        _text(
+        text_piece(
             pile_left,
             y,
             f"Discard pile ({len(pile)}), bottom to top · take INDEX takes a card and all above it",
@@ -548,30 +554,30 @@ def _centre(
         )
     )
     pile_step = 30.0
-    per_row = max(1, int((right - pile_left - _CARD_W) // pile_step) + 1)
+    per_row = max(1, int((right - pile_left - CARD_W) // pile_step) + 1)
     parts.append('<g class="discard-pile">')
     for index, value in enumerate(pile):
         row, column = divmod(index, per_row)
         x = pile_left + column * pile_step
-        top = y + 26 + row * (_CARD_H + 24)
-        parts.append(_pile_card(index, value, x, top, discarded and index == len(pile) - 1))
+        top = y + 26 + row * (CARD_H + 24)
+        parts.append(pile_card_piece(index, value, x, top, discarded and index == len(pile) - 1))
     parts.append("</g>")
     pile_rows = max(1, -(-len(pile) // per_row))
-    y = y + 26 + pile_rows * (_CARD_H + 24) + 14
-    parts.append(_meld_legend(len(melds), left, y))
+    y = y + 26 + pile_rows * (CARD_H + 24) + 14
+    parts.append(meld_legend_piece(len(melds), left, y))
     y += 12
     x = left
     meld_step = 22.0
     for number, meld in enumerate(melds):
-        width = 22 + (len(meld) - 1) * meld_step + _SMALL_W + (20 if meld.four_at_once else 0)
+        width = 22 + (len(meld) - 1) * meld_step + SMALL_W + (20 if meld.four_at_once else 0)
         if x + width > right and x > left:
             x = left
-            y += _SMALL_H + 12
+            y += SMALL_H + 12
         mark = None if meld_marks is None else meld_marks[number]
-        piece, meld_right = _meld(meld, number, x, y, meld_step, meld.scores_double(double_four_jokers), mark)
+        piece, meld_right = meld_piece(meld, number, x, y, meld_step, meld.scores_double(double_four_jokers), mark)
         parts.append(piece)
         x = meld_right + 18
-    y += (_SMALL_H if melds else 0) + 20
+    y += (SMALL_H if melds else 0) + 20
     return tuple(parts), y
 
 

@@ -16,21 +16,21 @@ from persian_rummy.melds import Meld
 from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, team_of
 from persian_rummy.svg._theme import Theme, recolour, theme_of
 
-_WIDTH: Final = 1000
+WIDTH: Final = 1000
 
-_CARD_W: Final = 46
+CARD_W: Final = 46
 
-_CARD_H: Final = 66
+CARD_H: Final = 66
 
-_SMALL_W: Final = 40
+SMALL_W: Final = 40
 
-_SMALL_H: Final = 58
+SMALL_H: Final = 58
 
-_TEAM_COLOURS: Final = ("#1565c0", "#e65100")
+TEAM_COLOURS: Final = ("#1565c0", "#e65100")
 
 _TEAM_LIGHT: Final = ("#e3f2fd", "#fff3e0")
 
-_FELT: Final = "#2e7d4f"
+FELT: Final = "#2e7d4f"
 
 _RED: Final = "#c62828"
 
@@ -40,7 +40,7 @@ _MARK: Final = "#00e5ff"  # the cards of the last action
 
 _MUST: Final = "#ffb300"  # the card taken from the discard pile that must be melded (R14)
 
-_FONT: Final = "DejaVu Sans, Verdana, Helvetica, Arial, sans-serif"
+FONT: Final = "DejaVu Sans, Verdana, Helvetica, Arial, sans-serif"
 
 # Suit symbols drawn on a 10 x 10 box, so the picture needs no font with suit glyphs.
 _SUIT_PATHS: Final = (
@@ -62,7 +62,7 @@ _STAR: Final = '<path d="M5 0 6.2 3.6 10 3.7 7 6 8.1 9.6 5 7.5 1.9 9.6 3 6 0 3.7
 
 
 @functools.cache
-def _defs() -> str:
+def defs_piece() -> str:
     symbols = "".join(
         f'<symbol id="pr-suit-{letter}" viewBox="0 0 10 10">{path}</symbol>'
         for letter, path in zip("shdc", _SUIT_PATHS, strict=True)
@@ -81,7 +81,7 @@ _PIECES: Final = 8192
 
 
 @functools.lru_cache(maxsize=_PIECES)
-def _text(x: float, y: float, content: str, *, size: float = 13, fill: str = _BLACK, anchor: str = "start", weight: str = "normal", extra: str = "") -> str:  # fmt: skip
+def text_piece(x: float, y: float, content: str, *, size: float = 13, fill: str = _BLACK, anchor: str = "start", weight: str = "normal", extra: str = "") -> str:  # fmt: skip
     return (
         f'<text x="{x:g}" y="{y:g}" font-size="{size:g}" fill="{fill}" text-anchor="{anchor}" '
         f'font-weight="{weight}"{extra}>{escape(content)}</text>'
@@ -118,12 +118,12 @@ def card(
     value = Card.parse(value)
     if credit is not None and credit not in range(4):
         raise InvalidStateError(f"R3: a card is credited to a seat 0-3, not {excerpt(credit)}")
-    return recolour(_card(value, x, y, small, credit, laid_off, highlight, marked), theme_of(colors))
+    return recolour(card_piece(value, x, y, small, credit, laid_off, highlight, marked), theme_of(colors))
 
 
 @functools.lru_cache(maxsize=_PIECES)
-def _card(value: Card, x: float, y: float, small: bool, credit: int | None, laid_off: bool, highlight: bool, marked: bool) -> str:  # fmt: skip
-    width, height = (_SMALL_W, _SMALL_H) if small else (_CARD_W, _CARD_H)
+def card_piece(value: Card, x: float, y: float, small: bool, credit: int | None, laid_off: bool, highlight: bool, marked: bool) -> str:  # fmt: skip
+    width, height = (SMALL_W, SMALL_H) if small else (CARD_W, CARD_H)
     classes = "card" + (" must-meld" if highlight else "") + (" marked" if marked else "")
     if value.is_joker:
         colour, rank, symbol = "#6a1b9a", "JK", "pr-star"
@@ -140,7 +140,9 @@ def _card(value: Card, x: float, y: float, small: bool, credit: int | None, laid
         f'<g class="{classes}" data-card="{value}" transform="translate({x:g},{y:g})">',
         f"<title>{escape(title)}</title>",
         f'<rect width="{width}" height="{height}" rx="4" fill="#fffdf7" {border}/>',
-        _text(3 if len(rank) == 2 else 5, 14, rank, size=12.5 if len(rank) == 2 else 14, fill=colour, weight="bold"),
+        text_piece(
+            3 if len(rank) == 2 else 5, 14, rank, size=12.5 if len(rank) == 2 else 14, fill=colour, weight="bold"
+        ),
         f'<use href="#{symbol}" x="4" y="18" width="12" height="12" fill="{colour}"/>',
         # A second small index at the top right stays visible when cards overlap vertically.
         f'<use href="#{symbol}" x="{width - 14:g}" y="4" width="10" height="10" fill="{colour}"/>',
@@ -151,8 +153,8 @@ def _card(value: Card, x: float, y: float, small: bool, credit: int | None, laid
         team = team_of(credit)
         parts.append(
             f'<g class="credit" data-seat="{credit}"><circle cx="10" cy="{height - 11}" r="8" '
-            f'fill="{_TEAM_COLOURS[team]}"/>'
-            + _text(10, height - 7, SEAT_NAMES[credit][0], size=10, fill="#fff", anchor="middle", weight="bold")
+            f'fill="{TEAM_COLOURS[team]}"/>'
+            + text_piece(10, height - 7, SEAT_NAMES[credit][0], size=10, fill="#fff", anchor="middle", weight="bold")
             + "</g>"
         )
     if marked and highlight:
@@ -181,8 +183,8 @@ def _card(value: Card, x: float, y: float, small: bool, credit: int | None, laid
 
 
 @functools.lru_cache(maxsize=_PIECES)
-def _back(x: float, y: float, *, small: bool = False) -> str:
-    width, height = (_SMALL_W, _SMALL_H) if small else (_CARD_W, _CARD_H)
+def back_piece(x: float, y: float, *, small: bool = False) -> str:
+    width, height = (SMALL_W, SMALL_H) if small else (CARD_W, CARD_H)
     return (
         f'<g class="card back" transform="translate({x:g},{y:g})"><rect width="{width}" height="{height}" rx="4" '
         f'fill="url(#pr-back)" stroke="#fff" stroke-width="1.5"/></g>'
@@ -190,7 +192,7 @@ def _back(x: float, y: float, *, small: bool = False) -> str:
 
 
 @functools.lru_cache(maxsize=_PIECES)
-def _seat_label(seat: int, x: float, y: float, count: int, *, to_move: bool, status: str, anchor: str) -> str:
+def seat_label_piece(seat: int, x: float, y: float, count: int, *, to_move: bool, status: str, anchor: str) -> str:
     team = team_of(seat)
     name = f"{SEAT_NAMES[seat]} ({seat}) · {count} card{'s' if count != 1 else ''}"
     width = 7.2 * len(name) + 16
@@ -199,13 +201,13 @@ def _seat_label(seat: int, x: float, y: float, count: int, *, to_move: bool, sta
     out = [
         f'<g class="seat" data-seat="{seat}" data-to-move="{str(to_move).lower()}">',
         f'<rect x="{left:g}" y="{y - 15:g}" width="{width:g}" height="21" rx="10" fill="{fill}" '
-        f'stroke="{_TEAM_COLOURS[team]}" stroke-width="{2.5 if to_move else 1.2}"/>',
-        _text(left + width / 2, y, name, size=12.5, anchor="middle", weight="bold", fill=_TEAM_COLOURS[team]),
+        f'stroke="{TEAM_COLOURS[team]}" stroke-width="{2.5 if to_move else 1.2}"/>',
+        text_piece(left + width / 2, y, name, size=12.5, anchor="middle", weight="bold", fill=TEAM_COLOURS[team]),
     ]
     if status:
         status_x = left + width + 8 if anchor != "end" else left - 8
         out.append(
-            _text(
+            text_piece(
                 status_x,
                 y,
                 status,
@@ -220,62 +222,62 @@ def _seat_label(seat: int, x: float, y: float, count: int, *, to_move: bool, sta
 
 
 @functools.lru_cache(maxsize=_PIECES)
-def _meld(meld: Meld, number: int, x: float, y: float, step: float, doubled: bool, marked: int | None) -> tuple[str, float]:  # fmt: skip
+def meld_piece(meld: Meld, number: int, x: float, y: float, step: float, doubled: bool, marked: int | None) -> tuple[str, float]:  # fmt: skip
     """A meld's cards, each with its credit badge, and its number (the ``MELD`` of a lay-off).
     ``marked`` is the position of a card the last action put there (every card for -1)."""
-    parts = [f'<g class="meld" data-meld="{number}">', _text(x, y + 12, f"#{number}", size=11, fill="#e8f5e9")]
+    parts = [f'<g class="meld" data-meld="{number}">', text_piece(x, y + 12, f"#{number}", size=11, fill="#e8f5e9")]
     left = x + 22
     for position, (value, seat, flag) in enumerate(zip(meld.cards, meld.seats, meld.laid_off, strict=True)):
         mark = marked == -1 or marked == position
         parts.append(card(value, left + position * step, y, small=True, credit=seat, laid_off=flag, marked=mark))
-    right = left + (len(meld.cards) - 1) * step + _SMALL_W
+    right = left + (len(meld.cards) - 1) * step + SMALL_W
     if doubled:
-        parts.append(_text(right + 3, y + 12, "×2", size=11, fill="#fff59d", weight="bold"))
+        parts.append(text_piece(right + 3, y + 12, "×2", size=11, fill="#fff59d", weight="bold"))
         right += 20
     parts.append("</g>")
     return "".join(parts), right
 
 
-def _stock(size: int, x: float, y: float) -> str:
+def stock_piece(size: int, x: float, y: float) -> str:
     """The stock: three card backs (a dashed place when it is empty) and its count."""
     if size:
         pile = (
             f'<g class="stock" data-count="{size}">'
-            + _back(x + 6, y + 18)
-            + _back(x + 3, y + 15)
-            + _back(x, y + 12)
+            + back_piece(x + 6, y + 18)
+            + back_piece(x + 3, y + 15)
+            + back_piece(x, y + 12)
             + "</g>"
         )
     else:
         pile = (
-            f'<g class="stock" data-count="0"><rect x="{x:g}" y="{y + 12:g}" width="{_CARD_W}" '
-            f'height="{_CARD_H}" rx="4" fill="none" stroke="#a5d6a7" stroke-dasharray="4 3"/></g>'
+            f'<g class="stock" data-count="0"><rect x="{x:g}" y="{y + 12:g}" width="{CARD_W}" '
+            f'height="{CARD_H}" rx="4" fill="none" stroke="#a5d6a7" stroke-dasharray="4 3"/></g>'
         )
     count = f"{size} card{'s' if size != 1 else ''}"
     return (
-        _text(x, y, "Stock", size=12, fill="#e8f5e9", weight="bold")
+        text_piece(x, y, "Stock", size=12, fill="#e8f5e9", weight="bold")
         + pile
-        + _text(x + _CARD_W / 2 + 3, y + _CARD_H + 36, count, size=12, fill="#fff", anchor="middle")
+        + text_piece(x + CARD_W / 2 + 3, y + CARD_H + 36, count, size=12, fill="#fff", anchor="middle")
     )
 
 
 @functools.lru_cache(maxsize=_PIECES)
-def _pile_card(index: int, value: Card, x: float, top: float, marked: bool) -> str:
+def pile_card_piece(index: int, value: Card, x: float, top: float, marked: bool) -> str:
     """A card of the discard pile at its place, with its index above it (R13)."""
-    index_text = _text(x + 4, top - 4, str(index), size=10.5, fill="#fff59d", extra=' class="pile-index"')
-    return index_text + _card(value, x, top, False, None, False, False, marked)
+    index_text = text_piece(x + 4, top - 4, str(index), size=10.5, fill="#fff59d", extra=' class="pile-index"')
+    return index_text + card_piece(value, x, top, False, None, False, False, marked)
 
 
 @functools.lru_cache(maxsize=256)
-def _meld_legend(count: int, x: float, y: float) -> str:
+def meld_legend_piece(count: int, x: float, y: float) -> str:
     """The melds' heading and the legend of the credit colours (R16) and of a laid-off card."""
-    parts = [_text(x, y, f"Melds ({count})", size=12, fill="#e8f5e9", weight="bold")]
+    parts = [text_piece(x, y, f"Melds ({count})", size=12, fill="#e8f5e9", weight="bold")]
     legend_x = x + 80
     for team in (0, 1):
         parts.append(
-            f'<circle cx="{legend_x + 6:g}" cy="{y - 4:g}" r="6" fill="{_TEAM_COLOURS[team]}"/>'
-            + _text(legend_x + 16, y, f"credited to {TEAM_NAMES[team]}", size=11, fill="#e8f5e9")
+            f'<circle cx="{legend_x + 6:g}" cy="{y - 4:g}" r="6" fill="{TEAM_COLOURS[team]}"/>'
+            + text_piece(legend_x + 16, y, f"credited to {TEAM_NAMES[team]}", size=11, fill="#e8f5e9")
         )
         legend_x += 170
-    parts.append(_text(legend_x, y, "dashed border: laid off", size=11, fill="#e8f5e9"))
+    parts.append(text_piece(legend_x, y, "dashed border: laid off", size=11, fill="#e8f5e9"))
     return "".join(parts)

@@ -6,11 +6,12 @@ written for pgx's API runs on it unchanged:
 
 >>> import jax
 >>> env = Env()
+>>> init, step = jax.jit(jax.vmap(env.init)), jax.jit(jax.vmap(env.step))
 >>> keys = jax.random.split(jax.random.PRNGKey(0), 2)
->>> state = jax.vmap(env.init)(keys)
+>>> state = init(keys)
 >>> state.current_player.tolist(), state.observation.shape, state.legal_action_mask.shape
 ([1, 1], (2, 30, 53), (2, 1436))
->>> state = jax.vmap(env.step)(state, jax.numpy.zeros(2, jax.numpy.int32))  # draw from the stock
+>>> state = step(state, jax.numpy.zeros(2, jax.numpy.int32))  # draw from the stock
 >>> state.legal_action_mask.sum(axis=1).tolist() == [int(m.sum()) for m in state.legal_action_mask]
 True
 
@@ -26,7 +27,8 @@ from a policy's logits over it, more cheaply than ``jax.random.categorical``.
 The modules, by job as pgx splits its games: the values (``_state``), the game (``_game``:
 the deck, the deal, the transitions, the scores), the mask (``_mask``), the observation
 (``_observe``), the conversions (``_convert``), the fixed and the rules' tables (``_tables``,
-``_knobs``), the checks of what enters (``_checks``) and the environment (``_env``).
+``_knobs``), the checks of what enters (``_checks``), the environment (``_env``) and the
+pictures a state draws of itself (``_picture``, as pgx's ``State.to_svg``).
 """
 
 from __future__ import annotations

@@ -4,8 +4,10 @@ Three kinds of check, each raising the library's errors, never a bare numpy or J
 
 - at trace time (so under ``jit`` and ``vmap`` too): a :class:`~persian_rummy.vector.State`'s
   fields have the shapes and dtypes the engine makes, an action or a seat is one whole number,
-  a key is a PRNG key (:func:`check_fields`, :func:`check_index`, :func:`check_key`);
-- eagerly, on concrete values: a seat is 0-3 (:func:`check_seat_value`);
+  a key is a PRNG key, a sampler's mask and logits are one game's (:func:`check_fields`,
+  :func:`check_index`, :func:`check_key`, :func:`check_mask`, :func:`check_logits`);
+- eagerly, on concrete values: a seat is 0-3 (:func:`check_seat_value`), and an action of any
+  integer dtype is compared with the numbering exactly (:func:`action_number`);
 - in :meth:`~persian_rummy.vector.Env.to_states`, on every row: each field holds values that
   some position could (:func:`check_rows`), before the scalar validator sees the position.
 
@@ -31,21 +33,29 @@ from persian_rummy.cards import JOKER_INDEX
 from persian_rummy.encoding import MAX_MELDS, MAX_PILE, NUM_ACTIONS
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, excerpt
 from persian_rummy.observation import OBSERVATION_SHAPE
+from persian_rummy.rules import Rules
 from persian_rummy.vector._state import POSITION_FIELDS, STATE_FIELDS, Position, State
 from persian_rummy.vector._tables import CARD_COLUMNS, DECK_CARDS, MELD_COUNTS, MELD_JOKERS, NUM_MELDS
 
 __all__ = [
     "FIELDS",
+    "action_number",
+    "check_concrete",
     "check_fields",
     "check_index",
     "check_key",
+    "check_logits",
+    "check_mask",
     "check_number",
     "check_observation_dtype",
     "check_penalty",
     "check_rows",
+    "check_rules",
     "check_seat_value",
     "field_table",
     "fields_of",
+    "host_to_device",
+    "key_words",
     "reward_bounds",
 ]
 
@@ -135,9 +145,42 @@ def fields_of(state: object, where: str) -> dict[str, object]:
     position = state._x
     if not isinstance(position, Position):
         raise ArgumentTypeError(f"{where}: State._x must be a Position (the game's arrays), not {excerpt(position)}")
-    found: dict[str, object] = {name: getattr(state, name) for name in STATE_FIELDS if name != "_x"}
+    if type(state._rules) is not Rules:
+        raise ArgumentTypeError(f"{where}: State._rules must be a Rules value, not {excerpt(state._rules)}")
+    found: dict[str, object] = {name: getattr(state, name) for name in STATE_FIELDS if name not in ("_x", "_rules")}
     found.update({f"_x.{name}": getattr(position, name) for name in POSITION_FIELDS})
     return found
+
+
+def check_rules(state: State, rules: Rules, where: str) -> None:
+    """The state was made by an environment of ``rules``, else
+    :class:`~persian_rummy.InvalidArgumentError` (a state of other rules would be played, or
+    read, under rules it was not made for)."""
+    if state._rules != rules:
+        raise InvalidArgumentError(
+            f"{where}: the state is a game under rules {state._rules}, but this Env plays {rules}"
+        )
+
+
+def check_concrete(fields: Mapping[str, object], where: str) -> None:
+    """No field is traced (``where`` reads the values, so it cannot run under ``jit`` or
+    ``vmap``), else :class:`~persian_rummy.ArgumentTypeError`."""
+    for name, value in fields.items():
+        if isinstance(value, jax.core.Tracer):
+            raise ArgumentTypeError(
+                f"{where} reads the values of the arrays, so it runs outside jit and vmap: State.{name} is traced"
+            )
+
+
+def host_to_device(state: State) -> State:
+    """``state`` with any numpy array among its fields (a state fetched with
+    ``jax.device_get``) made a JAX array, so that a step updates it as it updates its own;
+    the very state when it holds none (under ``jit`` every field is a tracer)."""
+    leaves = jax.tree_util.tree_leaves(state)
+    if not any(isinstance(leaf, np.ndarray | np.generic) for leaf in leaves):
+        return state
+    converted: State = jax.tree_util.tree_map(jnp.asarray, state)
+    return converted
 
 
 def check_fields(
@@ -194,6 +237,27 @@ def check_index(value: object, what: str) -> None:
         )
 
 
+def action_number(action: object, limit: int) -> tuple[jax.Array, jax.Array]:
+    """An action checked by :func:`check_index` as ``(number, in_range)``: whether it is one of
+    ``0 .. limit - 1``, compared without wrapping, and the number (``int32``; 0 where it is
+    not). A concrete action (a Python, numpy or JAX integer of any width) is compared in
+    Python's integers; a traced one in its own dtype, or in ``int32`` where that is narrower
+    (``limit`` does not fit in ``int8``: 1436 would wrap to -92). Under ``jit`` or ``vmap``, a
+    64-bit argument reaches the function as JAX made it at the boundary (32 bits unless
+    ``jax_enable_x64`` is set), which no function of it can see past.
+
+    >>> [bool(action_number(value, 1436)[1]) for value in (np.int8(0), np.uint8(185), np.int64(2**32))]
+    [True, True, False]
+    """
+    if not isinstance(action, jax.core.Tracer):
+        value = int(action)  # type: ignore[call-overload]
+        inside = 0 <= value < limit
+        return jnp.int32(value if inside else 0), jnp.bool_(inside)
+    number = action if np.dtype(action.dtype).itemsize >= 4 else action.astype(jnp.int32)
+    in_range = (number >= 0) & (number < limit)
+    return jnp.where(in_range, number, 0).astype(jnp.int32), in_range
+
+
 def check_seat_value(seat: object) -> None:
     """A concrete seat (not a tracer) is 0-3, else :class:`~persian_rummy.InvalidArgumentError`."""
     if isinstance(seat, jax.core.Tracer):
@@ -203,8 +267,11 @@ def check_seat_value(seat: object) -> None:
         raise InvalidArgumentError(f"R3: player_id must be a seat 0-3, not {number}")
 
 
-def check_key(key: object, where: str) -> None:
-    """``key`` is one PRNG key: ``uint32[2]`` (``jax.random.PRNGKey``) or a typed key of shape ()."""
+def check_key(key: object, where: str, *, concrete: bool = False) -> None:
+    """``key`` is one PRNG key: ``uint32[2]`` (``jax.random.PRNGKey``) or a typed key of shape
+    () of any implementation (``jax.random.key(seed, impl=...)``); ``concrete``: not traced."""
+    if concrete and isinstance(key, jax.core.Tracer):
+        raise ArgumentTypeError(f"{where} reads the key's value, so it runs outside jit and vmap: the key is traced")
     dtype = getattr(key, "dtype", None)
     shape = tuple(getattr(key, "shape", (-1,)))
     if dtype is not None and jnp.issubdtype(dtype, jax.dtypes.prng_key):
@@ -217,6 +284,55 @@ def check_key(key: object, where: str) -> None:
         )
     if shape != (2,):
         raise InvalidArgumentError(f"{where}: key must be one key (uint32[2]), not shape {shape}: batch with jax.vmap")
+
+
+def key_words(keys: jax.Array) -> jax.Array:
+    """Checked keys (any leading axes) as the ``uint32[..., 2]`` words of threefry keys, the
+    form a game carries: a raw key as it is, a typed threefry key's data, and a key of another
+    implementation (whose data is not two words) drawn into two words by ``jax.random.bits``."""
+    if not jnp.issubdtype(keys.dtype, jax.dtypes.prng_key):
+        return keys
+    if str(jax.random.key_impl(keys)) == "threefry2x32":
+        return jax.random.key_data(keys)
+    flat = keys.reshape(-1)
+    words = jax.vmap(lambda key: jax.random.bits(key, (2,), jnp.uint32))(flat)
+    return words.reshape(*keys.shape, 2)
+
+
+def check_mask(mask: object, where: str) -> jax.Array:
+    """A sampler's ``legal_action_mask``: a ``bool`` array of one game, shape ``(n,)`` with
+    ``n`` at least 1 (a JAX or numpy array), as a JAX array; else
+    :class:`~persian_rummy.ArgumentTypeError` for what is not a ``bool`` array (a float mask is
+    not read as weights: ``mask > 0`` says which are set) and
+    :class:`~persian_rummy.InvalidArgumentError` for a shape (batch with ``jax.vmap``)."""
+    dtype, shape = getattr(mask, "dtype", None), getattr(mask, "shape", None)
+    if dtype is None or shape is None or np.dtype(dtype) != np.bool_:
+        kind = type(mask).__name__ if dtype is None else str(np.dtype(dtype))
+        raise ArgumentTypeError(
+            f"{where}: legal_action_mask must be a bool array, not {excerpt(mask)} ({kind}); "
+            "a mask of another dtype is not read as weights: pass mask > 0"
+        )
+    if len(shape) != 1 or not shape[0]:
+        raise InvalidArgumentError(
+            f"{where}: legal_action_mask must be one game's mask (shape (n,), n >= 1), not shape {tuple(shape)}: "
+            "batch games with jax.vmap"
+        )
+    return jnp.asarray(mask)
+
+
+def check_logits(logits: object, shape: tuple[int, ...], where: str) -> jax.Array:
+    """A sampler's ``logits``: a floating array of the mask's ``shape``, as a JAX array; else
+    :class:`~persian_rummy.ArgumentTypeError` for a dtype and
+    :class:`~persian_rummy.InvalidArgumentError` for a shape."""
+    dtype, got = getattr(logits, "dtype", None), getattr(logits, "shape", None)
+    if dtype is None or got is None or not np.issubdtype(np.dtype(dtype), np.floating):
+        kind = type(logits).__name__ if dtype is None else str(np.dtype(dtype))
+        raise ArgumentTypeError(f"{where}: logits must be a floating array, not {excerpt(logits)} ({kind})")
+    if tuple(got) != shape:
+        raise InvalidArgumentError(
+            f"{where}: logits must have the mask's shape {shape}, not {tuple(got)}: batch games with jax.vmap"
+        )
+    return jnp.asarray(logits)
 
 
 def check_number(name: str, value: object) -> float:

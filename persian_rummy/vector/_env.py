@@ -18,6 +18,8 @@ from persian_rummy.observation import OBSERVATION_SHAPE
 from persian_rummy.rules import Rules
 from persian_rummy.state import GameState
 from persian_rummy.vector._checks import (
+    action_number,
+    check_concrete,
     check_fields,
     check_index,
     check_key,
@@ -25,9 +27,12 @@ from persian_rummy.vector._checks import (
     check_observation_dtype,
     check_penalty,
     check_rows,
+    check_rules,
     check_seat_value,
     field_table,
     fields_of,
+    host_to_device,
+    key_words,
     reward_bounds,
 )
 from persian_rummy.vector._convert import games_of, position_row
@@ -46,13 +51,6 @@ Array = jax.Array
 _REFRESH: dict[tuple[Rules, float, float, np.dtype[Any]], Any] = {}
 # Folded into init's key to make the key a game carries for its later deals (R6-R7).
 _CARRY: Final = 0x5EED
-
-
-def _raw(key: Array) -> Array:
-    # A key as uint32[2] words (a typed key's data), the form a Position carries.
-    if jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
-        return jax.random.key_data(key)
-    return key
 
 
 class Env:
@@ -147,14 +145,15 @@ class Env:
     def init(self, key: Array) -> State:
         """The first deal of a game, dealt by seat 0 (as :func:`~persian_rummy.new_game`'s
         default) from ``deck(key)``: seat 1 is to draw (R5-R6). The game keeps a key of its
-        own, made from ``key``, for the deals that :meth:`step` deals without one.
+        own, made from ``key``, for the deals that :meth:`step` deals without one. ``key`` is
+        ``uint32[2]`` or a typed key of any implementation (``jax.random.key(0, impl="rbg")``).
 
         >>> shapes = jax.eval_shape(Env().init, jax.random.PRNGKey(3))
         >>> shapes.observation.shape, shapes.legal_action_mask.shape, shapes.rewards.dtype
         ((30, 53), (1436,), dtype('float32'))
         """
         check_key(key, "init")
-        own = _raw(jax.random.fold_in(key, _CARRY))
+        own = key_words(jax.random.fold_in(key, _CARRY))
         x = deal(deck(key), jnp.int32(0), jnp.int32(1), jnp.zeros(2, I32), own, game_decks(own, self._k.deck_slots))
         # The empty table is a constant here: the barrier keeps the compiler from folding the
         # mask's table half at compile time (slow, and the same program either way).
@@ -173,6 +172,7 @@ class Env:
             truncated=jnp.bool_(False),
             _step_count=step_count,
             _x=x,
+            _rules=self.rules,
         )
 
     def _refresh(self, state: State) -> State:
@@ -202,16 +202,12 @@ class Env:
         >>> jax.eval_shape(env.step, state, 0).rewards.shape
         (4,)
         """
-        check_fields(fields_of(state, "step"), "step", batched=False, table=self._fields)
+        self._check_state(state, "step")
         check_index(action, "action")
         if key is not None:
             check_key(key, "step")
-        # The range is checked in the action's own dtype, so that no wide number wraps into it;
-        # a Python int outside int32 is outside the numbering all the same.
-        wide = isinstance(action, int) and not -(2**31) <= action < 2**31
-        number = jnp.asarray(-1 if wide else action)
-        in_range = (number >= 0) & (number < NUM_ACTIONS)
-        safe = jnp.where(in_range, number, 0).astype(I32)
+        state = host_to_device(state)
+        safe, in_range = action_number(action, NUM_ACTIONS)
         x = state._x
         live = (x.phase <= MELD) & ~state.terminated
         legal = in_range & state.legal_action_mask[safe]
@@ -260,6 +256,12 @@ class Env:
         following = deal(cards, (base.dealer + 1) % 4, base.deal_number + 1, base.scores, base.key, base.decks)
         return select(finished, following, base), rewards
 
+    def _check_state(self, state: object, where: str) -> None:
+        # One game's State of this environment (trace time: shapes, dtypes and the rules).
+        check_fields(fields_of(state, where), where, batched=False, table=self._fields)
+        assert isinstance(state, State)  # fields_of refused anything else
+        check_rules(state, self.rules, where)
+
     def observe(self, state: State, player_id: Array | int | None = None) -> Array:
         """The observation of seat ``player_id`` (by default the seat to act, as pgx's): exactly
         :func:`~persian_rummy.observation.observation_tensor` of that seat's
@@ -274,7 +276,8 @@ class Env:
         >>> obs.shape, obs.dtype
         ((30, 53), dtype('float32'))
         """
-        check_fields(fields_of(state, "observe"), "observe", batched=False, table=self._fields)
+        self._check_state(state, "observe")
+        state = host_to_device(state)
         if player_id is None:
             return state.observation
         check_index(player_id, "player_id")
@@ -320,7 +323,7 @@ class Env:
         library's error: a value that is not a :class:`~persian_rummy.GameState`
         (:class:`~persian_rummy.ArgumentTypeError`), a position of other rules
         (:class:`~persian_rummy.InvalidArgumentError`) or an invalid one
-        (:class:`~persian_rummy.InvalidStateError`).
+        (:class:`~persian_rummy.InvalidStateError`). No states give a batch of no rows.
 
         >>> from persian_rummy import new_game
         >>> env = Env()
@@ -330,13 +333,14 @@ class Env:
         """
         if isinstance(states, GameState) or not isinstance(states, Sequence):
             raise ArgumentTypeError(f"from_states takes a sequence of GameState values, not {excerpt(states)}")
-        if not states:
-            raise InvalidArgumentError("from_states needs at least one GameState (a batch has one row or more)")
         if key is not None:
-            check_key(key, "from_states")
+            check_key(key, "from_states", concrete=True)
+        if not states:
+            return self._empty()
         rows = [position_row(self._k, state, number) for number, state in enumerate(states)]
         stacked = {name: np.stack([row[name] for row in rows]) for name in rows[0]}
-        stacked["key"] = np.asarray(_raw(jax.random.split(jax.random.PRNGKey(0) if key is None else key, len(rows))))
+        keys = jax.random.split(jax.random.PRNGKey(0) if key is None else key, len(rows))
+        stacked["key"] = np.asarray(key_words(keys))
         size = len(rows)
         batch = State(
             current_player=jnp.asarray(stacked["current_player"]),
@@ -347,9 +351,17 @@ class Env:
             truncated=jnp.zeros(size, bool),
             _step_count=jnp.zeros(size, jnp.int32),
             _x=Position(**{name: jnp.asarray(value) for name, value in stacked.items()}),
+            _rules=self.rules,
         )
         refreshed: State = self._refresh_batch(batch)
         return refreshed
+
+    def _empty(self) -> State:
+        # A batch of no rows: every field of its dtype with a leading axis of 0.
+        arrays = {name: jnp.zeros((0, *shape), dtype) for name, (shape, dtype) in self._fields.items()}
+        position = Position(**{name.removeprefix("_x."): arrays[name] for name in arrays if name.startswith("_x.")})
+        public = {name: value for name, value in arrays.items() if not name.startswith("_x.")}
+        return State(**public, _x=position, _rules=self.rules)
 
     def to_states(self, state: State, *, validate: bool = True) -> list[GameState]:
         """The :class:`~persian_rummy.GameState` of every row of a batch (or of one unbatched
@@ -368,10 +380,17 @@ class Env:
         >>> [game.current_player for game in env.to_states(env.from_states([new_game(2)]))]
         [1]
         """
+        if type(validate) is not bool:
+            raise ArgumentTypeError(f"to_states: validate must be True or False, not {excerpt(validate)}")
         fields = fields_of(state, "to_states")
         lead = check_fields(fields, "to_states", batched=True, table=self._fields)
         if len(lead) > 1:
             raise InvalidArgumentError(f"to_states takes one game or a batch (one leading axis), not axes {lead}")
+        assert isinstance(state, State)  # fields_of refused anything else
+        check_rules(state, self.rules, "to_states")
+        check_concrete(fields, "to_states")
+        if lead == (0,):
+            return []
         arrays = {
             name.removeprefix("_x."): np.asarray(value) for name, value in fields.items() if name.startswith("_x.")
         }

@@ -16,6 +16,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from persian_rummy.vector._checks import check_key, check_logits, check_mask
+
 __all__ = ["sample_legal", "sample_policy"]
 
 Array = jax.Array
@@ -32,6 +34,12 @@ def sample_legal(key: Array, legal_action_mask: Array) -> Array:
     legal action's probability is 1/n to within n/2^32 relative). An all-False mask gives 0
     (pgx's masks, and ours, are all True once a game is over, so that never happens in play).
 
+    ``key`` is one PRNG key (``uint32[2]``, or a typed key of any implementation) and
+    ``legal_action_mask`` one game's ``bool[n]`` (any ``n`` from 1: this engine's, 1,436
+    long, or another pgx game's), checked when the function is traced: a batch of them is
+    refused (batch with ``jax.vmap``), and so is a mask of another dtype (a float mask is not
+    read as weights; ``mask > 0`` says which are set).
+
     The flags are packed into 32-bit words and counted by ``population_count``; the word that
     holds the r-th flag is found by the words' running counts, and the flag within it by five
     halvings of the word.
@@ -41,6 +49,8 @@ def sample_legal(key: Array, legal_action_mask: Array) -> Array:
     >>> int(sample_legal(jax.random.PRNGKey(0), mask)) in (3, 700, 1400)
     True
     """
+    check_key(key, "sample_legal")
+    legal_action_mask = check_mask(legal_action_mask, "sample_legal")
     flags = _blocks(legal_action_mask).astype(jnp.uint32)
     words = jnp.sum(flags << jnp.arange(_BLOCK, dtype=jnp.uint32), axis=1, dtype=jnp.uint32)
     counts = jax.lax.population_count(words).astype(jnp.int32)
@@ -63,7 +73,10 @@ def sample_policy(key: Array, logits: Array, legal_action_mask: Array) -> Array:
     distribution of ``jax.random.categorical(key, jnp.where(mask, logits, -inf))``, not the
     same draws): one uniform number against the cumulative probabilities. Its bias is the
     rounding of ``float32`` sums (a relative error of about 1e-7 on each action's
-    probability); an action the mask forbids is never drawn.
+    probability); an action the mask forbids is never drawn, whatever the logits (``nan`` or
+    infinite ones too; an all-False mask gives 0, as :func:`sample_legal`). ``key`` and
+    ``legal_action_mask`` as for :func:`sample_legal`; ``logits`` a floating array of the
+    mask's shape.
 
     >>> import jax.numpy as jnp
     >>> mask = jnp.zeros(1436, bool).at[jnp.array([5, 9])].set(True)
@@ -71,6 +84,9 @@ def sample_policy(key: Array, logits: Array, legal_action_mask: Array) -> Array:
     >>> int(sample_policy(jax.random.PRNGKey(1), logits, mask))
     9
     """
+    check_key(key, "sample_policy")
+    legal_action_mask = check_mask(legal_action_mask, "sample_policy")
+    logits = check_logits(logits, legal_action_mask.shape, "sample_policy")
     masked = jnp.where(legal_action_mask, logits, -jnp.inf)
     top = jnp.max(masked)
     weights = jnp.where(legal_action_mask, jnp.exp(masked - jnp.where(jnp.isfinite(top), top, 0)), 0.0)
@@ -85,4 +101,8 @@ def sample_policy(key: Array, logits: Array, legal_action_mask: Array) -> Array:
     # Rounding can leave the target past a block's last weight: then its last legal action.
     fallback = block * _BLOCK + (_BLOCK - 1 - jnp.argmax(blocks[block][::-1] > 0))
     action = jnp.where(jnp.any(inner > within), action, fallback)
-    return jnp.where(legal_action_mask[action], action, jnp.argmax(legal_action_mask)).astype(jnp.int32)
+    # Non-finite logits can leave the search in the padding past the last action (which the
+    # mask's indexing would clamp): any such draw, and any forbidden one, is the first legal.
+    size = legal_action_mask.shape[0]
+    allowed = (action < size) & legal_action_mask[jnp.minimum(action, size - 1)]
+    return jnp.where(allowed, action, jnp.argmax(legal_action_mask)).astype(jnp.int32)

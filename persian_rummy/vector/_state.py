@@ -5,10 +5,18 @@ the names are re-exported by :mod:`persian_rummy.vector`)."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Final, TypeVar
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Final, TypeVar
 
 import jax
 import jax.numpy as jnp
+
+from persian_rummy.errors import ArgumentTypeError, excerpt
+from persian_rummy.rules import Rules
+
+if TYPE_CHECKING:
+    from persian_rummy.svg import Theme
 
 __all__ = ["DRAW", "ENV_ID", "GAME_OVER", "MELD", "ROUND_OVER", "Position", "State", "select"]
 
@@ -77,8 +85,9 @@ class Position:
     decks: Array
 
     def replace(self, **changes: Array) -> Position:
-        """A copy with the fields given changed."""
-        return dataclasses.replace(self, **changes)
+        """A copy with the fields given changed (:class:`~persian_rummy.ArgumentTypeError` for
+        a name that is not a field)."""
+        return _replaced(self, POSITION_FIELDS, changes)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -97,9 +106,13 @@ class State:
     - ``terminated``: the game is over; ``truncated``: never set (R21 bounds every deal);
     - ``_step_count``: ``int32``, the steps taken since ``init``;
     - ``_x``: the position (:class:`Position`; read it through :meth:`Env.to_states
-      <persian_rummy.vector.Env.to_states>`, whose values are the library's).
+      <persian_rummy.vector.Env.to_states>`, whose values are the library's);
+    - ``_rules``: the :class:`~persian_rummy.Rules` of the environment that made it, static
+      (a pytree's metadata, not an array): the environments refuse a state of other rules,
+      and the pictures (:meth:`to_svg`) read the position under them.
 
-    ``env_id`` is ``"persian_rummy"``.
+    ``env_id`` is ``"persian_rummy"``. As pgx's states, a state draws itself: :meth:`to_svg`,
+    :meth:`save_svg`, and ``_repr_html_`` for notebooks.
 
     >>> from persian_rummy import new_game
     >>> from persian_rummy.vector import Env
@@ -116,23 +129,80 @@ class State:
     truncated: Array
     _step_count: Array
     _x: Position
+    _rules: Rules = Rules()
 
     @property
     def env_id(self) -> str:
         """The environment's name, ``"persian_rummy"`` (pgx's ``State.env_id``)."""
         return ENV_ID
 
-    def replace(self, **changes: Array | Position) -> State:
-        """A copy with the fields given changed (pgx's ``state.replace``)."""
-        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+    def replace(self, **changes: Array | Position | Rules) -> State:
+        """A copy with the fields given changed (pgx's ``state.replace``;
+        :class:`~persian_rummy.ArgumentTypeError` for a name that is not a field)."""
+        return _replaced(self, STATE_FIELDS, changes)
+
+    def to_svg(
+        self,
+        *,
+        seat: int | None = None,
+        colors: Theme | Mapping[str, str] | None = None,
+        scale: float | None = None,
+    ) -> str:
+        """The table as an SVG picture (pgx's ``State.to_svg``): the library's own picture
+        (:func:`persian_rummy.svg.table`) of the view of ``seat``, by default the seat to
+        act's, so it shows that seat's hand and card backs for the others (all hands once the
+        deal is over, R23, R27): never a hidden hand. A batch draws each row's table, in a
+        grid. ``colors`` as for :func:`~persian_rummy.svg.table`; ``scale`` multiplies the
+        size (as pgx's). The state is read as :meth:`Env.to_states
+        <persian_rummy.vector.Env.to_states>` reads it, with its checks and errors.
+
+        >>> from persian_rummy import new_game
+        >>> from persian_rummy.vector import Env
+        >>> picture = Env().from_states([new_game(1)]).to_svg()
+        >>> picture.startswith("<svg"), picture.count('class="card back"')
+        (True, 24)
+        """
+        from persian_rummy.vector._picture import picture  # the one hook above this layer
+
+        return picture(self, seat=seat, colors=colors, scale=scale)
+
+    def save_svg(
+        self,
+        filename: str | os.PathLike[str],
+        *,
+        seat: int | None = None,
+        colors: Theme | Mapping[str, str] | None = None,
+        scale: float | None = None,
+    ) -> None:
+        """Write :meth:`to_svg`'s picture to ``filename`` (pgx's ``State.save_svg``)."""
+        if not isinstance(filename, str | os.PathLike):
+            raise ArgumentTypeError(f"save_svg: filename must be a path, not {excerpt(filename)}")
+        text = self.to_svg(seat=seat, colors=colors, scale=scale)
+        with open(filename, "w", encoding="utf-8") as file:
+            file.write(text)
+
+    def _repr_html_(self) -> str:
+        """:meth:`to_svg`'s picture, as notebooks show it (pgx's)."""
+        return self.to_svg()
 
 
 POSITION_FIELDS: Final = tuple(field.name for field in dataclasses.fields(Position))
 STATE_FIELDS: Final = tuple(field.name for field in dataclasses.fields(State))
 jax.tree_util.register_dataclass(Position, data_fields=list(POSITION_FIELDS), meta_fields=[])
-jax.tree_util.register_dataclass(State, data_fields=list(STATE_FIELDS), meta_fields=[])
+jax.tree_util.register_dataclass(
+    State, data_fields=[name for name in STATE_FIELDS if name != "_rules"], meta_fields=["_rules"]
+)
 
 Tree = TypeVar("Tree", State, Position)
+
+
+def _replaced(value: Tree, names: tuple[str, ...], changes: Mapping[str, object]) -> Tree:
+    unknown = sorted(set(changes) - set(names))
+    if unknown:
+        raise ArgumentTypeError(
+            f"{type(value).__name__}.replace: no field {', '.join(unknown)} (its fields: {', '.join(names)})"
+        )
+    return dataclasses.replace(value, **changes)  # type: ignore[arg-type]
 
 
 def select(condition: Array, chosen: Tree, other: Tree) -> Tree:

@@ -1,9 +1,11 @@
 """Real servers for the server's tests and its load benchmark, on 127.0.0.1 only: uvicorn in a
 thread (:class:`LiveServer`) or ``persian-rummy serve`` as a separate process
-(:func:`start_serve`), and the table API over HTTP (:func:`create_table`)."""
+(:func:`start_serve`), the table API over HTTP (:func:`create_table`), and a clock for the
+message rates that the tests move themselves (:class:`PacedClock`)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -20,7 +22,7 @@ import anyio
 import uvicorn
 from starlette.testclient import WebSocketTestSession
 from starlette.types import Message
-from waiting import WaitTimeout, join
+from waiting import DEFAULT_LIMIT, WaitTimeout, join
 
 from persian_rummy.server import create_app
 
@@ -34,25 +36,39 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-# serve() with other limits than the command line's (those this version of it knows).
+# serve() with other limits than the command line's (those this version of it knows), and
+# other options (those it knows: workers, bot_delay).
 _SERVE_WITH_LIMITS = (
     "import attrs, inspect, json, sys; from persian_rummy.server import Limits, serve; "
     "known = attrs.fields_dict(Limits); wanted = json.loads(sys.argv[3]); "
     "limits = Limits(**{name: value for name, value in wanted.items() if name in known}); "
-    "options = {'limits': limits} if 'limits' in inspect.signature(serve).parameters else {}; "
+    "parameters = inspect.signature(serve).parameters; "
+    "options = {'limits': limits} if 'limits' in parameters else {}; "
+    "options.update((name, value) for name, value in json.loads(sys.argv[4]).items() if name in parameters); "
     "serve('127.0.0.1', int(sys.argv[1]), sys.argv[2], **options)"
 )
 
 
-def start_serve(db: str | Path, port: int, limits: dict[str, Any] | None = None) -> subprocess.Popen[bytes]:
+def start_serve(
+    db: str | Path, port: int, limits: dict[str, Any] | None = None, **options: Any
+) -> subprocess.Popen[bytes]:
     """``persian-rummy serve`` on 127.0.0.1:``port`` as a separate process, once it answers;
-    with ``limits`` (fields of :class:`~persian_rummy.server.Limits`), ``serve()`` with them."""
+    with ``limits`` (fields of :class:`~persian_rummy.server.Limits`) or ``options`` (others
+    of ``serve()``: ``workers``, ``bot_delay``), ``serve()`` with them."""
     # A file, not a pipe: a server that writes much must not block on it; it lives as long as the server.
     errors = tempfile.TemporaryFile()  # noqa: SIM115
     command = (
         [sys.executable, "-m", "persian_rummy", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)]
-        if limits is None
-        else [sys.executable, "-c", _SERVE_WITH_LIMITS, str(port), str(db), json.dumps(limits)]
+        if limits is None and not options
+        else [
+            sys.executable,
+            "-c",
+            _SERVE_WITH_LIMITS,
+            str(port),
+            str(db),
+            json.dumps(limits or {}),
+            json.dumps(options),
+        ]
     )
     process = subprocess.Popen(
         command,
@@ -60,7 +76,7 @@ def start_serve(db: str | Path, port: int, limits: dict[str, Any] | None = None)
         stdout=subprocess.DEVNULL,
         stderr=errors,
     )
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + DEFAULT_LIMIT
     while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2):
@@ -71,16 +87,34 @@ def start_serve(db: str | Path, port: int, limits: dict[str, Any] | None = None)
                 raise RuntimeError(f"the server exited: {errors.read().decode(errors='replace')}") from None
             time.sleep(0.1)
     process.kill()
-    raise RuntimeError("the server did not start")
+    raise RuntimeError(f"the server did not answer within {DEFAULT_LIMIT:g} s")
 
 
-def create_table(url: str, seats: list[str]) -> dict[str, Any]:
+def create_table(url: str, seats: list[str], rules: str = "default") -> dict[str, Any]:
     """Create a table through ``POST /api/tables`` of the server at ``url``; its JSON answer."""
     request = urllib.request.Request(
-        url + "/api/tables", json.dumps({"seats": seats}).encode(), {"Content-Type": "application/json"}
+        url + "/api/tables", json.dumps({"seats": seats, "rules": rules}).encode(), {"Content-Type": "application/json"}
     )
-    with urllib.request.urlopen(request, timeout=30) as response:
+    with urllib.request.urlopen(request, timeout=60) as response:
         return dict(json.loads(response.read()))
+
+
+class PacedClock:
+    """Seconds for the message rates that pass only when a client waits for its pace: give it
+    to a server in this process (``LiveServer(db, clock=clock)``) and to its clients
+    (``SeatClient(..., clock=clock, sleep=clock.sleep)``). A client's wait moves it at once by
+    the time waited, and nothing else moves it, so what the server refuses for the rate depends
+    on the messages alone, never on how fast the machine plays them."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.now += seconds
+        await asyncio.sleep(0)
 
 
 class LiveServer:
@@ -99,22 +133,28 @@ class LiveServer:
             proxy_headers=False,
         )
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_until_complete, args=(self.server.serve(),), daemon=True)
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}/ws/"
 
     def __enter__(self) -> LiveServer:
         self.thread.start()
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + DEFAULT_LIMIT
         while not self.server.started:
             if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("uvicorn did not start")
+                raise RuntimeError(f"uvicorn did not start within {DEFAULT_LIMIT:g} s")
             time.sleep(0.02)
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
-        join(self.thread, "uvicorn to shut down", limit=30)
+        join(self.thread, "uvicorn to shut down")
+        self.loop.close()
+
+    def call(self, work: Any) -> Any:
+        """Await the coroutine ``work`` on the server's event loop; its result."""
+        return asyncio.run_coroutine_threadsafe(work, self.loop).result(RECEIVE_LIMIT)
 
 
 # Seconds a test waits for the server's next WebSocket message: far beyond any frame's time on
@@ -134,3 +174,32 @@ def bounded_receive(session: WebSocketTestSession) -> Message:
         return session.portal.call(_receive_within, session._send_rx, RECEIVE_LIMIT)
     except TimeoutError:
         raise WaitTimeout(f"waited {RECEIVE_LIMIT:g} s for a WebSocket message from the server") from None
+
+
+def unfinished_in(db: str) -> list[Any]:
+    """The unfinished tables stored in ``db`` (a SQLite path or a PostgreSQL URL), replayed."""
+    from persian_rummy.server.app import open_storage
+
+    async def read() -> list[Any]:
+        storage = open_storage(db)
+        await storage.start()
+        try:
+            return await storage.unfinished()
+        finally:
+            await storage.close()
+
+    return asyncio.run(read())
+
+
+def execute(db: str, query: str) -> None:
+    """Run one statement (SQL both databases read alike) on the database ``db``."""
+    if db.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(db, autocommit=True, connect_timeout=30) as connection:
+            connection.execute(query.encode())
+        return
+    import sqlite3
+
+    with sqlite3.connect(db) as connection:
+        connection.execute(query)

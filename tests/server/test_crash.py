@@ -6,7 +6,6 @@ left), and the games play on to the end with every acknowledged action in their 
 from __future__ import annotations
 
 import asyncio
-import pathlib
 import signal
 import sqlite3
 import time
@@ -15,7 +14,7 @@ from typing import Any
 
 import pytest
 from live import create_table, free_port, start_serve
-from waiting import WaitTimeout
+from waiting import DEFAULT_LIMIT, WaitTimeout, wait_until
 
 from persian_rummy.record import loads
 from persian_rummy.server.client import SeatClient
@@ -24,21 +23,33 @@ TABLES = 4
 
 
 def get(url: str) -> str:
-    with urllib.request.urlopen(url, timeout=20) as response:
+    with urllib.request.urlopen(url, timeout=60) as response:
         return str(response.read().decode())
 
 
-def stored(db: pathlib.Path) -> dict[str, list[str]]:
-    """The actions in the database, by table, read while no server runs."""
-    with sqlite3.connect(db) as connection:
-        rows = connection.execute("SELECT table_id, action FROM actions ORDER BY table_id, seq").fetchall()
+def stored(db: str) -> dict[str, list[str]]:
+    """The actions in the database (a SQLite file or a PostgreSQL database), by table."""
+    query = "SELECT table_id, action FROM actions ORDER BY table_id, seq"
+    if db.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(db, autocommit=True) as connection:
+            rows = connection.execute(query).fetchall()
+    else:
+        with sqlite3.connect(db) as connection:
+            rows = connection.execute(query).fetchall()
     actions: dict[str, list[str]] = {}
     for table_id, action in rows:
         actions.setdefault(table_id, []).append(action)
     return actions
 
 
-async def play_until(clients: list[SeatClient], done: Any, limit: float = 240) -> None:
+# Seconds a phase of the games may take: only a guard against a hang, far beyond a phase's
+# time on a busy machine, within the test's own limit for both phases.
+PHASE_LIMIT = 480.0
+
+
+async def play_until(clients: list[SeatClient], done: Any, limit: float = PHASE_LIMIT) -> None:
     tasks = [asyncio.ensure_future(client.run()) for client in clients]
     deadline = time.monotonic() + limit
     while not done():
@@ -56,8 +67,8 @@ async def play_until(clients: list[SeatClient], done: Any, limit: float = 240) -
 
 
 @pytest.mark.thorough
-def test_no_game_is_lost_when_the_server_is_killed(tmp_path: pathlib.Path) -> None:
-    db, port = tmp_path / "games.sqlite3", free_port()
+def test_no_game_is_lost_when_the_server_is_killed(db: str) -> None:
+    port = free_port()
     server = start_serve(db, port)
     try:
         tables = [create_table(f"http://127.0.0.1:{port}", ["human"] * 4) for _ in range(TABLES)]
@@ -106,17 +117,21 @@ def test_no_game_is_lost_when_the_server_is_killed(tmp_path: pathlib.Path) -> No
     try:
         asyncio.run(play_until([client for group in clients.values() for client in group], lambda: False))
         for table_id, group in clients.items():
-            # each client's second connection began where the database left the table
-            assert [client.joined[1] for client in group] == [len(before[table_id])] * 4
+            # the table's first connection again began where the database left the table (a
+            # seat to move may play before the others connect: they begin after)
+            assert min(client.joined[1] for client in group) == len(before[table_id])
+            assert all(client.joined[1] >= len(before[table_id]) for client in group)
             assert all(client.finished for client in group)
             record = loads(get(f"http://127.0.0.1:{port}/record/{north[table_id]}"))
             played = [str(item.action) for deal in record.deals for item in deal.actions]
             assert played[: len(before[table_id])] == before[table_id] and record.scores is not None
         # the server's bots resumed their table by themselves (a reader beside the server: WAL)
-        deadline = time.monotonic() + 30
-        while len(stored(db).get(bot_table["id"], [])) <= bot_actions and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert len(stored(db).get(bot_table["id"], [])) > bot_actions
+        wait_until(
+            lambda: len(stored(db).get(bot_table["id"], [])) > bot_actions,
+            "the server's bots to play on at their table",
+            limit=DEFAULT_LIMIT,
+            step=0.2,
+        )
     finally:
         server.kill()
         server.wait(10)

@@ -5,15 +5,22 @@ named in the log). The frames speak protocol 2 and carry no picture."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
+from typing import Any
 
 import pytest
+from starlette.websockets import WebSocketState
 
 from persian_rummy import legal_actions
 from persian_rummy.actions import DrawDiscard, DrawStock, LayOff
 from persian_rummy.melds import credits
 from persian_rummy.presentation import narrate
+from persian_rummy.server.connections import Connection
+from persian_rummy.server.limits import Limits
+from persian_rummy.server.live import LiveTable
+from persian_rummy.server.protocol import encode_frame
 from persian_rummy.server.tables import PROTOCOL, WEB_STYLE, Table
 
 SEATS = (0, 1, 2, 3, None)
@@ -90,3 +97,65 @@ def test_r27_frames_written_together_are_each_connections_own_frame(game: int) -
         assert kinds.count("deal") == len(table_.deals) - 1  # the first deal's heading came before
     whole = json.loads(table_.frames([None])[0])["log"]
     assert [entry["kind"] for entry in whole].count("deal") == table_.state.rules.deals
+
+
+def ordered(text: str) -> Any:
+    """JSON text read with every object as its list of (key, value) pairs, in order."""
+    return json.loads(text, object_pairs_hook=list)
+
+
+@pytest.mark.parametrize("game", range(2))
+def test_a_frame_is_one_value_written_at_once_its_view_as_the_library_writes_it(game: int) -> None:
+    # Written by one encoder from one value, a frame is its own canonical text: a frame spliced
+    # from texts written apart (the view with other separators than the frame) is not.
+    table_ = Table.new(seats=("human",) * 4, seed=game, dealer=game)
+    rng = random.Random(game)
+    while not table_.finished:
+        before = len(table_.entries)
+        table_.apply(table_.state.current_player, rng.choice(list(legal_actions(table_.state))))
+        values = table_.frame_values(SEATS, log=(before, len(table_.entries)))
+        texts = table_.frames(SEATS, log=(before, len(table_.entries)))
+        for seat, value, text in zip(SEATS, values, texts, strict=True):
+            assert text == encode_frame(json.loads(text)) == encode_frame(value)
+            # The view's keys and values in the library's order (R27: a spectator's has no hand).
+            view = table_.state.view(0 if seat is None else seat)
+            expected_view = ordered(view.to_json())
+            if seat is None:
+                expected_view = [(key, None if key in ("seat", "hand") else item) for key, item in expected_view]
+            assert ordered(text)[-1] == ("view", expected_view)
+    # The log, read as text, is each entry's value written once.
+    assert [json.loads(public) for _, public, _ in table_.log] == [entry.value(None) for entry in table_.entries]
+
+
+def test_every_spectator_is_sent_the_same_text_and_each_seat_its_own() -> None:
+    live = LiveTable(Table.new(seats=("human",) * 4, seed=4, dealer=0))
+    joining = [(seat, Socket()) for seat in (0, 1, 2, 3, None, None, None)]
+    connections = [Connection(socket, live.table, seat, Limits()) for seat, socket in joining]  # type: ignore[arg-type]
+
+    async def join() -> None:
+        for connection in connections:
+            assert await live.admit(connection)
+
+    asyncio.run(join())
+    logged = len(live.table.entries)
+    sends = live.commit(*live.table.check(1, "draw"))
+    # Each seat's connection in turn, then the spectators'.
+    assert [connection for connection, _ in sends[:4]] == connections[:4]
+    assert {connection for connection, _ in sends[4:]} == set(connections[4:])
+    texts = [text for _, text in sends]
+    assert texts[:4] == live.table.frames([0, 1, 2, 3], log=(logged, len(live.table.entries)))
+    # The spectators' frame is written once: the very same text goes to each of them.
+    assert len(sends) == 7 and texts[4] is texts[5] is texts[6]
+    assert texts[4] == live.table.frames([None], log=(logged, len(live.table.entries)))[0]
+
+
+class Socket:
+    """A WebSocket whose client reads everything at once."""
+
+    application_state = WebSocketState.CONNECTED
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    async def send_text(self, text: str) -> None:
+        self.texts.append(text)

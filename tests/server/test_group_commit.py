@@ -11,6 +11,7 @@ import threading
 from collections.abc import Sequence
 
 import pytest
+from waiting import DEFAULT_LIMIT
 
 from persian_rummy.server.store import ActionRow, GroupCommit, Store
 from persian_rummy.server.tables import Table
@@ -31,7 +32,7 @@ class CountingStore(Store):
     def add_actions(self, rows: Sequence[ActionRow]) -> None:
         self.transactions.append(list(rows))
         self.committing.set()
-        assert self.release.wait(10)
+        assert self.release.wait(DEFAULT_LIMIT)  # the test always sets it; this only ends a hang
         super().add_actions(rows)
 
 
@@ -52,10 +53,9 @@ def test_actions_accepted_during_a_commit_are_committed_together() -> None:
 
         async def play() -> list[bool]:
             first = asyncio.ensure_future(commits.add(ActionRow("a", 1, 1, "draw")))
-            while not store.committing.is_set():
-                await asyncio.sleep(0.001)
+            assert await asyncio.to_thread(store.committing.wait, DEFAULT_LIMIT)
             later = [asyncio.ensure_future(commits.add(ActionRow(name, 1, 1, "draw"))) for name in ("b", "c")]
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0)  # they run to their wait for the next commit (the first is held)
             waiting = [task.done() for task in (first, *later)]  # nothing is acknowledged before its commit
             store.release.set()
             await asyncio.gather(first, *later)
@@ -127,7 +127,7 @@ def test_an_action_sent_while_the_server_closes_is_refused_not_left_waiting() ->
     writer.shutdown()  # as Server.close does
 
     async def late() -> None:
-        await asyncio.wait_for(commits.add(ActionRow("a", 1, 1, "draw")), 5)
+        await asyncio.wait_for(commits.add(ActionRow("a", 1, 1, "draw")), DEFAULT_LIMIT)
 
     with pytest.raises(RuntimeError, match="shutdown"):
         asyncio.run(late())
@@ -142,13 +142,12 @@ def test_a_sender_that_goes_away_during_its_commit_leaves_the_others_theirs() ->
 
         async def play() -> bool:
             first = asyncio.ensure_future(commits.add(ActionRow("a", 1, 1, "draw")))
-            while not store.committing.is_set():
-                await asyncio.sleep(0.001)
+            assert await asyncio.to_thread(store.committing.wait, DEFAULT_LIMIT)
             second = asyncio.ensure_future(commits.add(ActionRow("b", 1, 1, "draw")))
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0)  # it runs to its wait for the next commit (the first is held)
             first.cancel()  # its connection closed while the commit ran
             store.release.set()
-            await asyncio.wait_for(second, 5)
+            await asyncio.wait_for(second, DEFAULT_LIMIT)
             return first.cancelled()
 
         assert asyncio.run(play())

@@ -1,20 +1,55 @@
-"""The lobby's form, as a newcomer reads it (issue 22): each bot is offered once, by one name."""
+"""The lobby's form, as a newcomer reads it: each level is offered once, by its name and what
+it is like (issues 37 and 40), from the library's one list of levels."""
 
 from __future__ import annotations
 
+import html
 import re
+from typing import Any
 
 import pytest
+from starlette.testclient import TestClient
 
 from persian_rummy import PersianRummyError, Rules
-from persian_rummy.server import pages
+from persian_rummy.bots import DEFAULT_LEVEL, LEVELS, make_bot
+from persian_rummy.server import create_app, pages
+from persian_rummy.server.levels import Level, level_of, levels
 from persian_rummy.server.tables import Table
 
 
-def test_the_lobby_offers_each_bot_once() -> None:
+def test_the_lobby_offers_each_level_once_by_its_name_and_description() -> None:
     options = re.findall(r'<select name="seat0">(.*?)</select>', pages.lobby())[0]
-    labels = re.findall(r">([^<]+)</option>", options)
-    assert labels == ["a person", "random bot", "greedy bot", "montecarlo bot", "neural bot", "expert bot"]
+    offered = [
+        (value, html.unescape(label))
+        for value, label in re.findall(r'<option value="([^"]+)"[^>]*>([^<]+)</option>', options)
+    ]
+    assert offered == [("human", "a person")] + [
+        (level.bot, f"{level.name.capitalize()}: {level.description}") for level in levels()
+    ]
+    assert [label.split(":")[0] for _, label in offered[1:]] == ["Easy", "Medium", "Hard", "Expert"]
+    # The library's levels, the ones the command line offers, the default level selected.
+    assert [value for value, _ in offered[1:]] == [level.spec for level in LEVELS.values()]
+    assert "the strongest" in offered[-1][1] and "Gentle" in offered[1][1]
+    assert re.search(f'<option value="{LEVELS[DEFAULT_LEVEL].spec}" selected>', options)
+
+
+def test_every_level_is_a_bot_the_library_makes_and_says_what_it_is_like() -> None:
+    for level in levels():
+        assert isinstance(level, Level) and make_bot(level.bot) is not None
+        assert level.description and "\n" not in level.description and len(level.description) <= 60
+        assert level_of(level.bot) == level
+    assert level_of("montecarlo") == level_of("mc") and level_of("mc:samples=8") is None and level_of("human") is None
+
+
+def test_the_lobbys_form_makes_a_table_of_the_levels_chosen(tmp_path: Any) -> None:
+    with TestClient(create_app(str(tmp_path / "games.sqlite3"))) as client:
+        expert = next(level for level in levels() if level.name == "expert")
+        form = "seat0=" + expert.bot + "&seat1=random&seat2=human&seat3=mc&preset=default"
+        created = client.post("/tables", content=form.encode())
+        assert created.status_code == 201
+        assert "North: the expert bot (expert)" in created.text and "West: the medium bot (mc)" in created.text
+        (table,) = client.app.state.server.tables.values()  # type: ignore[attr-defined]
+        assert table.seats == ("expert", "random", "human", "mc")
 
 
 def test_a_table_refuses_the_neural_bot_for_rules_it_was_not_trained_for() -> None:

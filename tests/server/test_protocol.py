@@ -5,22 +5,30 @@ the rate limit, the record download and resuming from the database (R3, R6, R12-
 from __future__ import annotations
 
 import contextlib
+import html
 import json
+import re
 import sqlite3
 from collections import Counter
 from collections.abc import Iterator
+from importlib import resources
 from typing import Any
 
 import pytest
+from live import unfinished_in
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from persian_rummy import Action, PlayerView
+from persian_rummy import DECK, JOKER, Action, Card, Meld, PlayerView, Rank, Suit
 from persian_rummy.actions import DrawStock
 from persian_rummy.bots import RandomBot
 from persian_rummy.record import loads
-from persian_rummy.server import Limits, Store, create_app
+from persian_rummy.server import Limits, create_app
+from persian_rummy.server.client import PROTOCOL as CLIENT_PROTOCOL
 from persian_rummy.server.hub import Server
+from persian_rummy.server.levels import levels
+from persian_rummy.server.protocol import HUMAN, PROTOCOL, WEB_STYLE, page_protocol
+from persian_rummy.state import SEAT_NAMES, TEAM_NAMES
 
 HUMANS = ["human"] * 4
 
@@ -32,8 +40,8 @@ UNRATED = Limits(rate=1e6, burst=1e6)
 
 
 @pytest.fixture
-def client(tmp_path: Any) -> Iterator[TestClient]:
-    with TestClient(create_app(str(tmp_path / "games.sqlite3"), limits=UNRATED)) as client:
+def client(db: str) -> Iterator[TestClient]:
+    with TestClient(create_app(db, limits=UNRATED)) as client:
         yield client
 
 
@@ -268,9 +276,11 @@ def test_a_spectator_cannot_play(client: TestClient) -> None:
         assert ws.receive_json()["code"] == "spectator"
 
 
-def test_too_many_messages_are_refused_then_the_connection_is_closed(tmp_path: Any) -> None:
+def test_too_many_messages_are_refused_then_the_connection_is_closed(db: str) -> None:
     limits = Limits(rate=1.0, burst=3.0, strikes=5)
-    with TestClient(create_app(str(tmp_path / "games.sqlite3"), limits=limits)) as client:
+    # A clock that stands still: the bucket refills only with time, so on any machine, however
+    # long the twenty messages take, exactly the burst gets through.
+    with TestClient(create_app(db, limits=limits, clock=lambda: 0.0)) as client:
         _, tokens, _ = new_table(client)
         with joined(client, tokens[1]) as (ws, _, _):
             codes = []
@@ -282,8 +292,8 @@ def test_too_many_messages_are_refused_then_the_connection_is_closed(tmp_path: A
             assert closed.value.code == 1008
 
 
-def test_bots_play_their_seats_and_a_restarted_server_resumes_every_table(tmp_path: Any) -> None:
-    path = str(tmp_path / "games.sqlite3")
+def test_bots_play_their_seats_and_a_restarted_server_resumes_every_table(db: str) -> None:
+    path = db
     with TestClient(create_app(path)) as client:
         table_id, tokens, _ = new_table(client, ["greedy", "human", "greedy", "greedy"], seed=3, dealer=3)
         with joined(client, tokens[1]) as (east, _, frame):
@@ -309,7 +319,7 @@ def test_bots_play_their_seats_and_a_restarted_server_resumes_every_table(tmp_pa
         with joined(client, tokens[1]) as (_, _, frame):
             assert frame["seq"] >= seq
     assert state.deal_number == 1
-    stored = Store(path).unfinished()
+    stored = unfinished_in(path)
     assert [resumed.id for resumed in stored] == [table_id]
 
 
@@ -334,16 +344,16 @@ def test_the_lobby_form_refuses_a_bad_table_and_a_large_body(client: TestClient)
     assert client.get("/static/table.js").headers["content-type"].startswith("text/javascript")
 
 
-def test_the_server_holds_a_bounded_number_of_tables(tmp_path: Any) -> None:
-    with TestClient(create_app(str(tmp_path / "games.sqlite3"), limits=Limits(tables=1))) as client:
+def test_the_server_holds_a_bounded_number_of_tables(db: str) -> None:
+    with TestClient(create_app(db, limits=Limits(tables=1))) as client:
         assert client.post("/api/tables", json={"seats": HUMANS}).status_code == 201
         refused = client.post("/api/tables", json={"seats": HUMANS})
         assert refused.status_code == 503 and "full" in refused.json()["error"]
         assert client.post("/tables", content=b"seat0=human").status_code == 503
 
 
-def test_a_finished_game_opens_again_after_a_restart(tmp_path: Any) -> None:
-    path = str(tmp_path / "games.sqlite3")
+def test_a_finished_game_opens_again_after_a_restart(db: str) -> None:
+    path = db
     with TestClient(create_app(path, bot_delay=0.001, limits=UNRATED)) as client:
         table_id, tokens, _ = new_table(client, ["random", "random", "human", "random"], seed=2)
         with joined(client, tokens[2]) as (south, _, frame):
@@ -362,17 +372,22 @@ def test_a_finished_game_opens_again_after_a_restart(tmp_path: Any) -> None:
         assert server_of(client).tables[table_id].finished
 
 
-def test_an_action_that_cannot_be_stored_is_not_played(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_action_that_cannot_be_stored_is_not_played(
+    client: TestClient, db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     table_id, tokens, _ = new_table(client)
     store = server_of(client).store
-    real = store.add_actions
-
-    def full_disk(*args: Any, **kwargs: Any) -> None:
-        monkeypatch.setattr(store, "add_actions", real)  # once
-        raise sqlite3.OperationalError("database or disk is full")
-
-    monkeypatch.setattr(store, "add_actions", full_disk)
     with joined(client, tokens[1]) as (east, _, _):
+        if store is not None:  # SQLite: its disk is full once
+            real = store.add_actions
+
+            def full_disk(*args: Any, **kwargs: Any) -> None:
+                monkeypatch.setattr(store, "add_actions", real)  # once
+                raise sqlite3.OperationalError("database or disk is full")
+
+            monkeypatch.setattr(store, "add_actions", full_disk)
+        else:  # PostgreSQL: the database turns read-only for a while (its sessions start again)
+            read_only(db, True)
         east.send_json({"type": "action", "action": "draw", "id": 1})
         assert east.receive_json() == {
             "type": "error",
@@ -381,5 +396,97 @@ def test_an_action_that_cannot_be_stored_is_not_played(client: TestClient, monke
             "id": 1,
         }
         assert server_of(client).tables[table_id].seq == 0
+        if store is None:
+            read_only(db, False)
         east.send_json({"type": "action", "action": "draw", "id": 2})
         assert east.receive_json()["type"] == "ack" and server_of(client).tables[table_id].seq == 1
+
+
+def read_only(url: str, on: bool) -> None:
+    """Make the PostgreSQL database at ``url`` refuse every write (or accept them again), for
+    the sessions that start after: the server's sessions are ended, so its pool starts new ones."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as connection:
+        name = connection.info.dbname
+        connection.execute("SET default_transaction_read_only = off")
+        setting = "SET default_transaction_read_only = on" if on else "RESET default_transaction_read_only"
+        connection.execute(f"ALTER DATABASE {name} {setting}")
+        connection.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+
+
+# --- the protocol's names and numbers: the server's, read by the page ----------------------------
+
+SCRIPT = resources.files("persian_rummy.server").joinpath("static").joinpath("table.js").read_text(encoding="utf-8")
+
+
+def served_names(client: TestClient, token: str) -> dict[str, Any]:
+    """The names and numbers a table's page carries for its script (its ``data-protocol``)."""
+    page = client.get(f"/play/{token}").text
+    found = re.search(r'<main id="table"[^>]* data-protocol="([^"]*)"', page)
+    assert found is not None
+    names: dict[str, Any] = json.loads(html.unescape(found.group(1)))
+    return names
+
+
+def test_the_page_is_served_the_protocols_names_and_they_are_the_librarys(client: TestClient) -> None:
+    _, tokens, spectator = new_table(client)
+    names = served_names(client, tokens[0])
+    assert names == served_names(client, spectator) == page_protocol()
+    assert names["protocol"] == PROTOCOL == CLIENT_PROTOCOL
+    assert names["seats"] == list(SEAT_NAMES) and names["teams"] == list(TEAM_NAMES) and names["human"] == HUMAN
+    # Every card as the page writes it from these names is the card as the server's log writes it.
+    suits = {suit["letter"]: suit for suit in names["suits"]}
+    ranks = {rank["letter"]: rank for rank in names["ranks"]}
+    assert list(suits) == [suit.letter for suit in Suit] and list(ranks) == [rank.letter for rank in Rank]
+    for card in DECK:
+        text = str(card)
+        face = (
+            names["joker"]["face"]
+            if text == names["joker"]["text"]
+            else ranks[text[0]]["face"] + suits[text[1]]["symbol"]
+        )
+        assert face == WEB_STYLE.card(card)
+        if not card.is_joker:
+            suit = card.natural_suit
+            assert (suits[text[1]]["symbol"], suits[text[1]]["name"]) == (suit.symbol, suit.name.lower())
+    assert Card.parse(names["joker"]["text"]) == JOKER
+    # The close codes the page tells apart are the ones the server closes with.
+    with client.websocket_connect("/ws/not-a-real-token-at-all") as ws:
+        assert ws.receive_json()["code"] == "unknown_token"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == names["close_codes"]["unknown_token"]
+    with joined(client, tokens[1]) as (first, _, _), joined(client, tokens[1]):
+        assert first.receive_json()["code"] == "superseded"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            first.receive_json()
+        assert closed.value.code == names["close_codes"]["superseded"]
+    # A browser keeping the script of another protocol, or an older script, fetches this one.
+    assert f'src="/static/table.js?protocol={PROTOCOL}&amp;v=' in client.get(f"/play/{tokens[0]}").text
+    # A meld's marks are the library's: a card melded, a card laid off and credited (R16).
+    meld = Meld.parse("Tc@0 Jc@0 Qc@0 Kc+1")
+    marks = names["meld_marks"]
+    assert str(meld).split() == [f"Tc{marks['melded']}0", f"Jc{marks['melded']}0", f"Qc{marks['melded']}0",
+                                 f"Kc{marks['laid_off']}1"]  # fmt: skip
+    assert names["levels"] == [level.value() for level in levels()]
+
+
+def test_the_pages_script_keeps_no_copy_of_the_protocols_names_or_numbers() -> None:
+    names = page_protocol()
+    words = {*names["seats"], *names["teams"], names["human"], *names["joker"].values(), *names["meld_marks"].values()}
+    words |= {level[key] for level in names["levels"] for key in ("name", "bot")}
+    words |= {suit[key] for suit in names["suits"] for key in ("symbol", "name")}
+    words |= {rank["name"] for rank in names["ranks"] if not rank["name"].isdigit()}
+    words |= {"".join(rank["letter"] for rank in names["ranks"]), "".join(suit["letter"] for suit in names["suits"])}
+    literals = re.findall(r'"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'|`([^`]*)`', SCRIPT)
+    texts = [part for literal in literals for part in literal if part]
+    assert texts, "no string literal found in the script"
+    copies = sorted({word for word in words for text in texts if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text)})
+    assert copies == []
+    numbers = {names["protocol"], *names["close_codes"].values()}
+    assert not [number for number in numbers if re.search(rf"(?<![\w.]){number}(?![\w.])", SCRIPT) and number > 9]
+    assert not re.search(r"\bPROTOCOL\s*=\s*\d", SCRIPT)

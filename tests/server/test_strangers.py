@@ -13,21 +13,22 @@ import sqlite3
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 import pytest
-from live import free_port, start_serve
+from live import execute, free_port, start_serve
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from waiting import join
+from waiting import DEFAULT_LIMIT, join, wait_until
 
 from persian_rummy import ArgumentTypeError, InvalidArgumentError, PlayerView
 from persian_rummy.bots import RandomBot
 from persian_rummy.server import Limits, create_app
 from persian_rummy.server.hub import Server
 from persian_rummy.server.limits import CapacityError
+from persian_rummy.server.storage import Storage
 
 HUMANS = ["human"] * 4
 SEATS = {"seats": HUMANS}
@@ -64,8 +65,8 @@ def joined(client: TestClient, token: str) -> Iterator[Any]:
 # --- 1. one client cannot lock everyone out ---------------------------------------------------
 
 
-def test_one_client_has_a_bounded_number_of_tables_and_others_still_get_theirs(tmp_path: Any) -> None:
-    with serving(str(tmp_path / "games.sqlite3")) as client:  # the default limits
+def test_one_client_has_a_bounded_number_of_tables_and_others_still_get_theirs(client_path: str) -> None:
+    with serving(client_path) as client:  # the default limits
         for _ in range(20):
             assert client.post("/api/tables", json=SEATS).status_code == 201
         refused = client.post("/api/tables", json=SEATS)
@@ -79,13 +80,14 @@ def test_one_client_has_a_bounded_number_of_tables_and_others_still_get_theirs(t
 
 def test_an_ipv6_client_is_counted_by_its_64_network(client_path: str) -> None:
     app = create_app(client_path, limits=Limits(tables_per_client=2))
-    for host, expected in [("2001:db8:1:2::1", 201), ("2001:db8:1:2:ffff::9", 201), ("2001:db8:1:2::77", 429)]:
-        assert TestClient(app, client=(host, 50000)).post("/api/tables", json=SEATS).status_code == expected
-    assert TestClient(app, client=("2001:db8:1:3::1", 50000)).post("/api/tables", json=SEATS).status_code == 201
-    assert sorted({table.owner for table in server_of_app(app).tables.values()}) == [
-        "2001:db8:1:2::/64",
-        "2001:db8:1:3::/64",
-    ]
+    with TestClient(app):  # started once; the clients below are of other addresses
+        for host, expected in [("2001:db8:1:2::1", 201), ("2001:db8:1:2:ffff::9", 201), ("2001:db8:1:2::77", 429)]:
+            assert TestClient(app, client=(host, 50000)).post("/api/tables", json=SEATS).status_code == expected
+        assert TestClient(app, client=("2001:db8:1:3::1", 50000)).post("/api/tables", json=SEATS).status_code == 201
+        assert sorted({table.owner for table in server_of_app(app).tables.values()}) == [
+            "2001:db8:1:2::/64",
+            "2001:db8:1:3::/64",
+        ]
 
 
 def server_of_app(app: Any) -> Server:
@@ -94,8 +96,8 @@ def server_of_app(app: Any) -> Server:
     return server
 
 
-def test_tables_nobody_plays_expire_and_stay_expired_after_a_restart(tmp_path: Any) -> None:
-    path = str(tmp_path / "games.sqlite3")
+def test_tables_nobody_plays_expire_and_stay_expired_after_a_restart(client_path: str) -> None:
+    path = client_path
     with serving(path, tables=3) as client:
         links = [client.post("/api/tables", json=SEATS).json() for _ in range(3)]
         played = links[2]
@@ -105,8 +107,7 @@ def test_tables_nobody_plays_expire_and_stay_expired_after_a_restart(tmp_path: A
             assert ws.receive_json()["type"] == "ack"
         assert client.post("/api/tables", json=SEATS).status_code == 503  # full, as in the report
     # an hour and more later: the two tables nobody played on expire, the played one stays
-    with sqlite3.connect(path) as db:
-        db.execute("UPDATE tables SET created = '2001-01-01 00:00:00'")
+    execute(path, "UPDATE tables SET created = '2001-01-01 00:00:00'")
     with serving(path, tables=3) as client:
         assert set(server_of(client).tables) == {played["id"]}
         assert client.post("/api/tables", json=SEATS).status_code == 201
@@ -119,15 +120,14 @@ def test_tables_nobody_plays_expire_and_stay_expired_after_a_restart(tmp_path: A
         assert len(server_of(client).tables) == 2
 
 
-def test_a_table_in_memory_expires_and_its_connections_are_told(tmp_path: Any) -> None:
-    with serving(str(tmp_path / "games.sqlite3"), unplayed_seconds=60) as client:
+def test_a_table_in_memory_expires_and_its_connections_are_told(client_path: str) -> None:
+    with serving(client_path, unplayed_seconds=60) as client:
         table_id, tokens, spectator = new_table(client, ["greedy", "greedy", "greedy", "human"])
         server = server_of(client)
         with joined(client, spectator) as ws:
             assert client.portal is not None
-            table = server.tables[table_id]
-            table.created -= 61  # the bots may have played; no person has
-            assert client.portal.call(server.expire) == [table_id]
+            # A minute later: the bots may have played; no person has.
+            assert client.portal.call(server.expire, time.time() + 61) == [table_id]
             while (frame := ws.receive_json())["type"] == "state":
                 pass
             assert frame["code"] == "expired"
@@ -162,12 +162,11 @@ def test_a_finished_game_leaves_memory_and_opens_again_from_the_database(client_
         with joined(client, spectator):
             client.portal.call(server.expire)
             assert table_id in server.tables  # someone is watching
-        deadline = time.monotonic() + 10
-        while server.spectators[table_id]:  # the server has seen the spectator go
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
+        live = server.live_table(table_id)
+        assert live is not None
+        wait_until(lambda: not live.is_watched, "the server to see the spectator go")
         client.portal.call(server.expire)
-        assert table_id not in server.tables and table_id not in server.locks
+        assert table_id not in server.tables and server.live_table(table_id) is None and live.ended
         assert client.get(f"/record/{tokens[3]}").text == record  # loaded again, not expired
         assert server.tables[table_id].finished
 
@@ -187,7 +186,14 @@ def test_a_table_is_not_created_from_another_sites_page(client_path: str, header
 
 
 @pytest.fixture
-def client_path(tmp_path: Any) -> str:
+def client_path(db: str) -> str:
+    """Where the server stores its games: a SQLite file or a PostgreSQL database (``db``)."""
+    return db
+
+
+@pytest.fixture
+def sqlite_path(tmp_path: Any) -> str:
+    """A SQLite file, for what is SQLite's alone (its first schema, its writing connection)."""
     return str(tmp_path / "games.sqlite3")
 
 
@@ -198,20 +204,21 @@ def test_a_window_replaced_while_its_action_waits_does_not_play_it(client_path: 
     with serving(client_path) as client:
         table_id, tokens, _ = new_table(client)
         server = server_of(client)
-        table = server.tables[table_id]
-        lock = server.locks[table_id]
+        live = server.live_table(table_id)
+        assert live is not None
+        table, lock = live.table, live.lock
         assert client.portal is not None
         with joined(client, tokens[1]) as old:
             client.portal.call(lock.acquire)  # the table is busy (as while a frame goes out)
             with client.websocket_connect(f"/ws/{tokens[1]}") as new:
-                deadline = time.monotonic() + 10
-                while client.portal.call(lambda: len(lock._waiters or ())) < 1:  # type: ignore[attr-defined]
-                    assert time.monotonic() < deadline
-                    time.sleep(0.01)
+
+                def waiting_for_the_lock() -> int:
+                    assert client.portal is not None
+                    return client.portal.call(lambda: len(lock._waiters or ()))  # type: ignore[attr-defined]
+
+                wait_until(lambda: waiting_for_the_lock() >= 1, "the new window to wait for the table")
                 old.send_json({"type": "action", "action": "draw", "id": 1})  # R6: East may draw
-                while client.portal.call(lambda: len(lock._waiters or ())) < 2:  # type: ignore[attr-defined]
-                    assert time.monotonic() < deadline
-                    time.sleep(0.01)
+                wait_until(lambda: waiting_for_the_lock() >= 2, "the old window's action to wait for the table")
                 client.portal.call(lock.release)  # the new window takes the seat, then the old action is asked
                 assert new.receive_json()["type"] == "welcome" and new.receive_json()["seq"] == 0
                 assert old.receive_json()["code"] == "superseded"
@@ -268,7 +275,8 @@ def test_a_table_seed_has_128_random_bits_and_is_stored_whole(client_path: str) 
         assert {table_id: tables[table_id].state for table_id in ids} == states
 
 
-def test_a_database_of_the_first_schema_opens_and_its_tables_resume(client_path: str) -> None:
+def test_a_database_of_the_first_schema_opens_and_its_tables_resume(sqlite_path: str) -> None:
+    client_path = sqlite_path
     with sqlite3.connect(client_path) as db:
         db.executescript(
             "CREATE TABLE tables (id TEXT PRIMARY KEY, created TEXT NOT NULL DEFAULT (datetime('now')), "
@@ -317,16 +325,18 @@ def test_every_response_carries_the_security_headers(client_path: str) -> None:
 async def handshake_headers(url: str) -> dict[str, str]:
     import websockets
 
-    async with websockets.connect(url, open_timeout=20) as socket:
+    async with websockets.connect(url, open_timeout=60) as socket:
         assert socket.response is not None
         return {name.lower(): value for name, value in socket.response.headers.raw_items()}
 
 
-def test_the_served_server_does_not_name_itself_nor_compress_frames(tmp_path: Any) -> None:
+def test_the_served_server_does_not_name_itself_nor_compress_frames(client_path: str) -> None:
     port = free_port()
-    process = start_serve(tmp_path / "games.sqlite3", port)
+    # On PostgreSQL, as two workers: uvicorn's workers are given the same options.
+    shared = client_path.startswith("postgresql://")
+    process = start_serve(client_path, port, workers=2) if shared else start_serve(client_path, port)
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=20) as response:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=60) as response:
             assert "server" not in {name.lower() for name in response.headers}
             assert response.headers["content-security-policy"]
         # the client offers permessage-deflate; the server declines: compressing every frame
@@ -403,7 +413,7 @@ class SlowCommit:
     def _held(self, run: Any, sql: str, *args: Any) -> Any:
         if sql.startswith("INSERT INTO actions"):
             self.entered.set()
-            self.release.wait(10)
+            assert self.release.wait(DEFAULT_LIMIT)  # the test always sets it; this only ends a hang
             result = run(sql, *args)
             self.done.set()
             return result
@@ -426,11 +436,12 @@ def commit_held(path: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Te
     with serving(path) as client:
         _, tokens, _ = new_table(client)
         store = server_of(client).store
+        assert store is not None
         slow = SlowCommit(store._db)
         monkeypatch.setattr(store, "_db", slow)
         with joined(client, tokens[1]) as east:
             east.send_json({"type": "action", "action": "draw"})
-            assert slow.entered.wait(10)
+            assert slow.entered.wait(DEFAULT_LIMIT)
             try:
                 yield client, tokens, slow
             finally:
@@ -439,9 +450,9 @@ def commit_held(path: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Te
 
 
 def test_opening_a_seat_does_not_wait_for_a_commit_in_progress(
-    client_path: str, monkeypatch: pytest.MonkeyPatch
+    sqlite_path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with commit_held(client_path, monkeypatch) as (client, tokens, slow):
+    with commit_held(sqlite_path, monkeypatch) as (client, tokens, slow):
         page = client.get(f"/play/{tokens[0]}")  # a token looked up while the writer commits
         answered_during_the_commit = not slow.done.is_set()
         slow.release.set()
@@ -449,22 +460,32 @@ def test_opening_a_seat_does_not_wait_for_a_commit_in_progress(
 
 
 def test_creating_a_table_does_not_stall_the_event_loop_during_a_commit(
-    client_path: str, monkeypatch: pytest.MonkeyPatch
+    sqlite_path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    client_path = sqlite_path
     # The table's row is stored on the store's thread, behind the commit in progress: the event
     # loop answers everyone else meanwhile, and the new table opens once it is stored.
     with commit_held(client_path, monkeypatch) as (client, _, slow):
+        storage = server_of(client).storage
+        add_table, storing = storage.add_table, threading.Event()
+
+        async def add_table_noted(*args: Any, **options: Any) -> Any:
+            storing.set()
+            return await add_table(*args, **options)
+
+        monkeypatch.setattr(storage, "add_table", add_table_noted)
         created: dict[str, Any] = {}
         creator = threading.Thread(
             target=lambda: created.update(response=client.post("/api/tables", json={"seats": ["human"] * 4})),
             daemon=True,
         )
         creator.start()
-        time.sleep(0.3)
+        # Until the new table is handed to the storage, whose thread is busy with the commit.
+        assert storing.wait(DEFAULT_LIMIT)
         lobby = client.get("/")  # the event loop answers while the new table waits for the commit
         answered_during_the_commit = not slow.done.is_set() and "response" not in created
         slow.release.set()
-        join(creator, "the table's creation", limit=30)
+        join(creator, "the table's creation")
         assert lobby.status_code == 200 and answered_during_the_commit
         response = created["response"]
         assert response.status_code == 201
@@ -472,35 +493,34 @@ def test_creating_a_table_does_not_stall_the_event_loop_during_a_commit(
             pass
 
 
-def test_tables_being_stored_count_towards_the_limits() -> None:
-    # Two creations that wait for the store together cannot both pass a limit of one.
-    from persian_rummy.server.store import Store
+def test_tables_created_together_on_two_servers_sharing_the_database_cannot_pass_a_limit(
+    storage: Callable[[], Storage],
+) -> None:
+    # Creations that wait for the database together, on one server or on two sharing the
+    # database, are counted and stored one transaction at a time: of eight creations under
+    # a limit of three, three tables are made and five refused.
+    first = Server(storage(), limits=Limits(tables_per_client=3))
+    shared = first.storage.shared
+    second = Server(storage(), limits=Limits(tables_per_client=3)) if shared else first
 
-    class SlowStore(Store):
-        def __init__(self) -> None:
-            super().__init__(":memory:")
-            self.release = threading.Event()
+    async def together() -> tuple[list[Any], int]:
+        await first.start()
+        if shared:
+            await second.start()
+        made = await asyncio.gather(
+            *((first if number % 2 else second).create_table(["human"] * 4, client="192.0.2.7") for number in range(8)),
+            return_exceptions=True,
+        )
+        in_play = len({*first.tables, *second.tables})
+        await first.close()
+        if shared:
+            await second.close()
+        return made, in_play
 
-        def add_table(self, table: Any, tokens: Any) -> None:
-            assert self.release.wait(10)
-            super().add_table(table, tokens)
-
-    store = SlowStore()
-    server = Server(store, limits=Limits(tables_per_client=1))
-
-    async def both() -> list[str]:
-        first = asyncio.ensure_future(server.create_table_async(["human"] * 4, client="192.0.2.7"))
-        await asyncio.sleep(0.05)  # the first is being stored
-        with pytest.raises(CapacityError, match="already has 1 tables"):
-            await server.create_table_async(["human"] * 4, client="192.0.2.7")
-        store.release.set()
-        table, _ = await first
-        tables = list(server.tables)
-        await server.close()
-        return [table.id, *tables]
-
-    created, *held = asyncio.run(both())
-    assert held == [created]
+    made, in_play = asyncio.run(together())
+    refused = [outcome for outcome in made if isinstance(outcome, CapacityError)]
+    assert len(refused) == 5 and all("already has 3 tables" in error.reason for error in refused)
+    assert len(made) - len(refused) == 3 == in_play
 
 
 @pytest.mark.parametrize(

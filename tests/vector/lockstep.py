@@ -1,6 +1,9 @@
 """The differential test's engine: random legal play of a batch of games in lockstep, the
 vectorized engine (``jit(vmap(step))``) against the scalar one, every row compared at every
-step (mask, position, rewards, termination, observations)."""
+step (mask, position, rewards, termination, observations), with a count of what the play went
+through: each kind of action, each way a deal ends, the game's end and the next deal dealt
+from a step's key and from the game's own (:data:`REACHED`), so that a short run can show it
+reached every case a long one does."""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ import numpy as np
 from playouts import KNOB_VALUES
 
 from persian_rummy import GameState, Phase, Rules, play
+from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass
 from persian_rummy.cards import CARDS
 from persian_rummy.encoding import ACTIONS, NUM_ACTIONS, legal_flags
 from persian_rummy.observation import observation_tensor
@@ -22,6 +26,38 @@ from persian_rummy.vector import Env, State
 
 # Up to 9 deals a game draws its decks when it starts; 12 draws each as it deals.
 KNOBS: dict[str, tuple[Any, ...]] = {"deals": (1, 2, 3, 12), **KNOB_VALUES, "going_out_bonus": (0, 25, 50)}
+
+
+# What a run can go through, as lockstep counts it: every kind of action (R12-R20), every way a
+# deal ends (going out by a meld or a lay-off, R18, or by discarding the last card under
+# last_card_discard="goes_out", R19; four passes or the first, R20; eight idle turns, R21), the
+# end of a game (R7), and a next deal dealt from a step's key and from the game's own (R6).
+KINDS: dict[type[Action], str] = {
+    DrawStock: "draw",
+    DrawDiscard: "take",
+    Pass: "pass",
+    MeldCards: "meld",
+    LayOff: "layoff",
+    Discard: "discard",
+}
+ENDINGS = ("out by meld", "out by layoff", "out by discard", "all pass", "first pass", "eight idle turns")
+REACHED = (
+    *(f"action {kind}" for kind in KINDS.values()),
+    *(f"deal ends: {ending}" for ending in ENDINGS),
+    "game over",
+    "next deal from the step's key",
+    "next deal from the game's key",
+)
+
+
+def ending(action: Action, after: GameState) -> str:
+    """How the deal that ``action`` ended ended (one of :data:`ENDINGS`)."""
+    if after.went_out is not None:
+        return f"out by {KINDS[type(action)]}"
+    if after.idle_turns >= after.rules.idle_limit:
+        return "eight idle turns"
+    assert isinstance(action, Pass), (action, after)
+    return after.rules.stock_out_end.replace("_", " ")
 
 
 def random_rules(rng: random.Random) -> Rules:
@@ -87,6 +123,10 @@ def check_rows(env: Env, state: State, games: list[GameState], where: str, *, va
 _ALL = bytes([1]) * NUM_ACTIONS
 
 
+def count(seen: dict[str, int], what: str) -> None:
+    seen[what] = seen.get(what, 0) + 1
+
+
 def check_observations(programs: Programs, state: State, games: list[GameState], seats: np.ndarray) -> None:
     """Each row's observation of ``seats[row]`` is the scalar tensor of that seat's view, bit for bit."""
     check_tensors(np.asarray(programs.observe(state, jnp.asarray(seats, jnp.int32))), games, seats)
@@ -113,7 +153,8 @@ def lockstep(
     """Play ``games`` random games ``steps`` steps in lockstep, comparing every row at every
     step; finished games are dealt afresh. Steps alternate: with keys (a deal from the step's
     key), then without (from the game's own key, through the decks drawn when it started, or
-    drawn as it deals). Returns counts of what was seen."""
+    drawn as it deals). Returns counts of what was seen: ``rows``, ``deal_ends`` and
+    ``game_ends``, and each of :data:`REACHED` that occurred."""
     env = programs.env
     rng = np.random.default_rng(seed)
     key = jax.random.PRNGKey(seed)
@@ -127,7 +168,7 @@ def lockstep(
         scalar = start(games)
         state = env.from_states(scalar)
     check_rows(env, state, scalar, "start")
-    seen = {"rows": 0, "deal_ends": 0, "game_ends": 0}
+    seen = dict.fromkeys(("rows", "deal_ends", "game_ends"), 0)
     for number in range(steps):
         masks = np.asarray(state.legal_action_mask)
         # A random legal action in each row (uniform over the mask, which is all True when over).
@@ -153,13 +194,19 @@ def lockstep(
                 after = dealt(env, decks[row], game)
                 want_rewards = np.zeros(4, np.float32)
             else:
-                after = play(game, ACTIONS[int(actions[row])])
+                action = ACTIONS[int(actions[row])]
+                after = play(game, action)
                 want_rewards = expected_rewards(game, after, env.reward_scale)
+                count(seen, f"action {KINDS[type(action)]}")
+                if not after.phase.is_live:
+                    count(seen, f"deal ends: {ending(action, after)}")
                 if after.phase is Phase.ROUND_OVER:
                     seen["deal_ends"] += 1
+                    count(seen, "next deal from the game's key" if number % 2 else "next deal from the step's key")
                     after = dealt(env, decks[row], after)
                 elif after.phase is Phase.GAME_OVER:
                     seen["game_ends"] += 1
+                    count(seen, "game over")
             want[row] = want_rewards
             following.append(after)
         if not np.array_equal(rewards, want):

@@ -9,6 +9,7 @@ import json
 import sys
 from pathlib import Path
 
+import jax
 import jax.numpy as jnp
 import pytest
 
@@ -45,6 +46,35 @@ def test_the_json_line_reports_rates_ratios_and_compile_times(capsys: pytest.Cap
     assert result["flatness"] == {"legal": 1.0}
     assert set(result["compile_seconds"]) == {"step", "observe"} and result["device"]
     assert result["sampler_alone_us_per_row"]["legal"] > 0 and result["sampler_bound_vs_openspiel"]["legal"] > 0
+    assert result["keyed"] is False
+
+
+@pytest.mark.thorough
+def test_several_observation_dtypes_are_timed_side_by_side(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--seconds", "0.05", "--rounds", "1", "--batches", "4", "--compile-batch", "4", "--samplers", "legal"]
+    assert vector_step.main([*args, "--observation-dtype", "float32,int16"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert set(result["steps_per_second"]) == {"openspiel_gin_rummy", "vector_legal_float32_4", "vector_legal_int16_4"}
+    assert result["flatness"] == {"legal_float32": 1.0, "legal_int16": 1.0}
+    assert result["observation_dtype"] == "float32,int16"
+
+
+@pytest.mark.thorough
+def test_a_keyed_runner_gives_every_step_a_key_and_counts_the_same_way() -> None:
+    """``--keyed``: pgx's loop with keys, ``step(state, action, key)``: the step draws a deck
+    from its key (random bits the keyless step, its later decks drawn at init, does not draw);
+    the same counting."""
+    env = Env()
+    runner = vector_step.Vector(env, 4, seed=2, sampler="policy", keyed=True)
+    found, _ = runner.run(0.0)
+    assert 0 < found <= 4 * runner.calls
+    keys = jax.random.split(jax.random.PRNGKey(0), 4)
+
+    def bits_drawn(keyed: bool) -> int:
+        step = vector_step.programs(env, vector_step.sample_legal, keyed=keyed)[0]
+        return str(jax.make_jaxpr(step)(runner.state, keys, jnp.int32(0))).count("random_bits")
+
+    assert bits_drawn(True) > bits_drawn(False) > 0
 
 
 @pytest.mark.thorough
@@ -74,3 +104,33 @@ def test_compare_revisions_names_the_revision_whose_benchmark_failed(capsys: pyt
     said = capsys.readouterr().err
     assert "benchmarks/vector_step.py of before" in said and "exited with 2" in said
     assert "--no-such-argument" in said and "Traceback" not in said
+
+
+@pytest.mark.thorough
+def test_device_check_reports_both_loops_and_a_training_burst(tmp_path: Path) -> None:
+    """benchmarks/device_check.py at small sizes (the GPU's run is the same script): both loops
+    at each batch, the best batch of each, a training burst whose folder is kept and resumed,
+    and the JSON file written beside the printed line."""
+    import device_check
+
+    out = tmp_path / "check.json"
+    config = json.dumps({"envs": 2, "horizon": 4, "hidden": [4], "league_size": 1, "rules": "deals=1"})
+    arguments = ["--batches", "4,8", "--seconds", "0.05", "--rules", "deals=1", "--train-minutes", "0.001"]
+    arguments += ["--train-config", config, "--train-out", str(tmp_path / "run"), "--json", str(out)]
+    assert device_check.main(arguments) == 0
+    result = json.loads(out.read_text())
+    assert set(result["loops"]) == {"keyless", "keyed"}
+    for loop in ("keyless", "keyed"):
+        assert set(result["loops"][loop]) == {"4", "8"} and result["best"][loop]["batch"] in (4, 8)
+        assert all(row["steps_per_second"] > 0 for row in result["loops"][loop].values())
+    assert result["training"]["config"]["envs"] == 2 and not result["training"]["resumed"]
+    assert (tmp_path / "run" / "resume.npz").exists() and (tmp_path / "run" / "policy.npz").exists()
+    assert device_check.main(arguments) == 0  # the same folder again: the run goes on
+    assert json.loads(out.read_text())["training"]["resumed"]
+
+
+def test_device_check_stops_the_sweep_only_when_memory_runs_out() -> None:
+    import device_check
+
+    assert device_check._out_of_memory(RuntimeError("RESOURCE_EXHAUSTED: Out of memory while trying to allocate"))
+    assert not device_check._out_of_memory(RuntimeError("INVALID_ARGUMENT: shapes differ"))

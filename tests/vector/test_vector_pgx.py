@@ -6,15 +6,32 @@ illegal-action rewards by team, R3)."""
 
 from __future__ import annotations
 
+import importlib
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any, Literal, get_args
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from persian_rummy import GameState, Phase, Rules, legal_actions, new_game, next_deal, play
+from persian_rummy import (
+    ArgumentTypeError,
+    GameState,
+    InvalidArgumentError,
+    InvalidStateError,
+    Phase,
+    Rules,
+    legal_actions,
+    new_game,
+    next_deal,
+    play,
+)
 from persian_rummy.cards import CARDS
 from persian_rummy.encoding import NUM_ACTIONS, action_to_int
 from persian_rummy.observation import OBSERVATION_SHAPE, observation_tensor
+from persian_rummy.svg import table
 from persian_rummy.vector import Env, State, sample_legal, sample_policy
 
 BATCH = 32  # the batch of test_vector.py, so that the programs compiled for it serve here too
@@ -182,3 +199,180 @@ def test_a_state_is_pgx_s_pytree() -> None:
 
 def pgx_public_fields() -> set[str]:
     return {"current_player", "observation", "legal_action_mask", "rewards", "terminated", "truncated"}
+
+
+# --- pgx's pictures: to_svg, save_svg, _repr_html_ ------------------------------------------
+
+
+SVG = "http://www.w3.org/2000/svg"
+
+
+def _is_face_up(element: ET.Element) -> bool:
+    classes = element.get("class", "").split()
+    return "card" in classes and "back" not in classes
+
+
+def _face_up(svg: str) -> list[list[str]]:
+    """The face-up cards of each table in a picture (one game's, or each row's of a batch's
+    grid), as their data-card names, sorted."""
+    root = ET.fromstring(svg)
+    tables = [root] if root.get("class") == "persian-rummy-table" else list(root)
+    return [
+        sorted(element.get("data-card", "") for element in table.iter(f"{{{SVG}}}g") if _is_face_up(element))
+        for table in tables
+    ]
+
+
+def _visible(game: GameState, seat: int) -> list[str]:
+    """The cards that seat may see (R27): its hand, the discard pile and the melds, and every
+    hand once the deal is over (R23)."""
+    hands = game.hands if not game.phase.is_live else [game.hands[seat]]
+    cards = [card for hand in hands for card in hand] + list(game.discard_pile)
+    cards += [card for meld in game.melds for card in meld.cards]
+    return sorted(str(card) for card in cards)
+
+
+def _positions() -> list[GameState]:
+    """A fresh deal, a meld phase with melds and a card to meld, a finished deal, a finished game."""
+    melding = GameState.parse(
+        "6s8s9sTsQs9d6c8c/2d8dJdQdTcJkJk/Ks4dKc/4h6h8hTh5d7dTd 5s7h9hKd5cJkAcKhQc2c5h4c9c2hQhJk4s7s6d 2s7c "
+        "0:3s3h3d+23c/2:JsJhJc/3:AsAhAd turn=0 phase=meld must=8s dealer=0 deal=1 scores=0,0 passes=0 idle=0 "
+        "progress=0 out=- rules=default"
+    )
+    over = new_game(3)
+    while over.phase.is_live:
+        over = play(over, legal_actions(over)[-1])
+    finished = next_deal(over, 5)
+    while finished.phase.is_live:
+        finished = play(finished, legal_actions(finished)[-1])
+    return [new_game(4), melding, over, finished]
+
+
+def test_a_state_s_picture_never_shows_a_hidden_hand_r27() -> None:
+    """to_svg draws the table as one seat sees it (the seat to act by default): exactly the
+    cards that seat may see are face up, every card of the other hands face down while the deal
+    is played; in a batch's grid, each row as its own seat to act sees it."""
+    games = _positions()
+    batch = ENV.from_states(games)
+    rows = _face_up(batch.to_svg())
+    assert rows == [_visible(game, game.current_player) for game in games]
+    for seat in range(4):
+        assert _face_up(batch.to_svg(seat=seat)) == [_visible(game, seat) for game in games]
+        for row, game in enumerate(games):
+            one = jax.tree_util.tree_map(lambda leaf, row=row: leaf[row], batch)
+            (cards,) = _face_up(one.to_svg(seat=seat))
+            assert cards == _visible(game, seat)
+            if game.phase.is_live:  # none of another hand's natural cards, anywhere in the picture
+                hidden = {str(card) for other in range(4) if other != seat for card in game.hands[other]}
+                hidden -= {str(card) for card in game.hands[seat]} | {"Jk"}
+                assert not any(f'data-card="{card}"' in one.to_svg(seat=seat) for card in hidden)
+
+
+def test_save_svg_and_repr_html_are_to_svg_s_picture(tmp_path: Path) -> None:
+    games = _positions()
+    batch = ENV.from_states(games)
+    one = jax.tree_util.tree_map(lambda leaf: leaf[1], batch)
+    assert one.to_svg() == table(games[1].view(games[1].current_player))
+    assert one._repr_html_() == one.to_svg()
+    one.save_svg(tmp_path / "one.svg", seat=2)
+    assert (tmp_path / "one.svg").read_text(encoding="utf-8") == one.to_svg(seat=2)
+    batch.save_svg(str(tmp_path / "batch.svg"))
+    assert (tmp_path / "batch.svg").read_text(encoding="utf-8") == batch.to_svg()
+    full, half = ET.fromstring(batch.to_svg()), ET.fromstring(batch.to_svg(scale=0.5))
+    assert [float(half.get(name, "")) for name in ("width", "height")] == [
+        float(full.get(name, "")) / 2 for name in ("width", "height")
+    ]
+    assert half.get("viewBox") == full.get("viewBox")
+    assert 'fill="#203040"' in one.to_svg(colors={"felt": "#203040"})
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"seat": 4}, InvalidArgumentError, "R3: to_svg: seat must be a seat 0-3"),
+        ({"seat": -1}, InvalidArgumentError, "seat must be a seat 0-3"),
+        ({"seat": True}, ArgumentTypeError, "seat must be a seat 0-3 or None"),
+        ({"seat": 1.0}, ArgumentTypeError, "seat must be a seat 0-3 or None"),
+        ({"scale": 0}, InvalidArgumentError, "scale must be above 0"),
+        ({"scale": float("inf")}, InvalidArgumentError, "scale must be a finite number"),
+        ({"scale": "2"}, ArgumentTypeError, "scale must be a finite number"),
+    ],
+)
+def test_to_svg_refuses_a_seat_or_scale_it_cannot_draw(
+    kwargs: dict[str, Any], error: type[Exception], match: str
+) -> None:
+    state = ENV.from_states([new_game(1)])
+    with pytest.raises(error, match=match):
+        state.to_svg(**kwargs)
+    with pytest.raises(ArgumentTypeError, match="save_svg: filename must be a path"):
+        state.save_svg(None)  # type: ignore[arg-type]
+
+
+def test_a_picture_reads_the_state_as_to_states_does() -> None:
+    """A state that to_states refuses is not drawn either (a hand of another seat's card would
+    otherwise be drawn), under the rules the state carries; a traced state is refused."""
+    state = ENV.from_states([new_game(1)])
+    hands = np.array(state._x.hands)
+    hands[0, 1, :52] = 1  # seat 1 holding every card
+    with pytest.raises(InvalidStateError, match="row 0"):
+        state.replace(_x=state._x.replace(hands=jnp.asarray(hands))).to_svg()
+    forbidden = Env(Rules(last_card_discard="forbidden"))
+    assert "persian-rummy-table" in forbidden.from_states([new_game(1, rules=forbidden.rules)]).to_svg()
+    integer = Env(observation_dtype="int16")
+    assert integer.from_states([new_game(1)]).to_svg() == state.to_svg()
+    with pytest.raises(ArgumentTypeError, match="to_states reads the values"):
+        jax.jit(lambda state: len(state.to_svg()))(state)
+
+
+# --- pgx's own API test (needs pgx: the [jax-test] extra) -----------------------------------
+
+
+def patched_api_test(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """pgx's ``api_test`` module with the two patches docs/vector.rst documents, and no other:
+    its fixed list of pgx's own game ids (``EnvId``, which ``_validate_state`` checks
+    ``state.env_id`` against) widened by ``"persian_rummy"``; and its ``act_randomly``, which
+    draws with ``axis=1`` and so fails on one game's mask under JAX 0.10 (pgx's own
+    tic_tac_toe too), drawing with ``axis=-1``."""
+    pgx = pytest.importorskip("pgx", reason='pgx is not installed: pip install "persian-rummy[jax-test]"')
+    api = importlib.import_module("pgx._src.api_test")
+    monkeypatch.setattr(api, "EnvId", Literal[(*get_args(pgx.EnvId), ENV.id)])
+
+    def act_randomly(key: jax.Array, legal_action_mask: jax.Array) -> jax.Array:
+        logits = jnp.log(legal_action_mask.astype(jnp.float32))
+        return jax.random.categorical(key, logits=logits, axis=-1)
+
+    monkeypatch.setattr(api, "act_randomly", jax.jit(act_randomly))
+    return api
+
+
+def test_pgx_s_state_checks_pass_on_every_state_of_a_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pgx's checks of one state (its dtypes and public fields, the first rewards, the seat to
+    act, a finished game's mask all True) on each row of a batch as it is dealt and stepped,
+    and its picture as pgx's test saves it."""
+    api = patched_api_test(monkeypatch)
+    state = INIT(jax.random.split(jax.random.PRNGKey(2), BATCH))
+    for number in range(3):
+        for row in range(0, BATCH, 8):
+            one = jax.tree_util.tree_map(lambda leaf, row=row: leaf[row], state)
+            api._validate_state(one)
+            api._validate_current_player(one)
+            api._validate_legal_actions(one)
+            if number == 0:
+                api._validate_init_reward(one)
+        state = STEP(
+            state, jax.vmap(sample_legal)(jax.random.split(jax.random.PRNGKey(number), BATCH), state.legal_action_mask)
+        )
+    ended = STEP(state, jnp.full(BATCH, action_to_int("pass"), jnp.int32))  # illegal here: every game ends
+    api._validate_legal_actions(jax.tree_util.tree_map(lambda leaf: leaf[0], ended))
+    assert ET.fromstring(ended.to_svg()).tag == f"{{{SVG}}}svg"
+
+
+@pytest.mark.thorough
+@pytest.mark.parametrize("use_key", [True, False], ids=["keys", "no keys"])
+def test_pgx_s_own_api_test_passes_with_its_two_documented_patches(
+    monkeypatch: pytest.MonkeyPatch, use_key: bool
+) -> None:
+    """``pgx.api_test`` as pgx runs it on its games: random games to their end under
+    ``jit(step)`` and ``jit(vmap(step))`` (with and without the step's key), every state
+    checked, and the last state's picture saved (``state.save_svg``)."""
+    patched_api_test(monkeypatch).api_test(ENV, num=1, use_key=use_key)

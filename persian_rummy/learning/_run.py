@@ -1,0 +1,278 @@
+"""A training run: iterate, checkpoint, evaluate, stop cleanly on Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from types import FrameType
+from typing import Any, NamedTuple
+
+import attrs
+import jax
+
+from persian_rummy.arena import run_match
+from persian_rummy.errors import InvalidArgumentError, excerpt
+from persian_rummy.learning._checkpoint import load_checkpoint, save_checkpoint
+from persian_rummy.learning._config import TrainConfig
+from persian_rummy.learning._network import export_policy
+from persian_rummy.learning._trainer import Metrics, Trainer, TrainState
+from persian_rummy.policy import NeuralBot, Policy
+from persian_rummy.rules import Rules
+
+__all__ = ["CHECKPOINT", "COMPACT", "Evaluation", "Progress", "evaluate", "train"]
+
+#: The run folder's checkpoint (everything: a resumed run is the run that did not stop) and its
+#: compact one (no games in play: a few megabytes, for carrying a run to another machine or day).
+CHECKPOINT = "checkpoint.npz"
+COMPACT = "resume.npz"
+
+
+class Evaluation(NamedTuple):
+    """A policy's results against one opponent: paired deals, the share of games won with its
+    95% Wilson interval, and the mean margin per game."""
+
+    opponent: str
+    games: int
+    win_rate: float
+    low: float
+    high: float
+    margin: float
+
+    def __str__(self) -> str:
+        return f"{self.opponent} {self.win_rate:.3f} [{self.low:.3f}, {self.high:.3f}]"
+
+
+@attrs.frozen
+class Progress:
+    """How far a run has come, kept in its checkpoint: iterations, games finished, the wall and
+    CPU seconds of every session of it, each session's command, the devices it ran on, and the
+    last evaluation's summary."""
+
+    iteration: int = 0
+    games: int = 0
+    wall_seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    commands: tuple[str, ...] = ()
+    device: str = ""
+    latest: str = "none yet"
+
+    def to_json(self) -> dict[str, Any]:
+        """The progress as a JSON object (for the checkpoint's header)."""
+        fields = attrs.asdict(self)
+        fields["commands"] = list(self.commands)
+        return fields
+
+    @classmethod
+    def from_json(cls, fields: dict[str, Any]) -> Progress:
+        """Read :meth:`to_json` back."""
+        return cls(**{**fields, "commands": tuple(fields["commands"])})
+
+    def provenance(self, seed: int) -> dict[str, Any]:
+        """The policy file's training record: every session's command, joined as one shell line."""
+        return {
+            "command": " && ".join(command for command in self.commands if command),
+            "seed": seed,
+            "steps": self.iteration,
+            "games": self.games,
+            "wall_seconds": round(self.wall_seconds, 1),
+            "device": self.device,
+        }
+
+
+def evaluate(
+    policy: Policy, opponents: Sequence[str], games: int, rules: Rules, seed: int | str = "evaluation"
+) -> list[Evaluation]:
+    """The policy's results against each opponent (a bot name): ``games`` games each on paired
+    deals (each deal played twice, the sides trading seats) from ``seed``."""
+    results = []
+    for name in opponents:
+        match = run_match(
+            lambda bot_seed: NeuralBot(policy, bot_seed), name, games, seed=seed, rules=rules, workers=1, progress=False
+        )
+        rate, low, high = match.win_rate(0)
+        results.append(Evaluation(name, games, rate, low, high, match.margin[0]))
+    return results
+
+
+def _device() -> str:
+    devices = jax.devices()
+    first = devices[0]
+    kind = f"cpu ({os.cpu_count()} cores)" if first.platform == "cpu" else str(first.device_kind)
+    return kind if len(devices) == 1 else f"{len(devices)} x {kind}"
+
+
+def _check_length(steps: object, minutes: object) -> None:
+    # How long train runs, checked before anything is compiled.
+    if steps is None and minutes is None:
+        raise InvalidArgumentError("say how long to train: steps, minutes or both")
+    if steps is not None and (type(steps) is not int or steps < 0):
+        raise InvalidArgumentError(f"steps must be a whole number of at least 0, not {excerpt(steps)}")
+    if minutes is not None and (isinstance(minutes, bool) or not isinstance(minutes, int | float) or not minutes >= 0):
+        raise InvalidArgumentError(f"minutes must be a number of at least 0, not {excerpt(minutes)}")
+
+
+class _Interrupts:
+    """Ctrl-C while training: the first asks the run to stop after the iteration in hand (or
+    once compiling ends), save and exit; a second stops at once. Only the main thread can
+    take signals, so elsewhere nothing is installed."""
+
+    def __init__(self) -> None:
+        self.requested = False
+
+    def _handle(self, _signal: int, _frame: FrameType | None) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+
+    @contextmanager
+    def installed(self) -> Iterator[_Interrupts]:
+        if threading.current_thread() is not threading.main_thread():
+            yield self
+            return
+        previous = signal.signal(signal.SIGINT, self._handle)
+        try:
+            yield self
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _line(progress: Progress, metrics: Metrics, seconds: float) -> str:
+    won, played = int(metrics.league_wins), int(metrics.league_games)
+    league = f"the learner won {won} of {played} games against past snapshots" if played else "no league game ended"
+    return (
+        f"iteration {progress.iteration} ({seconds:.1f} s): {int(metrics.games)} games ended, {league}, "
+        f"entropy {float(metrics.entropy):.3f}; {progress.games} games in all; "
+        f"last evaluation: {progress.latest}"
+    )
+
+
+def _start(
+    trainer: Trainer, folder: Path, resume: bool, command: str, report: Callable[[str], None]
+) -> tuple[TrainState, Progress]:
+    checkpoint, compact = folder / CHECKPOINT, folder / COMPACT
+    if resume:
+        if not checkpoint.exists() and not compact.exists():
+            raise InvalidArgumentError(
+                f"{folder} holds no checkpoint to resume from: train without resume to start a run there"
+            )
+        state, meta = load_checkpoint(checkpoint if checkpoint.exists() else compact, trainer)
+        progress = Progress.from_json(meta)
+        report(f"resumed at iteration {progress.iteration} ({progress.games} games, {progress.wall_seconds:.0f} s)")
+        return state, attrs.evolve(progress, commands=(*progress.commands, command), device=_device())
+    if checkpoint.exists() or compact.exists():
+        raise InvalidArgumentError(
+            f"{folder} already holds a run's checkpoint: resume it, or train into another folder"
+        )
+    report(f"compiling the training for {len(trainer.devices)} device(s): {_device()}")
+    return trainer.start(), Progress(commands=(command,), device=_device())
+
+
+def train(
+    config: TrainConfig,
+    out: str | os.PathLike[str],
+    *,
+    steps: int | None = None,
+    minutes: float | None = None,
+    resume: bool = False,
+    checkpoint_seconds: float = 120.0,
+    evaluate_seconds: float = 600.0,
+    evaluation_games: int = 100,
+    opponents: Sequence[str] = ("greedy",),
+    command: str = "",
+    report: Callable[[str], None] = print,
+) -> Policy:
+    """Train until ``steps`` iterations in all or ``minutes`` more minutes (whichever comes
+    first), writing into ``out`` the checkpoint (every ``checkpoint_seconds``), the evaluation
+    log ``log.jsonl`` (an evaluation every ``evaluate_seconds`` and one at the end, of
+    ``evaluation_games`` games against each of ``opponents``) and the final ``policy.npz``.
+
+    Ctrl-C stops the run after the iteration in hand (or once compiling ends): the checkpoint
+    and the policy are saved, then :class:`KeyboardInterrupt` is raised (the command line exits
+    130); a second Ctrl-C stops at once, keeping the last checkpoint. ``resume=True`` goes on
+    from the checkpoint in ``out`` (refused if there is none, or if it was made with other
+    settings); without it, a folder that holds a checkpoint is refused.
+
+    ``train(TrainConfig(), "my-player", minutes=10)`` is ``persian-rummy train --minutes 10
+    --out my-player``; the length is checked before anything is compiled:
+
+    >>> train(TrainConfig(), "my-player")
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.InvalidArgumentError: say how long to train: steps, minutes or both
+    """
+    _check_length(steps, minutes)
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def save(state: TrainState, progress: Progress) -> None:
+        save_checkpoint(folder / CHECKPOINT, config, state, progress.to_json())
+        save_checkpoint(folder / COMPACT, config, state, progress.to_json(), games=False)
+
+    started, cpu_started = time.monotonic(), time.process_time()
+    deadline = math.inf if minutes is None else started + 60.0 * minutes
+    limit = math.inf if steps is None else steps
+    interrupts = _Interrupts()
+    with interrupts.installed():
+        trainer = Trainer(config)
+        state, progress = _start(trainer, folder, resume, command, report)
+        base_wall, base_cpu = progress.wall_seconds, progress.cpu_seconds
+        last_checkpoint = last_evaluation = time.monotonic()
+        evaluated_at = -1
+
+        def advanced(state: TrainState) -> Progress:
+            return attrs.evolve(
+                progress,
+                iteration=int(state.iteration),
+                games=int(state.finished),
+                wall_seconds=base_wall + time.monotonic() - started,
+                cpu_seconds=base_cpu + time.process_time() - cpu_started,
+            )
+
+        def evaluation(progress: Progress) -> Progress:
+            policy = export_policy(state.network, config.rules, progress.provenance(config.seed))
+            results = evaluate(policy, opponents, evaluation_games, config.rules)
+            line = {
+                "iteration": progress.iteration,
+                "games": progress.games,
+                "wall_seconds": round(progress.wall_seconds, 1),
+                "cpu_seconds": round(progress.cpu_seconds, 1),
+                "device": progress.device,
+                **{result.opponent: result._asdict() for result in results},
+            }
+            with open(folder / "log.jsonl", "a", encoding="utf-8") as log:
+                log.write(json.dumps(line, sort_keys=True) + "\n")
+            latest = ", ".join(str(result) for result in results)
+            report(f"evaluation at iteration {progress.iteration} ({evaluation_games} games each): {latest}")
+            return attrs.evolve(progress, latest=latest)
+
+        while progress.iteration < limit and time.monotonic() < deadline and not interrupts.requested:
+            before = time.monotonic()
+            state, metrics = trainer.iterate(state)
+            progress = advanced(state)
+            report(_line(progress, metrics, time.monotonic() - before))
+            if interrupts.requested:
+                break
+            now = time.monotonic()
+            if now - last_checkpoint >= checkpoint_seconds:
+                save(state, progress)
+                last_checkpoint = now
+            if evaluation_games > 0 and now - last_evaluation >= evaluate_seconds:
+                progress = evaluation(progress)
+                last_evaluation, evaluated_at = time.monotonic(), progress.iteration
+        progress = advanced(state)
+        if not interrupts.requested and evaluation_games > 0 and evaluated_at != progress.iteration:
+            progress = evaluation(progress)  # every run ends with an evaluation of what it made
+        save(state, progress)
+        policy = export_policy(state.network, config.rules, progress.provenance(config.seed))
+        policy.save(folder / "policy.npz")
+        if interrupts.requested:
+            report(f"stopped at iteration {progress.iteration}: saved {CHECKPOINT}, {COMPACT} and policy.npz")
+            raise KeyboardInterrupt
+    return policy
