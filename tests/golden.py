@@ -42,9 +42,10 @@ SIMULATE: tuple[tuple[str, ...], ...] = (
 
 #: ``persian-rummy play`` runs: the person always answers option 1 (or quits after ``moves``).
 PLAY: tuple[tuple[tuple[str, ...], int], ...] = (
-    (("--seed", "7"), 500),
+    # The bots named: play's default level is the strongest, searching bot, too slow here.
+    (("--seed", "7", "--bot", "greedy"), 500),
     (("--seed", "x y", "--seat", "0", "--rules", "deals=3", "--bot", "random"), 500),
-    (("--seed", "12"), 30),  # quits in the first deal
+    (("--seed", "12", "--bot", "greedy"), 30),  # quits in the first deal
 )
 
 
