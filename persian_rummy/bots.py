@@ -629,8 +629,11 @@ DEFAULT_LEVEL: Final = "expert"
 
 def make_bot(spec: str, seed: int = 0, *, rules: Rules | None = None) -> Bot:
     """Build a bot from its name in :data:`BOTS`, optionally with whole-number knobs:
-    ``"name"`` or ``"name:knob=value,knob=value"``, or from the name of a level of
-    :data:`LEVELS` (without knobs). Raises
+    ``"name"`` or ``"name:knob=value,knob=value"``, from the name of a level of
+    :data:`LEVELS` (without knobs), or from the path of a policy file (a spec ending in
+    ``.npz``, as ``persian-rummy train`` writes one): the learned player of that file
+    (:meth:`NeuralBot.load <persian_rummy.policy.NeuralBot.load>`, which raises
+    :class:`~persian_rummy.PolicyFileError` for a file that is missing or not a policy). Raises
     :class:`~persian_rummy.NotationError` for an unknown name or knob, and what the bot
     raises for a knob's value it does not take (:class:`~persian_rummy.InvalidArgumentError`:
     a budget past :data:`BUDGET_LIMIT`, say).
@@ -645,6 +648,9 @@ def make_bot(spec: str, seed: int = 0, *, rules: Rules | None = None) -> Bot:
     persian_rummy.errors.NotationError: 'clever' is not a bot (expected one of random, greedy, montecarlo, mc, neural, expert, or a level: easy, medium, hard, expert)
     >>> make_bot("easy", 3)
     GreedyBot(seed=3)
+    >>> from persian_rummy.policy import shipped_policy_path
+    >>> make_bot(str(shipped_policy_path()), 4)
+    NeuralBot(seed=4, temperature=0.0)
 
     Given ``rules``, a bot that plays for some rules only (``"neural"``, trained for the
     default rules) refuses others at once, saying how to make one for them
@@ -652,6 +658,10 @@ def make_bot(spec: str, seed: int = 0, *, rules: Rules | None = None) -> Bot:
     """
     if not isinstance(spec, str):
         raise ArgumentTypeError(f"a bot is named by text, not {excerpt(spec)}")
+    if spec.strip().endswith(".npz"):  # a trained player's file, its path whole (it may hold a colon)
+        from persian_rummy.policy import NeuralBot
+
+        return NeuralBot.load(spec.strip(), seed, rules=rules)
     name, colon, knobs_text = spec.partition(":")
     factory = BOTS.get(name.strip())
     level = LEVELS.get(name.strip())

@@ -619,3 +619,52 @@ def test_the_command_finds_a_bot_in_the_current_folder_without_pythonpath(mybots
         timeout=120,
     )
     assert done.returncode == 0 and "2 games" in done.stdout, done.stderr
+
+
+# --- A trained player's file (issue 37) -------------------------------------------------------
+
+
+@pytest.fixture
+def trained(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder ``my-player`` holding a policy file, as ``persian-rummy train --out my-player``
+    leaves one (the shipped policy's bytes), in the current folder."""
+    from persian_rummy.policy import shipped_policy_path
+
+    (tmp_path / "my-player").mkdir()
+    (tmp_path / "my-player" / "policy.npz").write_bytes(shipped_policy_path().read_bytes())
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_a_trained_players_file_plays_by_its_path_as_the_policy_in_it(
+    trained: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--bot my-player/policy.npz`` plays the learned player of that file: the same game as
+    the shipped policy's, which the file holds."""
+    code, by_path, err = _run(capsys, "simulate", "--seed", "5", "--bot", "my-player/policy.npz", "greedy")
+    assert code == 0 and err == "", err
+    by_name = _run(capsys, "simulate", "--seed", "5", "--bot", "neural", "greedy")[1]
+    assert _game(by_path) == _game(by_name)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("my-player/nothing.npz", "the policy file 'my-player/nothing.npz' cannot be read"),
+        ("README.npz", "cannot be read"),
+    ],
+)
+def test_a_policy_file_that_is_not_there_is_one_clear_line(
+    trained: Path, capsys: pytest.CaptureFixture[str], spec: str, message: str
+) -> None:
+    (trained / "README.npz").mkdir()  # a folder, not a file
+    code, out, err = _run(capsys, "simulate", "--bot", spec)
+    assert code == 2 and out == "" and err.startswith("persian-rummy: ") and err.count("\n") == 1, err
+    assert message in err, err
+
+
+def test_a_policy_file_for_other_rules_is_refused_before_the_game(
+    trained: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = _run(capsys, "simulate", "--bot", "my-player/policy.npz", "--rules", "deals=1")
+    assert code == 2 and out == "" and "trained for the rules 'default', not 'deals=1'" in err, err

@@ -474,3 +474,25 @@ def test_every_truncation_of_a_version_2_file_is_refused() -> None:
     for length in list(range(0, 200, 7)) + list(range(200, len(VALUED), 1999)):
         with pytest.raises(PolicyFileError):
             Policy.from_bytes(VALUED[:length])
+
+
+def test_make_bot_plays_a_policy_file_by_its_path(tmp_path: Path) -> None:
+    """``make_bot("my-player/policy.npz")`` is the learned player of that file, choosing as
+    a NeuralBot of the same policy does; the arena takes the path as a bot's spec."""
+    from persian_rummy.arena import run_match
+    from persian_rummy.policy import NeuralBot, shipped_policy, shipped_policy_path
+
+    path = tmp_path / "policy.npz"
+    path.write_bytes(shipped_policy_path().read_bytes())
+    by_path, by_policy = make_bot(str(path), 3), NeuralBot(shipped_policy(), 3)
+    state = new_game(11)
+    for _ in range(60):
+        if not state.phase.is_live:
+            break
+        view = state.view(state.current_player)
+        chosen = by_path(view)
+        assert chosen == by_policy(view)
+        state = play(state, chosen)
+    played = run_match(str(path), "greedy", games=2, seed=1, workers=1)
+    assert played.sides == (str(path), "greedy")
+    assert played.games == run_match("neural", "greedy", games=2, seed=1, workers=1).games

@@ -162,7 +162,8 @@ def parents() -> dict[str, argparse.ArgumentParser]:
         metavar="NAME",
         help=f"the bots: one for every seat, two (North-South, East-West) or four (by seat); "
         f"names: {names}, with knobs as in mc:samples=4, a level ({', '.join(LEVELS)}), "
-        "or your own as package.module:factory (without --bot: see the examples below)",
+        "your own as package.module:factory, or a trained policy file (a path ending in .npz; "
+        "without --bot: see the examples below)",
     )
     players.add_argument(
         "--rules", default="default", help="rules knobs as name=value, or a preset: " + ", ".join(PRESETS)
