@@ -93,6 +93,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "vector._convert",
         "vector._sample",
         "vector._env",
+        "vector._picture",  # a batch drawn as pgx's states draw themselves, by svg
         "vector",
         # the training: its knobs, the network, one iteration, the checkpoints, the run
         "learning._config",
@@ -117,11 +118,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 )
 
 #: The upward imports that are allowed: (module, function, imported module). The
-#: ``_repr_svg_`` hooks draw a state or a view for Jupyter, as python-chess's do.
+#: ``_repr_svg_`` hooks draw a state or a view for Jupyter, as python-chess's do, and a
+#: batched state draws itself as pgx's states do (``State.to_svg``).
 ALLOWED_UPWARD: frozenset[tuple[str, str, str]] = frozenset(
     {
         ("state", "GameState._repr_svg_", "svg"),
         ("view", "PlayerView._repr_svg_", "svg"),
+        ("vector._state", "State.to_svg", "vector._picture"),
     }
 )
 

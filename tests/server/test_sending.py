@@ -145,8 +145,10 @@ def test_clients_that_do_not_read_are_dropped_and_the_others_get_their_frames(
 ) -> None:
     monkeypatch.setattr(app_module, "SEND_TIMEOUT", TIMEOUT)
     # SQLite's storage, whatever the suite's store: sending does not depend on it, and the
-    # loop's virtual clock would move with a database's own timers.
+    # loop's virtual clock would move with a database's own timers. No sweeper either: its
+    # timer would be what the virtual clock jumps to while the commit's thread works.
     server = Server(SQLiteStorage(Store(":memory:")))
+    monkeypatch.setattr(server, "start_sweeping", lambda: None)
     readers: dict[int | None, list[bool]] = {0: [True], 1: [False], 2: [True], 3: [True], None: [False, True, False]}
 
     async def act() -> tuple[float, dict[int | None, list[Connection]]]:
