@@ -44,7 +44,14 @@ from persian_rummy._bits import RANK_MASKS, SUIT_BITS, cards_bits, mask_points
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards, Pass, meld_action
 from persian_rummy.cards import JOKER_INDEX, POINTS
 from persian_rummy.engine import legal_actions, play
-from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, NotationError, excerpt
+from persian_rummy.errors import (
+    ArgumentTypeError,
+    InvalidArgumentError,
+    InvalidStateError,
+    NotationError,
+    PolicyFileError,
+    excerpt,
+)
 from persian_rummy.melds import LAY_OFFS, MeldKind, candidate_melds, meld_key
 from persian_rummy.rules import Rules
 from persian_rummy.scoring import tally
@@ -63,6 +70,7 @@ __all__ = [
     "Level",
     "MonteCarloBot",
     "RandomBot",
+    "default_level",
     "determinize",
     "expert_bot",
     "make_bot",
@@ -623,8 +631,28 @@ LEVELS: Final[Mapping[str, Level]] = MappingProxyType(
         )
     }
 )
-#: The level a person plays against when they choose none (the command line's opponent).
+#: The level a person plays against when they choose none (the command line's opponent), for
+#: the rules its bot plays (:func:`default_level` names the level for other rules).
 DEFAULT_LEVEL: Final = "expert"
+
+
+def default_level(rules: Rules | None = None) -> str:
+    """The level a person plays against when they choose none, under ``rules`` (the default
+    rules when not given): :data:`DEFAULT_LEVEL`, or, where its bot does not play those rules
+    (the learned player is trained for the default rules only), the strongest level below it
+    whose bot does.
+
+    >>> default_level(), default_level(Rules(deals=1))
+    ('expert', 'medium')
+    """
+    names = list(LEVELS)
+    for name in reversed(names[1 : names.index(DEFAULT_LEVEL) + 1]):
+        try:
+            make_bot(LEVELS[name].spec, rules=rules)
+        except PolicyFileError:  # a learned player trained for other rules
+            continue
+        return name
+    return names[0]  # the easiest level's bot, a rule-based one, plays every rule set
 
 
 def make_bot(spec: str, seed: int = 0, *, rules: Rules | None = None) -> Bot:

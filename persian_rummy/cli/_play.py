@@ -13,7 +13,7 @@ from typing import Final, TextIO
 
 from persian_rummy._bits import partner_of
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards
-from persian_rummy.bots import DEFAULT_LEVEL, LEVELS
+from persian_rummy.bots import DEFAULT_LEVEL, LEVELS, default_level
 from persian_rummy.cli._options import (
     SEED_HELP,
     bots_for,
@@ -88,7 +88,7 @@ def add_parser(
         choices=list(LEVELS),
         default=None,
         help=f"the bots' level: {', '.join(LEVELS)}, from the easiest (each is described below; "
-        f"default {DEFAULT_LEVEL}, unless --bot names the bots)",
+        f"default {DEFAULT_LEVEL}, or the strongest below it that plays --rules, unless --bot names the bots)",
     )
     game.set_defaults(handler=guarded(play_command), default_bots=[DEFAULT_LEVEL])
 
@@ -100,6 +100,8 @@ def play_command(args: argparse.Namespace, out: TextIO) -> int:
         if args.bot is not None:
             raise InvalidArgumentError("give the bots by --bot or by --level, not both")
         args.bot = [args.level]
+    if args.bot is None:  # the default level, or the strongest below it that plays the rules
+        args.bot = [default_level(Rules.parse(args.rules))]
     rules = rules_and_bots(args)
     seed = _random_seed() if args.seed is None else args.seed
     return _play(seed, args.seat, args.bot, rules, out, style, args.save)
@@ -107,17 +109,18 @@ def play_command(args: argparse.Namespace, out: TextIO) -> int:
 
 def again(seed: Seed, seat: int, specs: Sequence[str], rules: Rules) -> str:
     """The command that deals the same game again: the seed and every option that shaped the
-    game (the seat, the bots, the rules), each left out at its default.
+    game (the seat, the bots, the rules), each left out at its default (the bots' is the
+    :func:`~persian_rummy.bots.default_level` of the rules).
 
     >>> again(7, 2, ["neural"], Rules())
     'persian-rummy play --seed 7 --bot neural'
-    >>> again("friday game", 0, ["expert"], Rules(deals=1))
+    >>> again("friday game", 0, ["medium"], Rules(deals=1))
     "persian-rummy play --seed 'friday game' --seat 0 --rules deals=1"
     """
     words = ["persian-rummy", "play", "--seed", str(seed)]
     if seat != _DEFAULT_SEAT:
         words += ["--seat", str(seat)]
-    if list(specs) != [DEFAULT_LEVEL]:
+    if list(specs) != [default_level(rules)]:
         words += ["--bot", *specs]
     if rules != Rules():
         words += ["--rules", str(rules)]

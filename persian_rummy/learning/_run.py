@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -17,7 +18,7 @@ from typing import Any, NamedTuple
 import attrs
 import jax
 
-from persian_rummy.arena import run_match
+from persian_rummy.arena import BotFactory, run_match
 from persian_rummy.errors import InvalidArgumentError, excerpt
 from persian_rummy.learning._checkpoint import load_checkpoint, save_checkpoint
 from persian_rummy.learning._config import TrainConfig
@@ -94,7 +95,13 @@ def evaluate(
     results = []
     for name in opponents:
         match = run_match(
-            lambda bot_seed: NeuralBot(policy, bot_seed), name, games, seed=seed, rules=rules, workers=1, progress=False
+            BotFactory(functools.partial(NeuralBot, policy), name="policy"),
+            name,
+            games,
+            seed=seed,
+            rules=rules,
+            workers=1,
+            progress=False,
         )
         rate, low, high = match.win_rate(0)
         results.append(Evaluation(name, games, rate, low, high, match.margin[0]))

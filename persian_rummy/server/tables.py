@@ -318,7 +318,7 @@ class Table:
         >>> Table.new(seats=("human", "nobody", "greedy", "greedy"))
         Traceback (most recent call last):
         ...
-        persian_rummy.errors.NotationError: 'nobody' is not a bot (expected one of random, greedy, montecarlo, mc, neural)
+        persian_rummy.errors.NotationError: 'nobody' is not a bot (expected one of random, greedy, montecarlo, mc, neural, expert, or a level: easy, medium, hard, expert)
         """
         if len(seats) != PLAYERS:
             raise NotationError(f"R3: a table has 4 seats, not {len(seats)}")

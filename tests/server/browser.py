@@ -91,6 +91,17 @@ def press(locator: Locator, touch: bool) -> None:
         locator.click()
 
 
+def close_sheet(page: Page, touch: bool) -> None:
+    """Close the score sheet and wait, bounded, for the page's answer to its ``close`` event
+    (a task of its own, after the click: the game's end moves to the header, the sheet's
+    button shows), so that what follows sees the page as a person does."""
+    press(page.locator("#sheet-close"), touch)
+    page.wait_for_function(
+        "() => !document.getElementById('sheet').open && !document.getElementById('show-sheet').hidden",
+        timeout=WAIT,
+    )
+
+
 def select(page: Page, cards: list[str], touch: bool) -> None:
     """Select ``cards`` of the own hand (each copy of a card by its own element)."""
     taken: dict[str, int] = {}

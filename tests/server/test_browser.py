@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from browser import DESKTOP, PHONE, WAIT, chromium, legal, new_page, press, select, seq
+from browser import DESKTOP, PHONE, WAIT, chromium, close_sheet, legal, new_page, press, select, seq
 from live import LiveServer
 from playwright.sync_api import Browser, Page
 
@@ -102,7 +102,7 @@ def play_game(page: Page, touch: bool, shot: pathlib.Path | None) -> int:
                 return sheets + 1
             sheets += 1
             assert page.locator("#sheet-table tr").count() == 4  # header, two teams, totals
-            press(page.locator("#sheet-close"), touch)
+            close_sheet(page, touch)
             continue
         options = legal(page)
         if not options:
@@ -278,7 +278,7 @@ def test_a_person_plays_a_whole_game_against_three_bots_by_clicks_alone(
     assert_log_is_the_record(page, server)
     assert page.locator("#log p.score").count() == 2  # each deal's score in the log
     page.screenshot(path=str(folder / f"game-over-{device}.png"))
-    press(page.locator("#sheet-close"), touch)
+    close_sheet(page, touch)
     press(page.locator("#more summary"), touch)
     with page.expect_download() as download:
         page.click("#record")

@@ -17,6 +17,7 @@ import pytest
 from browser import (
     DEVICES,
     chromium,
+    close_sheet,
     drive,
     inside,
     legal,
@@ -33,7 +34,7 @@ from live import LiveServer
 from playwright.sync_api import Browser, Page
 
 from persian_rummy import Rules, legal_actions
-from persian_rummy.bots import make_bot
+from persian_rummy.bots import DEFAULT_LEVEL, make_bot
 from persian_rummy.server.tables import Table
 from persian_rummy.state import SEAT_NAMES
 
@@ -204,7 +205,7 @@ def test_a_whole_one_deal_game_in_one_screen_every_control_from_the_legal_action
         found["game over"].append(f"the result does not say which team is South's: {result!r}")
     if not page.is_visible("#sheet #rematch"):
         found["game over"].append("no Rematch in the score sheet")
-    press(page.locator("#sheet-close"), touch)
+    close_sheet(page, touch)
     if not (page.is_visible("#rematch") and page.is_visible("#lobby")):
         found["game over"].append("no Rematch or lobby once the score sheet is closed")
     else:
@@ -345,8 +346,11 @@ def test_the_header_and_the_table_ready_page_fit_the_screen(browser: Browser, se
     page.wait_for_selector("#hand [data-card]")
     assert lines(page, ".seat .name") == [1, 1, 1] and lines(page, ".seat .count") == [1, 1, 1]
     assert lines(page, "#scores")[0] <= 2 and lines(page, "h1") == [1]
-    assert [text.split(" · ")[-1] for text in page.locator(".seat .count").all_text_contents()] == ["medium"] * 3
-    assert (page.locator(".seat").first.get_attribute("title") or "").startswith("West, East-West, medium bot: ")
+    # The lobby's default: the default level for the default rules, named by its level.
+    assert [text.split(" · ")[-1] for text in page.locator(".seat .count").all_text_contents()] == [DEFAULT_LEVEL] * 3
+    assert (page.locator(".seat").first.get_attribute("title") or "").startswith(
+        f"West, East-West, {DEFAULT_LEVEL} bot: "
+    )
     assert problems == []
     page.close()
 
@@ -403,7 +407,7 @@ def test_the_result_names_the_team_and_rematch_stays_once_the_sheet_is_closed(
     )
     assert page.is_visible("#sheet #rematch")
     assert serious_violations(page) == []
-    press(page.locator("#sheet-close"), touch)
+    close_sheet(page, touch)
     assert page.is_visible("#rematch") and page.is_visible("#lobby") and page.is_visible("#show-sheet")
     rematch, lobby = page.locator("#rematch").bounding_box(), page.locator("#lobby").bounding_box()
     assert rematch is not None and lobby is not None and inside(rematch, viewport(page))
@@ -411,7 +415,7 @@ def test_the_result_names_the_team_and_rematch_stays_once_the_sheet_is_closed(
     assert serious_violations(page) == []
     press(page.locator("#show-sheet"), touch)  # the sheet again, Rematch in it
     assert page.is_visible("#sheet #rematch")
-    press(page.locator("#sheet-close"), touch)
+    close_sheet(page, touch)
     old = page.url
     press(page.locator("#rematch"), touch)
     page.wait_for_url(lambda url: url != old and "/play/" in url)
