@@ -1,5 +1,6 @@
 """The arena: seeded matches that give the same results serially and on a process pool (on
-Dask: ``test_arena_dask``); seat swapping; statistics and the results table (R3, R7, R26)."""
+Dask: ``test_arena_dask``); seat swapping; statistics and the results table (R3, R7, R26). The
+standings and ratings of a round robin are tested in ``test_standings``."""
 
 from __future__ import annotations
 
@@ -12,8 +13,6 @@ import sys
 import threading
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 from waiting import DEFAULT_LIMIT
 
 from persian_rummy import (
@@ -42,7 +41,6 @@ from persian_rummy.arena import (
     wilson_interval,
 )
 from persian_rummy.bots import GreedyBot, MonteCarloBot, RandomBot, make_bot
-from persian_rummy.standings import bradley_terry
 
 # A tiny Monte-Carlo budget keeps the identity checks quick while exercising its sampling.
 LINEUPS = [
@@ -112,20 +110,6 @@ def test_derived_seeds_are_stable() -> None:
     # Fixed values: any change would silently change every published match result.
     assert derived_seed(1, 2, 3) == 5689346328975807818
     assert len({derived_seed("m", game, seat) for game in range(50) for seat in range(4)}) == 200
-
-
-@given(st.integers(0, 500), st.integers(1, 500))
-def test_wilson_interval_contains_the_rate_and_stays_in_bounds(successes: int, trials: int) -> None:
-    successes = min(successes, trials)
-    low, high = wilson_interval(successes, trials)
-    assert 0.0 <= low <= successes / trials <= high <= 1.0
-
-
-def test_wilson_interval_reference_values() -> None:
-    # Reference values of the Wilson score interval at 95%.
-    assert [round(bound, 4) for bound in wilson_interval(0, 10)] == [0.0, 0.2775]
-    assert [round(bound, 4) for bound in wilson_interval(50, 100)] == [0.4038, 0.5962]
-    assert wilson_interval(0, 0) == (0.0, 1.0)
 
 
 def test_results_table_lists_both_sides_with_intervals() -> None:
@@ -338,26 +322,6 @@ def test_a_bot_for_other_rules_is_refused_before_any_game() -> None:
         run_match("neural", "greedy", games=2, rules=Rules(deals=1), workers=1)
     with pytest.raises(PolicyFileError, match="persian-rummy train"):
         run_match(make_bot("neural"), "greedy", games=2, rules=Rules(deals=1), workers=1)
-
-
-def test_round_robin_gives_standings() -> None:
-    """Every bot's games, wins and a rating; the stronger bot rates higher (R26: draws count half)."""
-    standings = round_robin(["random", "greedy", GreedyBot(4)], 4, workers=1, seed=2)
-    assert len(standings) == 3 and len(list(standings)) == 3
-    rows = {row.name: row for row in standings.rows}
-    assert set(rows) == {"random", "greedy", "GreedyBot"}
-    assert rows["random"].games == 8 and rows["random"].rating == min(row.rating for row in rows.values())
-    assert rows["greedy"].rating > rows["random"].rating and rows["random"].wins <= 2
-    assert sum(row.wins for row in rows.values()) + sum(row.draws for row in rows.values()) // 2 == 12
-    table = standings.table().splitlines()
-    assert table[0].split()[:3] == ["bot", "games", "wins"] and len(table) == 4 and str(standings) == standings.table()
-    assert standings.rows[0].win_rate[1] <= standings.rows[0].win_rate[0] <= standings.rows[0].win_rate[2]
-
-
-def test_bradley_terry_is_symmetric_and_anchored() -> None:
-    ratings = bradley_terry(["a", "b", "c"], {("a", "b"): (5.0, 10), ("b", "c"): (8.0, 10), ("a", "c"): (8.0, 10)})
-    assert ratings["a"] == 0.0 and abs(ratings["b"]) < 1e-6 and ratings["c"] < -150
-    assert bradley_terry([], {}) == {}
 
 
 # --- What stands for a bot: a name, a BotFactory, a class, or a bot (issue 38) ---------------

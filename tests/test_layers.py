@@ -1,6 +1,7 @@
 """The package's modules import in one direction only: down the layers drawn in the docs
 (docs/architecture.rst). Every import is read with ``ast``, inside functions and under
-``TYPE_CHECKING`` too, so a lazy import cannot hide a cycle."""
+``TYPE_CHECKING`` too, so a lazy import cannot hide a cycle. And every public module has its
+tests where one looks for them, by its name (docs/testing.rst, "Where the tests are")."""
 
 from __future__ import annotations
 
@@ -274,4 +275,71 @@ def test_the_private_import_count_sees_every_spelling() -> None:
         ("_Mark", "persian_rummy.openspiel._node"),
         ("_REPLAY", "persian_rummy.openspiel._node"),
         ("_Z95", "persian_rummy.standings"),
+    ]
+
+
+# --- every public module has its tests where one looks for them ------------------------------
+
+TESTS = Path(__file__).resolve().parent
+
+
+def _untested(package: Path, tests: Path) -> list[str]:
+    """The public modules and packages of ``package`` (recursively: a name that does not start
+    with ``_``; ``__init__`` and ``__main__`` are the package's own) whose tests are not where
+    one looks for them: a module ``name`` needs a ``test_<name>.py`` under ``tests``, anywhere;
+    a package needs that or a ``tests/<package>/`` folder, which also holds its modules' tests."""
+    test_files = {path.stem for path in tests.rglob("test_*.py")}
+    folders = {path.name for path in tests.iterdir() if path.is_dir() and any(path.glob("test_*.py"))}
+    found = []
+    for path in sorted(package.rglob("*")):
+        parts = path.relative_to(package).with_suffix("").parts
+        if any(part.startswith("_") for part in parts):
+            continue
+        if path.is_dir() and (path / "__init__.py").is_file():
+            if parts[-1] not in folders and f"test_{parts[-1]}" not in test_files:
+                found.append(f"the package {'.'.join(parts)}: no tests/{parts[-1]}/ and no test_{parts[-1]}.py")
+        elif path.suffix == ".py" and f"test_{parts[-1]}" not in test_files:
+            in_a_tested_package = len(parts) > 1 and parts[0] in folders
+            if not in_a_tested_package:
+                found.append(f"the module {'.'.join(parts)}: no test_{parts[-1]}.py")
+    return found
+
+
+def test_every_public_module_has_a_test_file_named_after_it() -> None:
+    """A module's own tests are found by its name: ``tests/test_<module>.py`` (or in a folder of
+    tests, ``tests/rl/test_gymnasium.py``), a package's in ``tests/<package>/``. Rule tests are
+    named by rule besides (docs/testing.rst, "Where the tests are")."""
+    assert not _untested(PACKAGE, TESTS), "\n".join(_untested(PACKAGE, TESTS))
+
+
+def test_the_test_file_check_sees_modules_packages_and_their_folders(tmp_path: Path) -> None:
+    package, tests = tmp_path / "package", tmp_path / "tests"
+    for name in (
+        "__init__.py",
+        "__main__.py",
+        "_private.py",
+        "cards.py",
+        "melds.py",
+        "server/__init__.py",
+        "server/app.py",
+        "svg/__init__.py",
+        "svg/_layout.py",
+        "record/__init__.py",
+        "record/_text.py",
+        "_hidden/__init__.py",
+        "_hidden/tool.py",
+    ):
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
+        (package / name).touch()
+    for name in ("test_cards.py", "rl/test_melds.py", "server/test_hub.py", "test_svg.py", "test_records.py"):
+        (tests / name).parent.mkdir(parents=True, exist_ok=True)
+        (tests / name).touch()
+    assert _untested(package, tests) == ["the package record: no tests/record/ and no test_record.py"]
+    (tests / "test_cards.py").unlink()
+    (tests / "server" / "test_hub.py").unlink()
+    assert _untested(package, tests) == [
+        "the module cards: no test_cards.py",
+        "the package record: no tests/record/ and no test_record.py",
+        "the package server: no tests/server/ and no test_server.py",
+        "the module server.app: no test_app.py",
     ]

@@ -35,7 +35,7 @@ from persian_rummy import (
 from persian_rummy.cards import CARDS
 from persian_rummy.limits import MELD_LIMIT, PILE_LIMIT
 from persian_rummy.scoring import tally
-from persian_rummy.serialization import VERSION, views_to_json
+from persian_rummy.serialization import VERSION
 
 cards = st.sampled_from(CARDS)
 actions = st.one_of(
@@ -98,39 +98,12 @@ def test_states_and_views_round_trip(state: GameState) -> None:
         _round_trip_view(state.view(seat))
 
 
-@given(reachable_states(), st.lists(st.sampled_from(range(4)), max_size=6))
-def test_r27_the_views_of_a_position_are_written_as_each_alone(state: GameState, seats: list[int]) -> None:
-    # views_to_json writes what the views share once; each text is still the view's own.
-    views = [state.view(seat) for seat in seats]
-    assert views_to_json(views) == [view.to_json() for view in views]
-    mixed = [new_game(seed).view(seat) for seed, seat in ((1, 0), (2, 0), (1, 3))]  # of several positions
-    assert views_to_json(mixed) == [view.to_json() for view in mixed]
-
-
-def test_views_to_json_writes_views_only() -> None:
-    with pytest.raises(NotationError, match="views_to_json writes PlayerViews, not GameState"):
-        views_to_json([new_game(1).view(0), new_game(1)])
-
-
 def test_every_counter_survives_a_whole_game_under_every_rule_set() -> None:
     # One whole game per rule set: every phase, counter and score value met is kept.
     for index, rules in enumerate(RULE_SETS):
         for state, _ in playout(index, rules, dealer=index % 4):
             _round_trip_state(state)
         assert state.phase.name == "GAME_OVER"
-
-
-def test_r16_position_keeps_meld_credits_and_lay_offs() -> None:
-    state = GameState.from_position(
-        ["", "4s 5s", "", ""],
-        "9h",
-        melds=["7s@0 7h@0 7d@0 7c+1", "3c+0 4c@3 5c@3 6c@3"],
-        deal_number=2,  # scores come from deal 1 (R23)
-        scores=(-12, 40),
-    )
-    text = state.position()
-    assert " 0:7s7h7d7c+1/3:3c+04c5c6c " in text and "scores=-12,40" in text
-    assert GameState.parse(text).melds == state.melds
 
 
 def test_cards_unpickle_to_the_interned_instances() -> None:

@@ -1,6 +1,7 @@
 """Python protocols at the edges of the value types: comparisons and arithmetic with foreign
 types, non-text input to the parsers, impossible states caught by ``validate`` (R1, R3,
-R20-R21), JSON entry points given the wrong kinds, and ``python -m persian_rummy``."""
+R20-R21), and ``python -m persian_rummy``. The JSON entry points given the wrong kinds are in
+``test_serialization``."""
 
 from __future__ import annotations
 
@@ -20,7 +21,6 @@ from persian_rummy import (
     new_game,
     play,
 )
-from persian_rummy.serialization import from_json, to_json
 
 
 @pytest.mark.parametrize("other", [3, "4s", None, 4.5])
@@ -95,27 +95,6 @@ def test_summary_of_a_state_with_a_bad_seat_still_describes_it() -> None:
     assert "seat 7 to act" in state.summary()
     with pytest.raises(InvalidStateError, match="R3: current_player"):
         state.validate()
-
-
-@pytest.mark.parametrize("value", [Hand("4s"), Card.parse("4s"), "text", 3])
-def test_to_json_writes_only_states_views_and_rules(value: object) -> None:
-    with pytest.raises(NotationError, match="to_json writes a GameState, a PlayerView or Rules"):
-        to_json(value)  # type: ignore[arg-type]
-
-
-def test_from_json_reads_only_states_views_and_rules() -> None:
-    with pytest.raises(NotationError, match="from_json reads a GameState, a PlayerView or Rules"):
-        from_json(to_json(Rules()), Hand)  # type: ignore[arg-type]
-
-
-@pytest.mark.parametrize("text", [b"\xff\xfe", 42, None])
-def test_from_json_rejects_what_is_not_json_text(text: object) -> None:
-    with pytest.raises(NotationError):
-        from_json(text, Rules)  # type: ignore[arg-type]
-
-
-def test_from_json_reads_utf8_bytes() -> None:
-    assert from_json(to_json(Rules(deals=3)).encode(), Rules) == Rules(deals=3)
 
 
 def test_python_dash_m_runs_the_command_line(

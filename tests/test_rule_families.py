@@ -16,7 +16,6 @@ from collections.abc import Iterator
 import pytest
 
 import persian_rummy
-import persian_rummy.engine
 from persian_rummy import (
     DECK,
     Action,
@@ -128,18 +127,6 @@ def check_families(state: GameState) -> None:
             assert caught.value.reason == found.reason
 
 
-def test_is_legal_answers_without_making_a_state(monkeypatch: pytest.MonkeyPatch) -> None:
-    # python-chess's is_legal is a predicate: so is ours (the next state is never made).
-    def made(*args: object, **kwargs: object) -> GameState:
-        raise AssertionError("is_legal made a state")
-
-    monkeypatch.setattr(persian_rummy.engine, "evolve", made)
-    state = new_game(1)
-    assert is_legal(state, DrawStock()) and not is_legal(state, Pass())
-    with pytest.raises(AssertionError, match="made a state"):
-        play(state, DrawStock())
-
-
 def test_r8_r20_each_familys_check_allows_exactly_the_legal_actions_and_play_raises_its_refusal() -> None:
     for state in positions(games=3, every=7):
         check_families(state)
@@ -205,19 +192,3 @@ def test_r12_an_illegal_action_leaves_the_state_as_it_was() -> None:
     with pytest.raises(IllegalActionError):
         play(state, Pass())
     assert state.position() == before
-
-
-@pytest.mark.parametrize("actions", ["draw", 5, None])
-def test_r27_info_after_refuses_what_is_not_a_sequence_of_actions(actions: object) -> None:
-    from persian_rummy import ArgumentTypeError, info_after
-
-    with pytest.raises(ArgumentTypeError, match="expected actions or their texts"):
-        info_after(new_game(1), actions, seat=1)  # type: ignore[arg-type]
-
-
-def test_r27_info_after_plays_the_actions_and_records_what_the_seat_saw() -> None:
-    from persian_rummy import info_after
-
-    info = info_after(new_game(1), ["draw", "discard Jk", "draw"], seat=1)
-    assert [str(observation) for observation in info.history] == ["E draw = Ad", "E discard Jk", "S draw"]
-    assert info.view == play(play(play(new_game(1), "draw"), "discard Jk"), "draw").view(1)
