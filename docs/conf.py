@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import sys
 from typing import Any
 
 import persian_rummy
@@ -108,22 +109,30 @@ nitpick_ignore_regex = [
     ),
 ]
 
-_ALIAS = re.compile(r"persian_rummy\.(?:[a-z_]+\.)+(?P<name>[A-Za-z_][A-Za-z0-9_]*)$")
+_ALIAS = re.compile(r"(?P<module>persian_rummy(?:\.[a-z_]+)+)\.(?P<name>[A-Za-z_][A-Za-z0-9_]*)$")
 
 
 def _resolve_reexport(app: Any, env: Any, node: Any, contnode: Any) -> Any:
-    """Type hints name classes by their defining module (``persian_rummy.state.GameState``);
-    the reference documents the public name (``persian_rummy.GameState``): link one to the
-    other."""
+    """Type hints name classes by their defining module (``persian_rummy.state.GameState``,
+    ``persian_rummy.learning._trainer.TrainState``); the reference documents the public name
+    (``persian_rummy.GameState``, ``persian_rummy.learning.TrainState``): link one to the other,
+    trying the packages above the defining module, the nearest first."""
     if node.get("refdomain") != "py":
         return None
     match = _ALIAS.match(node.get("reftarget", ""))
-    if match is None or not hasattr(persian_rummy, match["name"]):
+    if match is None:
         return None
     domain = env.get_domain("py")
-    return domain.resolve_xref(
-        env, node["refdoc"], app.builder, node["reftype"], f"persian_rummy.{match['name']}", node, contnode
-    )
+    parts = match["module"].split(".")
+    for end in range(len(parts) - 1, 0, -1):
+        package = ".".join(parts[:end])
+        if hasattr(sys.modules.get(package), match["name"]):
+            found = domain.resolve_xref(
+                env, node["refdoc"], app.builder, node["reftype"], f"{package}.{match['name']}", node, contnode
+            )
+            if found is not None:
+                return found
+    return None
 
 
 def setup(app: Any) -> None:
