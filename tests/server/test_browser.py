@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from browser import DESKTOP, PHONE, WAIT, chromium, close_sheet, legal, new_page, press, select, seq
+from browser import DESKTOP, PHONE, WAIT, chromium, close_sheet, legal, new_page, press, select, seq, wait_for_turn
 from live import LiveServer
 from playwright.sync_api import Browser, Page
 
@@ -41,7 +41,10 @@ def screenshots(tmp_path: pathlib.Path) -> pathlib.Path:
 
 
 def open_south_seat(page: Page, server: LiveServer) -> None:
-    """Create a table in the lobby form (South a person, three medium bots), then "Open my seat"."""
+    """Create a table in the lobby form (South a person, West greedy, North and East at the
+    lobby's default level), then "Open my seat", and wait until it is South's turn on a settled
+    page: the bots' moves before it redraw the hand, and one that lands in the middle of a
+    gesture would race the test on a busy machine."""
     page.goto(server.url + "/")
     page.select_option('select[name="seat0"]', "greedy")
     page.select_option('select[name="seat2"]', "human")
@@ -49,6 +52,10 @@ def open_south_seat(page: Page, server: LiveServer) -> None:
     page.click("button[type=submit]")
     page.click("#open-seat")
     page.wait_for_selector("#hand [data-card]")
+    wait_for_turn(page)
+    page.wait_for_function(
+        "() => document.getAnimations().every(animation => animation.playState !== 'running')", timeout=WAIT
+    )
 
 
 def play_step(page: Page, options: list[str], touch: bool, keyboard: bool) -> None:
