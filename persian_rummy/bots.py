@@ -583,7 +583,7 @@ def expert_bot(seed: int = 0, **knobs: Any) -> Bot:
     when one is made.
 
     >>> expert_bot(2, samples=4)
-    ExpertBot(seed=2, samples=4, horizon=20, candidates=2)
+    ExpertBot(seed=2, samples=4, horizon=16, candidates=2)
     """
     from persian_rummy.search import ExpertBot
 
@@ -618,8 +618,9 @@ class Level:
     description: str
 
 
-#: The levels, easiest first, each clearly stronger than the one before it on paired deals
-#: (the docs' "Playing strength" page measures them): ``make_bot(name)`` builds each.
+#: The levels, easiest first, each winning more than half its games against the one before it
+#: on paired deals (the docs' "Playing strength" page gives each figure with its interval, and
+#: says where it does not settle the order): ``make_bot(name)`` builds each.
 LEVELS: Final[Mapping[str, Level]] = MappingProxyType(
     {
         level.name: level

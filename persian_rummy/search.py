@@ -24,7 +24,7 @@ go through the network as one batch, and only the legal actions' logits are comp
 >>> from persian_rummy import new_game
 >>> bot = ExpertBot(3, samples=4)
 >>> bot
-ExpertBot(seed=3, samples=4, horizon=20, candidates=2)
+ExpertBot(seed=3, samples=4, horizon=16, candidates=2)
 >>> bot(new_game(1).view(1))  # the only legal action: seat 1 draws first (R6)
 DrawStock()
 """
@@ -123,7 +123,7 @@ class ExpertBot:
     Knobs (whole numbers): ``samples`` worlds dealt for each searched decision (at least 1),
     ``candidates`` actions tried (the policy's best, at least 1: one plays as
     :class:`~persian_rummy.policy.NeuralBot`), ``horizon`` turns each rollout plays before its
-    leaf is valued (at least 0; 20 reaches the end of the round from most positions). A
+    leaf is valued (at least 0; about 20 reach the end of the round from most positions). A
     searched decision costs about ``samples * candidates * horizon`` rollout turns, at most
     :data:`ROLLOUT_LIMIT`; the defaults were chosen on measured strength and time (the docs'
     "Playing strength" page). Decisions where the policy is sure and forced moves are
@@ -147,8 +147,8 @@ class ExpertBot:
         self,
         seed: int = 0,
         *,
-        samples: int = 6,
-        horizon: int = 20,
+        samples: int = 5,
+        horizon: int = 16,
         candidates: int = 2,
         policy: Policy | None = None,
     ) -> None:
