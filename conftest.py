@@ -81,7 +81,7 @@ OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "train": (
         ("jax", "optax", "numpy"),
-        ("tests/learning", "persian_rummy/learning.py", "docs/tutorials/train_your_own.rst"),
+        ("tests/learning", "persian_rummy/learning", "docs/tutorials/train_your_own.rst"),
     ),
     # pgx's API test on the vectorized engine (tests/vector/test_vector_pgx.py skips it without pgx).
     "jax-test": (("pgx",), ()),

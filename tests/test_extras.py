@@ -25,6 +25,8 @@ OPTIONAL_MODULES = {
     "persian_rummy.server": ("server", ("starlette", "uvicorn", "websockets")),
     "persian_rummy.server.tables": ("server", ("starlette", "uvicorn", "websockets")),
     "persian_rummy.server.app": ("server", ("starlette",)),
+    "persian_rummy.vector": ("jax", ("jax",)),
+    "persian_rummy.learning": ("train", ("jax", "optax")),
 }
 CASES = [(module, extra, name) for module, (extra, names) in OPTIONAL_MODULES.items() for name in names]
 

@@ -33,6 +33,11 @@ pictures a state draws of itself (``_picture``, as pgx's ``State.to_svg``).
 
 from __future__ import annotations
 
+from persian_rummy._extras import needs_extra
+
+with needs_extra("jax", __name__):
+    import jax  # noqa: F401
+
 from persian_rummy.vector._env import Env
 from persian_rummy.vector._sample import sample_legal, sample_policy
 from persian_rummy.vector._state import Position, State
