@@ -6,16 +6,17 @@ A *bot spec* is one of four things, told apart by what it is, never by its annot
 - a bot's name for :func:`~persian_rummy.bots.make_bot` (``"greedy"``, ``"mc:samples=8"``),
   built for each seat from the seat's seed;
 - a :class:`BotFactory`, whose ``build(seed)`` makes a bot for each seat from the seat's seed;
-- a class, instantiated without arguments for each seat (``MyBot()``);
+- a class, made for each seat: as ``cls(seed)`` from the seat's seed when the class says so
+  (a true ``made_from_seed`` class attribute, as every bundled bot class has), else without
+  arguments (``MyBot()``);
 - a bot itself: anything else that can be called with a view (a function, a bound method,
   an object with ``__call__``), played as it is at every seat it is given.
 
-The old spelling of a factory keeps its meaning for now, with a :class:`DeprecationWarning`
-that says what to write instead: a callable whose first parameter is annotated as a seed
-(``int`` or ``Seed``: ``def make(seed: int) -> Bot``, or a class whose constructor's is, such
-as :class:`~persian_rummy.bots.GreedyBot`) or is named ``seed`` without an annotation
-(``lambda seed: GreedyBot(seed)``) is taken for a factory, as it was before bots and
-factories were told apart explicitly. Any other function of one argument is a bot.
+Nothing is called with a seed unless it says it takes one: a function that makes bots, given
+where a bot is asked for, is called with the view, and the game stops at its first move with
+a message that says to give it as ``BotFactory(make)``. A class whose constructor has a
+``seed`` parameter but that does not say how it is made is refused before any game, with
+the three ways to write it.
 
 >>> from persian_rummy.bots import GreedyBot
 >>> build_bot("greedy", 3), build_bot(BotFactory(GreedyBot), 3)
@@ -28,7 +29,6 @@ from __future__ import annotations
 
 import inspect
 import types
-import warnings
 from collections.abc import Callable
 from typing import Any, TypeAlias, cast
 
@@ -41,14 +41,10 @@ from persian_rummy.rules import Rules
 __all__ = ["BotFactory", "BotSpec", "build_bot", "check_bot_spec", "is_bot"]
 
 #: A bot's name (see :func:`~persian_rummy.bots.make_bot`), a :class:`BotFactory`, a class
-#: (made without arguments) or a bot itself; ``Callable[[int], Bot]`` is the deprecated
-#: spelling of a factory, typed while it is still taken.
-BotSpec: TypeAlias = "str | BotFactory | type[Any] | Bot | Callable[[int], Bot]"
+#: (made from the seat's seed when its ``made_from_seed`` is true, else without arguments)
+#: or a bot itself.
+BotSpec: TypeAlias = "str | BotFactory | type[Any] | Bot"
 
-#: The annotations that marked a factory's seed parameter before factories were explicit.
-_SEED_ANNOTATIONS = ("int", "Seed")
-#: Annotations of a view: a parameter so annotated is never a seed.
-_VIEW_ANNOTATIONS = ("PlayerView", "InfoState", "GameState")
 #: What a bot is, for the messages.
 _BOT_SHAPE = "a bot is called with the view of the seat to move and returns an action: bot(view)"
 
@@ -78,26 +74,13 @@ def _accepts(function: object, arguments: int) -> bool | None:
     return True
 
 
-def _seed_parameter(spec: object) -> str | None:
-    """The name of ``spec``'s first parameter when it marks a factory in the deprecated
-    spelling (annotated as a seed, or named ``seed`` and not annotated as a view), else ``None``."""
+def _takes_seed(cls: type[Any]) -> bool:
+    """Whether ``cls``'s constructor has a parameter named ``seed`` (read only to refuse a
+    class that does not say whether the arena should give it one)."""
     try:
-        parameters = list(inspect.signature(cast("Callable[..., object]", spec)).parameters.values())
+        return "seed" in inspect.signature(cls).parameters
     except (TypeError, ValueError):
-        return None
-    if not parameters or parameters[0].kind not in (
-        inspect.Parameter.POSITIONAL_ONLY,
-        inspect.Parameter.POSITIONAL_OR_KEYWORD,
-    ):
-        return None
-    first = parameters[0]
-    annotation = first.annotation
-    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", str(annotation))
-    if any(name in text for name in _VIEW_ANNOTATIONS):
-        return None
-    if text.replace(" ", "").startswith(_SEED_ANNOTATIONS) or (first.name == "seed" and annotation is first.empty):
-        return first.name
-    return None
+        return False
 
 
 def _check_build(instance: BotFactory, attribute: attrs.Attribute[Any], build: object) -> None:
@@ -170,8 +153,8 @@ def _made(maker: object, made: object) -> Bot:
 
 
 def _kind(spec: object) -> str:
-    """What ``spec`` is: ``"name"``, ``"factory"``, ``"legacy"`` (a factory in the deprecated
-    spelling), ``"class"`` or ``"bot"``; raises for anything that is none of them."""
+    """What ``spec`` is: ``"name"``, ``"factory"``, ``"seeded"`` (a class made from each
+    seat's seed), ``"class"`` or ``"bot"``; raises for anything that is none of them."""
     if isinstance(spec, str):
         return "name"
     if isinstance(spec, BotFactory):
@@ -181,9 +164,15 @@ def _kind(spec: object) -> str:
             "a bot spec is a bot's name, a BotFactory, a class of bots or a bot (a callable taking a view), "
             f"not {_describe(spec)}"
         )
-    if _seed_parameter(spec) is not None:
-        return "legacy"
     if isinstance(spec, type):
+        if getattr(spec, "made_from_seed", False) is True:
+            return "seeded"
+        if _takes_seed(spec):
+            raise ArgumentTypeError(
+                f"{_describe(spec)} takes a seed, but does not say how the arena should make it: give "
+                f"BotFactory({spec.__name__}) to make one from each seat's seed, an instance "
+                f"({spec.__name__}(...)) to play one bot at every seat, or set made_from_seed = True on the class"
+            )
         if _accepts(spec, 0) is False:
             raise ArgumentTypeError(
                 f"{_describe(spec)} cannot be made without arguments, and a class given as a bot is made as "
@@ -196,24 +185,10 @@ def _kind(spec: object) -> str:
     return "bot"
 
 
-def _deprecated(spec: object) -> None:
-    # The one spelling kept from before: say what it is taken for and what to write instead.
-    name = getattr(spec, "__name__", None)
-    name = name if isinstance(name, str) and name.isidentifier() else "..."
-    warnings.warn(
-        f"{_describe(spec)} is taken for a bot factory because of its first parameter "
-        f"({_seed_parameter(spec)}); this is deprecated: give BotFactory({name}) "
-        "(persian_rummy.arena.BotFactory) to make a bot from each seat's seed. Without it a function is "
-        "a bot, called with the view, and a class is made without arguments.",
-        DeprecationWarning,
-        stacklevel=3,
-    )
-
-
 def is_bot(spec: object) -> bool:
     """Whether ``spec`` is played as it is (a bot), rather than naming or making bots: true for
-    anything callable with a view that is not a name, a :class:`BotFactory`, a class or a
-    factory of the deprecated spelling (see :func:`check_bot_spec`). No annotation is needed.
+    anything callable with a view that is not a name, a :class:`BotFactory` or a class (see
+    :func:`check_bot_spec`). No annotation is needed, and none is read.
 
     >>> from persian_rummy import legal_actions
     >>> from persian_rummy.bots import GreedyBot
@@ -223,6 +198,8 @@ def is_bot(spec: object) -> bool:
     (True, True, False, False, False)
     >>> is_bot(lambda: None), is_bot(3)      # no view can be given to them
     (False, False)
+    >>> is_bot(lambda seed: GreedyBot(seed))   # a bot by its shape: BotFactory(...) makes it a factory
+    True
     """
     try:
         return _kind(spec) == "bot"
@@ -237,13 +214,12 @@ def check_bot_spec(spec: object, *, rules: Rules | None = None) -> BotSpec:
     a bot that can be called with a view); given ``rules``, a name or a bot that cannot play
     them is refused too. Anything else raises :class:`~persian_rummy.ArgumentTypeError`
     (or the name's :class:`~persian_rummy.NotationError`) naming what was given and what is
-    expected. A factory in the deprecated spelling (its first parameter annotated ``int``, or named
-    ``seed`` without an annotation) comes
-    back as a :class:`BotFactory`, with a :class:`DeprecationWarning`.
+    expected. A class made from each seat's seed (``made_from_seed``) comes back as a
+    :class:`BotFactory` of it.
 
     >>> from persian_rummy.bots import GreedyBot
-    >>> check_bot_spec(GreedyBot(2)), check_bot_spec("mc:samples=2")
-    (GreedyBot(seed=2), 'mc:samples=2')
+    >>> check_bot_spec(GreedyBot(2)), check_bot_spec("mc:samples=2"), check_bot_spec(GreedyBot)
+    (GreedyBot(seed=2), 'mc:samples=2', BotFactory(build=GreedyBot, name='GreedyBot'))
     >>> class NeedsADepth:
     ...     def __init__(self, depth): ...
     >>> check_bot_spec(NeedsADepth)
@@ -254,9 +230,8 @@ def check_bot_spec(spec: object, *, rules: Rules | None = None) -> BotSpec:
     kind = _kind(spec)
     if kind == "name":
         make_bot(cast("str", spec), 0, rules=rules)
-    elif kind == "legacy":
-        _deprecated(spec)
-        return BotFactory(cast("Callable[[int], Bot]", spec))
+    elif kind == "seeded":
+        return BotFactory(cast("type[Any]", spec))
     elif kind == "bot":
         _require_rules(spec, rules)
     return cast("BotSpec", spec)
@@ -265,7 +240,8 @@ def check_bot_spec(spec: object, *, rules: Rules | None = None) -> BotSpec:
 def build_bot(spec: object, seed: int = 0, *, rules: Rules | None = None) -> Bot:
     """The bot ``spec`` stands for at a seat whose seed is ``seed``: a name made by
     :func:`~persian_rummy.bots.make_bot` with that seed, a :class:`BotFactory`'s
-    ``make(seed)``, a class made without arguments, or a bot itself. Given ``rules``, a bot
+    ``make(seed)``, a class made from the seed (``made_from_seed``) or without arguments,
+    or a bot itself. Given ``rules``, a bot
     that cannot play them is refused. Raises as :func:`check_bot_spec` does for a spec of
     the wrong shape, and :class:`~persian_rummy.ArgumentTypeError` when a factory or a class
     makes something that is not a bot.
@@ -275,17 +251,18 @@ def build_bot(spec: object, seed: int = 0, *, rules: Rules | None = None) -> Bot
     >>> class First:
     ...     def __call__(self, view):
     ...         return legal_actions(view)[0]
-    >>> build_bot("random", 4), build_bot(BotFactory(RandomBot), 4), type(build_bot(First)).__name__
-    (RandomBot(seed=4), RandomBot(seed=4), 'First')
+    >>> build_bot("random", 4), build_bot(BotFactory(RandomBot), 4), build_bot(RandomBot, 4)
+    (RandomBot(seed=4), RandomBot(seed=4), RandomBot(seed=4))
+    >>> type(build_bot(First, 4)).__name__
+    'First'
     """
     kind = _kind(spec)
     if kind == "name":
         return make_bot(cast("str", spec), seed, rules=rules)
     if kind == "factory":
         bot = cast("BotFactory", spec).make(seed)
-    elif kind == "legacy":
-        _deprecated(spec)
-        bot = _made(spec, cast("Callable[[int], object]", spec)(seed))
+    elif kind == "seeded":
+        bot = BotFactory(cast("type[Any]", spec)).make(seed)
     elif kind == "class":
         bot = _made(spec, cast("type[Any]", spec)())
     else:

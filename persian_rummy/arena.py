@@ -7,18 +7,19 @@ A line-up is one bot spec for both partners or a pair of specs (for seats 0 and 
   for each seat of each game from the seat's seed;
 - a :class:`BotFactory` (``BotFactory(GreedyBot)``, ``BotFactory(my_make)``): its
   ``build(seed)`` makes a bot for each seat of each game from the seat's seed;
-- a class, made without arguments for each seat of each game (``MyBot()``);
+- a class, made for each seat of each game: from the seat's seed (``GreedyBot(seed)``) when
+  its ``made_from_seed`` class attribute is true, as every bundled bot class's is, else
+  without arguments (``MyBot()``);
 - a bot itself, played as it is (with its own seed) at every seat it is given: anything
   called with a view, such as a plain function ``def my_bot(view)``, a bound method, or an
   object with ``__call__`` (``GreedyBot(3)``, a :class:`~persian_rummy.policy.NeuralBot`).
 
 A spec of any other shape (a class that needs arguments, a function that takes no view, a
 value that cannot be called) is refused before any game, by a message that names it and says
-what is expected. The old spelling of a factory still works, with a
-:class:`DeprecationWarning`: a callable whose first parameter is annotated as a seed
-(``def make(seed: int) -> Bot``, or a class whose constructor's first parameter is, such as
-``GreedyBot``) or is named ``seed`` without an annotation (``lambda seed: GreedyBot(seed)``)
-is taken for a factory, as it was before; write ``BotFactory(make)`` instead.
+what is expected. Nothing is called with a seed unless it says so: a function that makes
+bots (``def make(seed)``), given as a bot, is called with the view, and the game stops at its
+first move with a message that says to write ``BotFactory(make)``; a class with a ``seed``
+parameter that does not say how to make it is refused before any game.
 Every game's decks, dealer and bot seeds derive from the match seed and the game's number
 alone, so a match gives the same results whatever runs it: serially, on a process pool, or on
 a Dask cluster through ``client.get_executor()`` (any :class:`concurrent.futures.Executor`).
@@ -41,6 +42,7 @@ import math
 import os
 import pickle
 import sys
+import types
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeAlias
 
@@ -50,12 +52,12 @@ from persian_rummy._bot_specs import BotFactory, BotSpec, build_bot, check_bot_s
 from persian_rummy.actions import Action
 from persian_rummy.bots import Bot
 from persian_rummy.dealing import deal_seed
-from persian_rummy.errors import InvalidArgumentError, excerpt
+from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, excerpt
 from persian_rummy.game import Game
 from persian_rummy.rules import Rules
 from persian_rummy.standings import Z95, Standings, wilson_interval
 from persian_rummy.state import PLAYERS, GameState
-from persian_rummy.view import InfoState
+from persian_rummy.view import InfoState, PlayerView
 
 __all__ = [
     "BotFactory",
@@ -64,6 +66,7 @@ __all__ = [
     "Lineup",
     "MatchResult",
     "PlayedGame",
+    "ask_bot",
     "build_bot",
     "check_bot_spec",
     "deal_seed",
@@ -170,7 +173,7 @@ def play_game(
         while state.phase.is_live:
             seat = state.current_player
             info = infos.get(seat)
-            action = bots[seat](state.view(seat) if info is None else info)  # type: ignore[arg-type]
+            action = ask_bot(bots[seat], state.view(seat) if info is None else info)
             game = game.play(action)
             after = game.after  # the deal's last state, if the action ended it
             if on_action is not None:
@@ -182,6 +185,38 @@ def play_game(
             on_deal(state)
         if game.is_over:
             return PlayedGame(state, seed, game.deals, game)
+
+
+def ask_bot(bot: Bot, seen: PlayerView | InfoState) -> Action:
+    """The action ``bot`` chooses from what its seat has ``seen`` (its view, or its
+    :class:`~persian_rummy.InfoState` for a bot that ``takes_info_state``), as every game of
+    the arena asks it. A bot that returns a bot instead (a function that makes bots, given
+    where a bot was asked for) raises :class:`~persian_rummy.ArgumentTypeError` saying to
+    give it as a :class:`BotFactory`; anything else it returns is judged by the game.
+
+    >>> from persian_rummy import DrawStock, new_game
+    >>> from persian_rummy.bots import GreedyBot
+    >>> ask_bot(GreedyBot(), new_game(1).view(1))
+    DrawStock()
+    >>> def make(seed):
+    ...     return lambda view: DrawStock()
+    >>> ask_bot(make, new_game(1).view(1))
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.ArgumentTypeError: the bot of seat 1 (make) returned a function, a bot, not an action: a function that makes bots was played as a bot (called with the view); give it as BotFactory(make) (persian_rummy.arena.BotFactory) to make a bot from each seat's seed
+    """
+    action = bot(seen)  # type: ignore[arg-type]
+    if callable(action) and not isinstance(action, Action):
+        # A function that makes bots, played as a bot, made one from the view instead of choosing.
+        name = getattr(bot, "__name__", None)
+        name = name if isinstance(name, str) and name.isidentifier() else "function"
+        made = "a function" if isinstance(action, types.FunctionType) else excerpt(action)
+        raise ArgumentTypeError(
+            f"the bot of seat {seen.seat} ({name}) returned {made}, a bot, not an action: a function "
+            f"that makes bots was played as a bot (called with the view); give it as BotFactory({name}) "
+            "(persian_rummy.arena.BotFactory) to make a bot from each seat's seed"
+        )
+    return action
 
 
 @attrs.frozen
@@ -448,7 +483,7 @@ def _check_counts(games: object, workers: object, chunk_size: object) -> None:
 def _check_sides(sides: tuple[Lineup, Lineup], rules: Rules) -> tuple[Lineup, Lineup]:
     # Every bot spec of both line-ups, before any game: a bad name or knob, a spec of the wrong
     # shape, or a bot that cannot play the rules fails here, at once. The sides come back as
-    # they are played (a factory of the deprecated spelling wrapped in a BotFactory).
+    # they are played (a class made from each seat's seed wrapped in a BotFactory).
     checked: list[Lineup] = []
     for side in sides:
         if isinstance(side, tuple) and len(side) != 2:

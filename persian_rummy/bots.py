@@ -88,6 +88,9 @@ class Bot(Protocol):
     move, it returns one of that view's legal actions. Any function of that shape is a bot.
     A bot that also reads the public history sets a true ``takes_info_state`` attribute: the
     arena then calls it with the seat's :class:`~persian_rummy.InfoState` instead of the view.
+    A class of bots whose ``made_from_seed`` class attribute is true, as every bundled bot
+    class's is, is made by the arena for each seat as ``cls(seed)`` when the class itself is
+    given (see :mod:`persian_rummy.arena`).
 
     >>> from persian_rummy import new_game, legal_actions
     >>> def first(view: PlayerView) -> Action:
@@ -137,6 +140,10 @@ class RandomBot:
     """
 
     __slots__ = ("_rng", "seed")
+
+    #: The arena makes this class for each seat from the seat's seed when the class itself is
+    #: given as a bot spec (``run_match(GreedyBot, ...)``), as :class:`~persian_rummy.arena.BotFactory` would.
+    made_from_seed: Final = True
 
     def __init__(self, seed: int = 0) -> None:
         _check_seed("RandomBot", seed)
@@ -366,6 +373,10 @@ class GreedyBot:
 
     __slots__ = ("seed",)
 
+    #: The arena makes this class for each seat from the seat's seed when the class itself is
+    #: given as a bot spec (``run_match(GreedyBot, ...)``), as :class:`~persian_rummy.arena.BotFactory` would.
+    made_from_seed: Final = True
+
     def __init__(self, seed: int = 0) -> None:
         _check_seed("GreedyBot", seed)
         self.seed = seed
@@ -490,6 +501,10 @@ class MonteCarloBot:
     """
 
     __slots__ = ("_rng", "candidates", "history", "horizon", "samples", "seed", "takes_info_state")
+
+    #: The arena makes this class for each seat from the seat's seed when the class itself is
+    #: given as a bot spec (``run_match(GreedyBot, ...)``), as :class:`~persian_rummy.arena.BotFactory` would.
+    made_from_seed: Final = True
 
     def __init__(
         self, seed: int = 0, *, samples: int = 4, horizon: int = 4, candidates: int = 3, history: int = 0

@@ -142,6 +142,9 @@ class ExpertBot:
 
     #: The arena hands this bot its seat's information state (the view and the public history).
     takes_info_state: Final = True
+    #: The arena makes this class for each seat from the seat's seed when the class itself is
+    #: given as a bot spec (``run_match(GreedyBot, ...)``), as :class:`~persian_rummy.arena.BotFactory` would.
+    made_from_seed: Final = True
 
     def __init__(
         self,

@@ -11,6 +11,8 @@ import os
 import subprocess
 import sys
 import threading
+import warnings
+from collections.abc import Callable
 
 import pytest
 from waiting import DEFAULT_LIMIT
@@ -41,6 +43,7 @@ from persian_rummy.arena import (
     wilson_interval,
 )
 from persian_rummy.bots import GreedyBot, MonteCarloBot, RandomBot, make_bot
+from persian_rummy.search import ExpertBot
 
 # A tiny Monte-Carlo budget keeps the identity checks quick while exercising its sampling.
 LINEUPS = [
@@ -422,23 +425,49 @@ def test_a_bot_factory_refuses_what_cannot_make_bots() -> None:
         run_match(BotFactory(lambda seed: "not a bot"), "random", games=2, workers=1)  # type: ignore[arg-type,return-value]
 
 
-def test_a_factory_of_the_old_spelling_still_plays_with_a_deprecation_warning() -> None:
-    """The old spellings keep their games, and say what to write instead: the first parameter
-    annotated as a seed (a function, a class's constructor), or named seed."""
+def test_nothing_is_called_with_a_seed_unless_it_says_so() -> None:
+    """No annotation is read: a function that makes bots, annotated or not, is a bot by its
+    shape; played, it stops at its first move saying to write BotFactory. A bundled bot class
+    says it is made from a seed (made_from_seed) and plays the games of BotFactory(GreedyBot)."""
 
-    def factory(seed: int) -> GreedyBot:
-        return GreedyBot(seed)
+    def factory(seed: int) -> Callable[[PlayerView], Action]:
+        return lambda view: legal_actions(view)[0]
 
     def unannotated(seed):  # type: ignore[no-untyped-def]
-        return GreedyBot(seed)
+        return FirstLegal()
 
-    expected = run_match(BotFactory(factory), "random", games=2, seed=4, workers=1)
-    for old, name in [(factory, "factory"), (unannotated, "unannotated"), (lambda seed: GreedyBot(seed), "...")]:
-        with pytest.warns(DeprecationWarning, match=rf"because of its first parameter \(seed\).*BotFactory\({name}\)"):
-            assert run_match(old, "random", games=2, seed=4, workers=1).games == expected.games
-        assert not is_bot(old)
-    with pytest.warns(DeprecationWarning, match=r"the class persian_rummy.bots.GreedyBot .*BotFactory\(GreedyBot\)"):
-        assert run_match(GreedyBot, "random", games=2, seed=4, workers=1).games == expected.games
+    for old, name in [(factory, "factory"), (unannotated, "unannotated"), (lambda seed: FirstLegal(), "function")]:
+        assert is_bot(old)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no deprecation path is left to warn
+            with pytest.raises(ArgumentTypeError, match=rf"returned .*a bot, not an action.*BotFactory\({name}\)"):
+                run_match(old, "random", games=2, seed=4, workers=1)
+    assert GreedyBot.made_from_seed and not is_bot(GreedyBot)
+    expected = run_match(BotFactory(GreedyBot), "random", games=2, seed=4, workers=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert run_match(GreedyBot, "random", games=2, seed=4, workers=1) == expected
+    for cls in (RandomBot, GreedyBot, MonteCarloBot, ExpertBot):
+        assert cls.made_from_seed is True, cls
+
+
+def test_a_class_with_a_seed_that_does_not_say_how_it_is_made_is_refused() -> None:
+    class Seeded:
+        def __init__(self, seed: int = 0) -> None:
+            self.seed = seed
+
+        def __call__(self, view: PlayerView) -> Action:
+            return legal_actions(view)[0]
+
+    with pytest.raises(
+        ArgumentTypeError, match=r"takes a seed.*BotFactory\(Seeded\).*Seeded\(\.\.\.\).*made_from_seed"
+    ):
+        run_match(Seeded, "random", games=2, workers=1)
+    assert len(run_match(BotFactory(Seeded), "random", games=2, workers=1).games) == 2
+    Seeded.made_from_seed = True  # type: ignore[attr-defined]
+    assert run_match(Seeded, "random", games=2, workers=1) == run_match(
+        BotFactory(Seeded), "random", games=2, workers=1
+    )
 
 
 def test_a_factory_played_as_a_bot_says_to_give_it_as_a_bot_factory() -> None:

@@ -394,16 +394,16 @@ def test_a_users_own_bot_plays_from_its_module(capsys: pytest.CaptureFixture[str
     code, out, err = _run(capsys, "simulate", "--bot", "persian_rummy.bots:GreedyBot", "random", "--color", "never")
     header = " ".join(out.split("\nPartners")[0].split())  # the header wraps to the output's width
     assert code == 0 and "North-South persian_rummy.bots:GreedyBot against East-West random" in header
-    # GreedyBot's constructor takes a seed annotated int: the old spelling of a factory, kept
-    # with a warning that says what to write instead, shown once.
-    assert err.count("warning:") == 1 and "BotFactory(GreedyBot)" in err
+    # GreedyBot says it is made from each seat's seed (made_from_seed): no warning, no guess.
+    assert err == ""
     for spec, message in [
         ("no_such_module_here.sub:make", "neither in the current folder"),
         ("persian_rummy.bots:NoSuchBot", "has no 'NoSuchBot'"),
         ("persian_rummy.bots:BUDGET_LIMIT", "not 1000000"),
         ("persian_rummy.bots:make_bot.x-y", "expected module:name"),
-        # Its first parameter is annotated int: taken for a factory (deprecated), it makes an action.
-        ("persian_rummy.encoding:int_to_action", "int_to_action made DrawStock(), not a bot"),
+        # A function of one argument is a bot, whatever its annotation: called with the view,
+        # it says what it was given.
+        ("persian_rummy.encoding:int_to_action", "an action index is a whole number, not a PlayerView"),
     ]:
         code, _, err = _run(capsys, "simulate", "--bot", spec)
         assert code == 2 and message in err and err.count("\n") == 1, (spec, err)
@@ -518,7 +518,10 @@ MYBOTS = {
     "shapes.py": (
         "from persian_rummy.bots import GreedyBot\n\nNUMBER = 3\n\ndef nothing():\n    return None\n\n"
         "def unannotated_factory(number):\n    return GreedyBot(number)\n\n"
-        "def old_factory(seed: int) -> GreedyBot:\n    return GreedyBot(seed)\n"
+        "def old_factory(seed: int) -> GreedyBot:\n    return GreedyBot(seed)\n\n"
+        "class Loose:\n    def __init__(self, number=0):\n        self.number = number\n\n"
+        "    def __call__(self, view):\n        return view.legal_actions()[0]\n\n"
+        "def loose_factory(seed: int) -> Loose:\n    return Loose(seed)\n"
     ),
     "broken.py": "import no_such_dependency_of_mybots\n",
 }
@@ -532,14 +535,12 @@ def _game(out: str) -> str:
 @pytest.fixture
 def mybots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A folder ``mybots`` of bot modules in the current folder, as a newcomer writes them."""
-    from persian_rummy.cli import _user_bots
 
     folder = tmp_path / "mybots"
     folder.mkdir()
     for name, text in MYBOTS.items():
         (folder / name).write_text(text, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(_user_bots, "_WARNED", set())
     for name in [name for name in sys.modules if name == "mybots" or name.startswith("mybots.")]:
         monkeypatch.delitem(sys.modules, name)
     yield tmp_path
@@ -596,13 +597,35 @@ def test_a_factory_without_annotations_is_played_as_a_bot_and_says_to_write_bot_
     assert "was played as a bot (called with the view); give it as BotFactory(function)" in err
 
 
-def test_an_old_factory_in_a_module_still_plays_and_says_what_to_write(
+def test_an_old_factory_in_a_module_is_refused_in_one_line_saying_what_to_write(
     mybots: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, err = _run(capsys, "simulate", "--seed", "4", "--bot", "mybots.shapes:old_factory", "random")
-    assert code == 0 and err.count("warning:") == 1 and "BotFactory(old_factory)" in err
+    # Its annotation is not read: it is a bot by its shape, and GreedyBot, handed the view
+    # for a seed, says to give it as a BotFactory.
+    code, _, err = _run(capsys, "simulate", "--seed", "4", "--bot", "mybots.shapes:old_factory", "random")
+    assert code == 2 and err.count("\n") == 1, err
+    assert "give it as BotFactory(function)" in err
+
+
+@pytest.mark.parametrize("command", ["simulate", "play"])
+def test_a_factory_whose_bots_take_anything_says_it_returned_a_bot(
+    mybots: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    # Loose(view) does not check its argument: the factory's result reaches the game as a move.
+    _scripted(monkeypatch, "1\n" * 40 + "quit\n")
+    args = ["--seat", "0"] if command == "play" else []
+    code, _, err = _run(capsys, command, "--seed", "4", *args, "--bot", "mybots.shapes:loose_factory")
+    assert code == 2 and err.count("\n") == 1, err
+    assert "(loose_factory) returned " in err and "a bot, not an action" in err
+    assert "give it as BotFactory(loose_factory)" in err
+
+
+def test_a_bundled_bot_class_in_a_module_is_made_from_each_seats_seed(
+    mybots: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    by_class = _run(capsys, "simulate", "--seed", "4", "--bot", "persian_rummy.bots:GreedyBot", "random")[1]
     made = _run(capsys, "simulate", "--seed", "4", "--bot", "mybots.tiny:make", "random")[1]
-    assert _game(out) == _game(made)
+    assert _game(by_class) == _game(made)
 
 
 def test_the_command_finds_a_bot_in_the_current_folder_without_pythonpath(mybots: Path) -> None:

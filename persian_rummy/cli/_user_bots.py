@@ -4,8 +4,8 @@ A spec whose part before the colon is a dotted module path (or whose part after 
 not ``knob=value`` pairs) names a Python object to import, as ``python -m`` finds modules:
 the current folder first, then the import path. The object is a bot spec as the arena takes
 one (:func:`~persian_rummy.arena.build_bot`): a bot (a function or an object called with the
-view), a class (made without arguments) or a :class:`~persian_rummy.arena.BotFactory` (made
-from each seat's seed). Only the command line reads these: the table server builds bots by
+view), a class (made from each seat's seed when it says so, else without arguments) or a
+:class:`~persian_rummy.arena.BotFactory` (made from each seat's seed). Only the command line reads these: the table server builds bots by
 name alone.
 
 >>> build("greedy", 3, rules=None)
@@ -23,7 +23,6 @@ import os
 import re
 import sys
 import types
-import warnings
 from typing import Final
 
 from persian_rummy.arena import build_bot
@@ -34,8 +33,6 @@ from persian_rummy.rules import Rules
 _OBJECT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 #: What a user's bot is written as, for the messages.
 _SHAPE: Final = "module:name, the name of a bot, a class of bots or a BotFactory in a module"
-#: The warnings already shown (each once, however many seats and checks build the bot).
-_WARNED: set[str] = set()
 
 
 def is_user_bot(spec: str) -> bool:
@@ -87,15 +84,7 @@ def build(spec: str, seed: int, *, rules: Rules | None = None) -> Bot:
         if not hasattr(found, part):
             raise NotationError(f"the module {module_name} has no {excerpt(name)} (the bot {excerpt(spec)})")
         found = getattr(found, part)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", DeprecationWarning)
-        try:
-            bot = build_bot(found, seed, rules=rules)
-        except ArgumentTypeError as error:  # the shape is wrong: say which --bot it is
-            raise ArgumentTypeError(f"the bot {excerpt(spec)} is not one: {error}") from None
-    for warning in caught:  # shown to the person at the command line, once each
-        text = str(warning.message)
-        if text not in _WARNED:
-            _WARNED.add(text)
-            print(f"persian-rummy: warning: {text}", file=sys.stderr)
-    return bot
+    try:
+        return build_bot(found, seed, rules=rules)
+    except ArgumentTypeError as error:  # the shape is wrong: say which --bot it is
+        raise ArgumentTypeError(f"the bot {excerpt(spec)} is not one: {error}") from None
