@@ -141,3 +141,37 @@ def test_readme_lists_every_extra_and_every_dependency() -> None:
     for dependency in PROJECT["dependencies"]:
         name = re.split(r"[\[<>=;~ ]", dependency, maxsplit=1)[0]
         assert re.search(rf"\b{name}\b", sentence), name
+
+
+def test_the_sdist_check_names_a_tracked_file_it_lacks_or_holds_with_other_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CI runs no tests from the sdist: it checks that the sdist holds every tracked file byte
+    for byte (so the checkout's test run is the sdist's), and this check must catch a gap."""
+    import tarfile
+
+    spec = importlib.util.spec_from_file_location("check_dist", ROOT / ".ci" / "check_dist.py")
+    assert spec is not None and spec.loader is not None
+    check_dist = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(check_dist)
+    repo = tmp_path / "repo"
+    (repo / "training" / "default").mkdir(parents=True)
+    for name, text in {"a.py": "a\n", "b.py": "b\n", "c.py": "c\n", "training/default/resume.npz": "r"}.items():
+        (repo / name).write_text(text, encoding="utf-8")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "init", "-q"], cwd=repo, check=True, timeout=60)
+    subprocess.run([*git, "add", "."], cwd=repo, check=True, timeout=60)
+    monkeypatch.chdir(repo)
+    sdist = tmp_path / "p-1.tar.gz"
+    with tarfile.open(sdist, "w:gz") as archive:
+        archive.add(repo / "a.py", "p-1/a.py")
+        (tmp_path / "b.py").write_text("changed\n", encoding="utf-8")
+        archive.add(tmp_path / "b.py", "p-1/b.py")
+    with tarfile.open(sdist) as archive:
+        assert check_dist.compare_with_checkout(archive, "p-1.tar.gz") == [
+            "p-1.tar.gz holds b.py with other bytes than the checkout's",
+            "p-1.tar.gz lacks c.py, which git tracks",
+        ]
+    monkeypatch.chdir(tmp_path)  # not a checkout: nothing to compare with
+    with tarfile.open(sdist) as archive:
+        assert check_dist.compare_with_checkout(archive, "p-1.tar.gz") == []
