@@ -74,7 +74,7 @@ autodoc_preserve_defaults = False
 # The modules below the state name it by its base or a protocol; the reference names the classes.
 autodoc_type_aliases = {
     "Dealt": "persian_rummy.GameState",
-    "Shown": "persian_rummy.GameState | persian_rummy.PlayerView",
+    "SharedFields": "persian_rummy.GameState | persian_rummy.PlayerView",
     "StateOrView": "persian_rummy.GameState | persian_rummy.PlayerView",
     # numpy's alias of what numpy.dtype() reads, which autodoc would otherwise spell out.
     "DTypeLike": "numpy.typing.DTypeLike",

@@ -11,7 +11,7 @@ state. :func:`~persian_rummy.legal_actions` lists the actions from the tables th
 (the melds of a hand, what the table accepts, whether a card taken can be used, the last-card
 rule); :meth:`GameState.validate <persian_rummy.GameState.validate>` asks the same enumeration
 whether the player to move has an action. The checks read masks, melds, rules and the public
-fields of a position (``Shown``, the base of a state and a view), never the state's class, so
+fields of a position (``SharedFields``, the base of a state and a view), never the state's class, so
 they sit below the state in the layers.
 
 =========================  ==========  =========================================
@@ -40,7 +40,7 @@ from typing import Any, Final
 import attrs
 
 from persian_rummy._bits import ACE_BIT, RANK_MASKS, SUIT_BITS, cards_bits, repeated
-from persian_rummy._phase import Phase, Shown
+from persian_rummy._phase import Phase, SharedFields
 from persian_rummy.actions import (
     DISCARDS,
     DRAW_STOCK,
@@ -115,7 +115,7 @@ class Refusal:
 # --- Whose turn, and which part of it (R3, R6, R12, R18, R20) ----------------------------
 
 
-def seat_verdict(position: Shown, seat: object) -> Refusal | None:
+def seat_verdict(position: SharedFields, seat: object) -> Refusal | None:
     """Whether ``seat`` may act now: a seat 0-3 (R3) that is to move while the round is live
     (R6); once the round is over, any seat's action is refused by its phase instead."""
     if type(seat) is not int or not 0 <= seat < 4:
@@ -125,7 +125,7 @@ def seat_verdict(position: Shown, seat: object) -> Refusal | None:
     return None
 
 
-def _wrong_phase(position: Shown, phase: Phase, action: Action | None) -> Refusal:
+def _wrong_phase(position: SharedFields, phase: Phase, action: Action | None) -> Refusal:
     # The refusal for an action of the part of the turn ``phase`` (a turn starts with a draw or
     # a pass and goes on with melds, lay-offs and a discard, R12; no one acts once the round
     # is over, R18, R20), for a position not in it. Every family's check asks it first.
@@ -148,7 +148,7 @@ def _wrong_phase(position: Shown, phase: Phase, action: Action | None) -> Refusa
 # --- Drawing from the stock (R12, R20) ----------------------------------------------------
 
 
-def draw_verdict(position: Shown, stock_size: int) -> Refusal | None:
+def draw_verdict(position: SharedFields, stock_size: int) -> Refusal | None:
     """Whether the player to move may draw the top card of the stock: at the start of the turn
     (R12), while the stock has cards (R20)."""
     if position.phase is not Phase.DRAW:
@@ -162,7 +162,7 @@ def draw_verdict(position: Shown, stock_size: int) -> Refusal | None:
 
 
 def take_verdict(
-    position: Shown, hand: Hand, index: object, action: Action | None
+    position: SharedFields, hand: Hand, index: object, action: Action | None
 ) -> tuple[int, int, Card | None] | Refusal:
     """Whether the player to move may take ``discard_pile[index]`` and every card above it
     (R13): the index is in the pile, and its card, the target, can be melded or laid off at
@@ -279,7 +279,7 @@ def meld_partners(target: Card) -> Iterator[tuple[Card, ...]]:
         yield (CARDS[suit * 13 + ace_low[0]], CARDS[suit * 13 + ace_low[1]])
 
 
-def _target_refusal(position: Shown, used: bool) -> Refusal | None:
+def _target_refusal(position: SharedFields, used: bool) -> Refusal | None:
     # After a take, the next action must use the card taken (R14).
     must = position.must_meld
     if must is None or used:
@@ -291,7 +291,7 @@ def _target_refusal(position: Shown, used: bool) -> Refusal | None:
 # --- Melding (R8-R11, R14-R15) ------------------------------------------------------------
 
 
-def meld_verdict(position: Shown, hand: Hand, cards: tuple[Card, ...], action: Action) -> Meld | Refusal:
+def meld_verdict(position: SharedFields, hand: Hand, cards: tuple[Card, ...], action: Action) -> Meld | Refusal:
     """Whether the player to move may lay down ``cards`` (in canonical order) as a new meld:
     after the draw (R12), no card named twice (R1), every card held (R15), a valid set or run
     (R8-R11) with the ace low only under ``ace_in_runs="high_or_low"`` (R10), using the card
@@ -342,7 +342,9 @@ def meld_verdict(position: Shown, hand: Hand, cards: tuple[Card, ...], action: A
 # --- Laying off (R11, R14, R16) -----------------------------------------------------------
 
 
-def lay_off_verdict(position: Shown, hand: Hand, card: Card, meld: object, action: Action | None) -> Meld | Refusal:
+def lay_off_verdict(
+    position: SharedFields, hand: Hand, card: Card, meld: object, action: Action | None
+) -> Meld | Refusal:
     """Whether the player to move may add ``card`` to table meld number ``meld``: after the
     draw (R12), a meld on the table, a card held, one that keeps the meld valid (R11, R16),
     the card taken from the pile if there is one, and not under ``pickup_use="new_meld_only"``
@@ -393,7 +395,7 @@ def lay_off_bits(melds: tuple[Meld, ...], ace_low: bool) -> int:
     return table_extensions(melds, ace_low)[0]
 
 
-def _card_refusal(position: Shown, hand: Hand, card: Card, rule: str) -> Refusal | None:
+def _card_refusal(position: SharedFields, hand: Hand, card: Card, rule: str) -> Refusal | None:
     # The card an action names is in the mover's hand (R16, R17).
     if hand.jokers if card.index == JOKER_INDEX else hand.mask >> card.index & 1:
         return None
@@ -409,7 +411,7 @@ def _card_refusal(position: Shown, hand: Hand, card: Card, rule: str) -> Refusal
 # --- Discarding (R14, R17, R19) -----------------------------------------------------------
 
 
-def discard_verdict(position: Shown, hand: Hand, card: Card) -> Refusal | None:
+def discard_verdict(position: SharedFields, hand: Hand, card: Card) -> Refusal | None:
     """Whether the player to move may discard ``card``, ending the turn: after the draw (R12),
     not while the card taken from the pile waits to be used (R14), a card held (R17), and not
     the last card under ``last_card_discard="forbidden"`` (R19)."""
@@ -430,7 +432,7 @@ def discard_verdict(position: Shown, hand: Hand, card: Card) -> Refusal | None:
 # --- Passing (R20) ------------------------------------------------------------------------
 
 
-def pass_verdict(position: Shown, stock_size: int) -> Refusal | None:
+def pass_verdict(position: SharedFields, stock_size: int) -> Refusal | None:
     """Whether the player to move may pass instead of drawing: at the start of the turn, only
     when the stock is empty (R20)."""
     if position.phase is not Phase.DRAW:
@@ -452,7 +454,7 @@ Verdict = Refusal | Meld | tuple[int, int, Card | None] | None
 
 #: A check asked with the position, the hand of the player to move, the stock's size and the
 #: action.
-Check = Callable[[Shown, Hand, int, Any], Verdict]
+Check = Callable[[SharedFields, Hand, int, Any], Verdict]
 #: The check of each kind of action (what :func:`verdict` asks; the engine's play reads it
 #: directly, as its hot path).
 CHECKS: Final[dict[type[Action], Check]] = {
@@ -467,7 +469,7 @@ CHECKS: Final[dict[type[Action], Check]] = {
 }
 
 
-def verdict(position: Shown, hand: Hand, stock_size: int, action: Action) -> Verdict:
+def verdict(position: SharedFields, hand: Hand, stock_size: int, action: Action) -> Verdict:
     """The verdict of ``action``'s family on ``position``, whose player to move holds ``hand``
     with ``stock_size`` cards in the stock: the one question :func:`~persian_rummy.play` and
     :func:`~persian_rummy.is_legal` ask (the seat is asked apart, :func:`seat_verdict`).
@@ -493,7 +495,7 @@ def leftover_ok(mask: int, jokers: int, melds: tuple[Meld, ...], rules: Rules) -
 
 
 def leftover_verdict(
-    position: Shown,
+    position: SharedFields,
     mask: int,
     jokers: int,
     added: tuple[Meld, ...],
@@ -560,7 +562,9 @@ class _SuitDiscards(dict[int, tuple[Action, ...]]):
 _SUIT_DISCARDS: Final = tuple(_SuitDiscards(suit) for suit in range(4))
 
 
-def turn_actions_of(position: Shown, hand: Hand, stock_size: int, *, draws_only: bool = False) -> tuple[Action, ...]:
+def turn_actions_of(
+    position: SharedFields, hand: Hand, stock_size: int, *, draws_only: bool = False
+) -> tuple[Action, ...]:
     """The legal actions of the player to move, who holds ``hand``, with ``stock_size`` cards
     in the stock; only the draw phase's with ``draws_only``, and none once the round is over.
 

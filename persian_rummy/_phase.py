@@ -1,6 +1,6 @@
 """The parts of a turn and why a round ends (R12-R21): :class:`Phase` and :class:`RoundEnd`,
 below every module that asks them, with the fields every position shows, declared once
-(:class:`Shown`, the base of a state and a view)
+(:class:`SharedFields`, the base of a state and a view)
 (internal; the enums are public as ``persian_rummy.Phase`` and ``persian_rummy.RoundEnd``,
 and ``persian_rummy.state`` re-exports them).
 """
@@ -17,7 +17,7 @@ from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
 from persian_rummy.rules import Rules
 
-__all__ = ["PHASES", "Phase", "RoundEnd", "Shown", "in_reading_order", "round_end"]
+__all__ = ["PHASES", "Phase", "RoundEnd", "SharedFields", "in_reading_order", "round_end"]
 
 
 class Phase(enum.Enum):
@@ -71,10 +71,10 @@ class RoundEnd(enum.Enum):
 
 def in_reading_order(cls: type, fields: list[attrs.Attribute[Any]]) -> list[attrs.Attribute[Any]]:
     """A position's fields as they read (and are written out, compared and hashed): the
-    class's own fields without a default, then the shared fields of :class:`Shown`, then the
+    class's own fields without a default, then the shared fields of :class:`SharedFields`, then the
     class's own fields with a default. (attrs lists a base's fields first.) A state and a view
     are made with ``attrs.frozen(field_transformer=in_reading_order)`` (internal)."""
-    names = {field.name for field in attrs.fields(Shown)}
+    names = {field.name for field in attrs.fields(SharedFields)}
     shared = [field for field in fields if field.name in names]
     own = [field for field in fields if field.name not in names]
     first = [field for field in own if field.default is attrs.NOTHING]
@@ -83,7 +83,7 @@ def in_reading_order(cls: type, fields: list[attrs.Attribute[Any]]) -> list[attr
 
 
 @attrs.frozen
-class Shown:
+class SharedFields:
     """The fields of a position that a :class:`~persian_rummy.GameState` and a
     :class:`~persian_rummy.PlayerView` share, declared once, and what they answer alike; the
     modules below them (the rules' checks, scoring, the text table, the view) read either
@@ -181,7 +181,7 @@ class Shown:
         raise NotImplementedError
 
 
-def round_end(value: Shown) -> RoundEnd | None:
+def round_end(value: SharedFields) -> RoundEnd | None:
     """Why the round of a state or view ended, or ``None`` while it is played (internal; see
     :attr:`GameState.round_end <persian_rummy.GameState.round_end>`). A round that ends at once
     in two ways gives the first of going out (R18), passing (R20) and idling (R21)."""

@@ -59,7 +59,7 @@ from persian_rummy.state import GameState, Phase, team_of
 from persian_rummy.view import InfoState, PlayerView
 from persian_rummy.worlds import determinize
 
-# determinize lives in persian_rummy.worlds; it is importable from here too, as it was.
+# determinize belongs to persian_rummy.worlds; it is exported here too, for code that imports it with the bots.
 __all__ = [
     "BOTS",
     "BUDGET_LIMIT",

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import attrs
 
 from persian_rummy._bits import TEAM_NAMES, team_of
-from persian_rummy._phase import Phase, Shown
+from persian_rummy._phase import Phase, SharedFields
 from persian_rummy.errors import GameNotOverError, RoundNotOverError
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld, credits
@@ -108,7 +108,7 @@ def tally(
     )
 
 
-def score_round(state: Shown) -> tuple[RoundScore, RoundScore]:
+def score_round(state: SharedFields) -> tuple[RoundScore, RoundScore]:
     """The itemised scores of both teams for a finished round (``ROUND_OVER`` or
     ``GAME_OVER``), from the state or from any seat's view (every hand is public once the
     round is over, R23: its ``revealed_hands``); raises
@@ -131,7 +131,7 @@ def score_round(state: Shown) -> tuple[RoundScore, RoundScore]:
     return tally(state.melds, hands, went_out=state.went_out, rules=state.rules)
 
 
-def winner(state: Shown) -> int | None:
+def winner(state: SharedFields) -> int | None:
     """The winning team (0 or 1) of a finished game, or ``None`` for a draw (R26), from the
     state or any seat's view; raises :class:`~persian_rummy.GameNotOverError` before the
     last deal has ended.

@@ -27,13 +27,13 @@ from persian_rummy._bits import TEAM_NAMES as TEAM_NAMES
 from persian_rummy._bits import cards_bits, check_dealer
 from persian_rummy._bits import check_seat as check_seat
 from persian_rummy._bits import team_of as team_of
+from persian_rummy._consistency import check_fields, check_finished_scores, check_mover, check_turn
 from persian_rummy._moves import turn_actions_of
 from persian_rummy._notation import format_fields, parse_state_fields
-from persian_rummy._phase import PHASES, Shown, in_reading_order
+from persian_rummy._phase import PHASES, SharedFields, in_reading_order
 from persian_rummy._phase import Phase as Phase
 from persian_rummy._phase import RoundEnd as RoundEnd
-from persian_rummy._positions import check_fields, check_finished_scores, check_mover, check_turn
-from persian_rummy._table import format_table
+from persian_rummy._table_text import format_table
 from persian_rummy.actions import Action
 from persian_rummy.cards import CARDS, DECK, DECK_COUNTS, Card, parse_cards
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, NotationError, excerpt
@@ -58,7 +58,7 @@ def _hand(value: Hand | str | Iterable[Card | str]) -> Hand:
     return value if isinstance(value, Hand) else Hand(value)
 
 
-class _HashSlot(Shown):
+class _HashSlot(SharedFields):
     # A slot for a state's hash, worked out on first use. attrs' own cache_hash keeps it in a
     # private slot of attrs that evolve() would have to write; this one is the package's.
     __slots__ = ("_hash",)
@@ -255,7 +255,7 @@ class GameState(_HashSlot):
             tuple(len(hand) for hand in hands),
             len(self.stock),
             None if self.phase.is_live else hands,
-            **dict(zip(SHOWN_FIELDS, _SHOWN_VALUES(self), strict=True)),
+            **dict(zip(SHARED_FIELDS, _SHOWN_VALUES(self), strict=True)),
         )
 
     def _repr_svg_(self) -> str:
@@ -415,9 +415,9 @@ register_format(GameState, "persian-rummy state", "a state")
 
 #: The fields of a state that a view shows as they are (a view has its own hand, the hand
 #: sizes and the stock size instead of ``hands`` and ``stock``; internal).
-SHOWN_FIELDS: Final = tuple(field.name for field in attrs.fields(Shown))
+SHARED_FIELDS: Final = tuple(field.name for field in attrs.fields(SharedFields))
 #: Those fields' values of a state, as one tuple.
-_SHOWN_VALUES: Final = operator.attrgetter(*SHOWN_FIELDS)
+_SHOWN_VALUES: Final = operator.attrgetter(*SHARED_FIELDS)
 
 
 class _Keep(enum.Enum):

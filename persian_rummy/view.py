@@ -33,11 +33,11 @@ from typing import Protocol, TypeAlias, TypeGuard
 import attrs
 
 from persian_rummy._bits import PLAYERS, SEAT_LETTERS, SEAT_NAMES, TEAM_NAMES, check_seat, is_seat
+from persian_rummy._consistency import check_fields, check_finished_scores, check_mover, check_turn
 from persian_rummy._moves import turn_actions_of
 from persian_rummy._notation import format_fields, parse_view_fields
-from persian_rummy._phase import PHASES, Shown, in_reading_order
-from persian_rummy._positions import check_fields, check_finished_scores, check_mover, check_turn
-from persian_rummy._table import format_table
+from persian_rummy._phase import PHASES, SharedFields, in_reading_order
+from persian_rummy._table_text import format_table
 from persian_rummy.actions import Action, DrawDiscard, DrawStock
 from persian_rummy.cards import DECK, DECK_COUNTS, Card, parse_cards
 from persian_rummy.errors import ArgumentTypeError, InvalidStateError, NotationError, excerpt
@@ -56,11 +56,11 @@ class Dealt(Protocol):
 
 def _is_dealt(value: object) -> TypeGuard[Dealt]:
     # A full position (a GameState): a position that is not a view.
-    return isinstance(value, Shown) and not isinstance(value, PlayerView)
+    return isinstance(value, SharedFields) and not isinstance(value, PlayerView)
 
 
 @attrs.frozen(repr=False, cache_hash=True, field_transformer=in_reading_order)
-class PlayerView(Shown):
+class PlayerView(SharedFields):
     """One seat's view of a state: everything public plus that seat's own hand (R27).
 
     Public: the melds with the seat credited for each card, the whole discard pile in order,

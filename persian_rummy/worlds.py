@@ -35,7 +35,7 @@ from persian_rummy.cards import DECK, JOKER_INDEX, Card
 from persian_rummy.errors import InvalidArgumentError, InvalidStateError
 from persian_rummy.hand import Hand
 from persian_rummy.melds import extensions
-from persian_rummy.state import SHOWN_FIELDS, GameState, Phase
+from persian_rummy.state import SHARED_FIELDS, GameState, Phase
 from persian_rummy.view import InfoState, PlayerView
 
 __all__ = ["cards_to_complete", "determinize", "fill_hidden", "unseen_cards"]
@@ -232,7 +232,7 @@ def determinize(view: PlayerView | InfoState, rng: random.Random) -> GameState:
     return GameState(
         hands=hands,
         stock=tuple(unseen[dealt:]),
-        **{name: getattr(view, name) for name in SHOWN_FIELDS},
+        **{name: getattr(view, name) for name in SHARED_FIELDS},
     )
 
 

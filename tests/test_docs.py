@@ -128,7 +128,7 @@ def test_every_public_field_of_the_libraries_values_is_documented_where_it_is_de
     }
     assert persian_rummy.GameState in classes and persian_rummy.Rules in classes
     if importlib.util.find_spec("starlette") is not None:  # the [server] extra's values too
-        from persian_rummy.server.limits import Limits
+        from persian_rummy.server.quotas import Limits
         from persian_rummy.server.tables import Table
 
         classes |= {Limits, Table}

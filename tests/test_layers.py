@@ -16,8 +16,19 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "_version", "_cache", "_extras", "_files"),
     ("cards", "limits", "_bits", "hand"),
     # the values and the rules on them: the turn's phases, scoring, one check per family of
-    # actions (_moves) and the checks a state and a view share (_positions)
-    ("melds", "actions", "serialization", "rules", "_phase", "_notation", "_table", "scoring", "_moves", "_positions"),
+    # actions (_moves) and the checks a state and a view share (_consistency)
+    (
+        "melds",
+        "actions",
+        "serialization",
+        "rules",
+        "_phase",
+        "_notation",
+        "_table_text",
+        "scoring",
+        "_moves",
+        "_consistency",
+    ),
     ("view", "state"),  # a view is made from a state's fields, and the state re-exports it
     # the rules in motion, and the worlds a seat cannot tell from the real one
     ("engine", "dealing", "partnerships", "worlds"),
@@ -53,7 +64,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "server.levels",  # the bots' levels the lobby offers, which the page's names carry
         "server.protocol",
         "server.tables",
-        "server.limits",
+        "server.quotas",
+        "server.limits",  # the old name of server.quotas, kept with a deprecation warning
         # what the hub asks of a database, then SQLite's and PostgreSQL's answers
         "server.storage",
         "server.store",

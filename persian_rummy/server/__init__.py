@@ -6,7 +6,7 @@ application for any ASGI server. The pieces: :mod:`~persian_rummy.server.protoco
 protocol's version, names and codes, and the encoder of frames),
 :mod:`~persian_rummy.server.tables` (a game and what each seat is sent),
 :mod:`~persian_rummy.server.store` (SQLite persistence), :mod:`~persian_rummy.server.postgres` (PostgreSQL, for several workers),
-:mod:`~persian_rummy.server.storage` (what the hub asks of either), :mod:`~persian_rummy.server.limits`
+:mod:`~persian_rummy.server.storage` (what the hub asks of either), :mod:`~persian_rummy.server.quotas`
 (what strangers may do), :mod:`~persian_rummy.server.connections` (the WebSockets and sending
 under a time limit), :mod:`~persian_rummy.server.live` (a table in play: its game, lock,
 connections and rematch), :mod:`~persian_rummy.server.hub` (the tables in play, the bots,
@@ -38,7 +38,7 @@ with needs_extra("server", __name__):  # checked here, at once: the server runs 
 
 from persian_rummy.server.app import create_app
 from persian_rummy.server.hub import Server
-from persian_rummy.server.limits import Limits
+from persian_rummy.server.quotas import Limits
 from persian_rummy.server.store import Store
 from persian_rummy.server.tables import Table
 
@@ -71,7 +71,7 @@ def serve(
     """Serve tables on ``host:port`` with uvicorn until interrupted, storing games in ``db``
     (a SQLite file, or a PostgreSQL URL ``postgresql://USER@HOST/DB``) and resuming the
     unfinished ones found there, within ``limits`` (default:
-    :class:`~persian_rummy.server.limits.Limits`). ``workers`` processes share the port
+    :class:`~persian_rummy.server.quotas.Limits`). ``workers`` processes share the port
     (uvicorn's workers, which it starts again when one dies); more than one needs PostgreSQL,
     which they share as several ``serve`` on several machines may. WebSocket messages over
     64 KiB close the connection (the application's own limit, 4 KiB, answers with an error

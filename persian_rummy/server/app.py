@@ -40,9 +40,9 @@ from persian_rummy.errors import ArgumentTypeError, NotationError, PersianRummyE
 from persian_rummy.rules import Rules
 from persian_rummy.server.hints import hints_off
 from persian_rummy.server.hub import Server
-from persian_rummy.server.limits import DEFAULT_LIMITS, CapacityError, Limits, client_address
 from persian_rummy.server.pages import created, lobby, problem, table_page
 from persian_rummy.server.protocol import HUMAN
+from persian_rummy.server.quotas import DEFAULT_LIMITS, CapacityError, Limits, client_address
 from persian_rummy.server.storage import Storage, StoreUnavailable
 from persian_rummy.server.store import SQLiteStorage, Store
 from persian_rummy.state import PLAYERS, SEAT_NAMES

@@ -10,7 +10,7 @@ shows where the table resumed) and, when asked, every message received, byte for
 reads it (``log``, one entry a line: every action in words, each deal's heading and score).
 It speaks protocol :data:`~persian_rummy.server.protocol.PROTOCOL` and refuses a frame of another
 (:class:`~persian_rummy.InvalidArgumentError`). It keeps within the server's message rate
-(:class:`~persian_rummy.server.limits.Limits`, the defaults unless it is told the server's):
+(:class:`~persian_rummy.server.quotas.Limits`, the defaults unless it is told the server's):
 a bot answers at once, faster than the rate allows once a game goes quickly, so the client
 waits for its turn to send, at nine tenths of the rate in bursts of half the server's, so
 that no timing of the network takes it over. Should the server still refuse a message for
@@ -37,8 +37,8 @@ from typing import Any
 
 from persian_rummy.arena import BotSpec, build_bot
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, PersianRummyError, excerpt
-from persian_rummy.server.limits import DEFAULT_LIMITS, Limits, TokenBucket
 from persian_rummy.server.protocol import PROTOCOL
+from persian_rummy.server.quotas import DEFAULT_LIMITS, Limits, TokenBucket
 from persian_rummy.view import PlayerView
 
 __all__ = ["PROTOCOL", "SeatClient"]

@@ -18,8 +18,8 @@ from typing import Any, Final
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from persian_rummy.actions import Action
-from persian_rummy.server.limits import Limits, TokenBucket
 from persian_rummy.server.protocol import encode_frame
+from persian_rummy.server.quotas import Limits, TokenBucket
 from persian_rummy.server.tables import Table
 
 __all__ = ["SEND_TIMEOUT", "Connection", "ack_frame", "close_connection", "error_frame", "send_in_turn", "within"]
@@ -30,7 +30,7 @@ SEND_TIMEOUT: Final = 10.0
 
 class Connection:
     """One open WebSocket of a table: for a seat (0-3) or a spectator (``seat`` is ``None``),
-    with its own rate limit, measured by ``clock`` (see :class:`~persian_rummy.server.limits.TokenBucket`).
+    with its own rate limit, measured by ``clock`` (see :class:`~persian_rummy.server.quotas.TokenBucket`).
     :meth:`send` never raises: a connection that went away is marked ``closed``."""
 
     def __init__(

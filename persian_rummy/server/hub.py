@@ -44,9 +44,9 @@ from persian_rummy.presentation import addressed
 from persian_rummy.rules import Rules
 from persian_rummy.server.connections import Connection, close_connection, error_frame, send_in_turn
 from persian_rummy.server.hints import Hints
-from persian_rummy.server.limits import DEFAULT_LIMITS, CapacityError, Limits, client_address
 from persian_rummy.server.live import LiveTable
 from persian_rummy.server.protocol import CLOSE_CODES, HUMAN, WEB_STYLE, encode_frame
+from persian_rummy.server.quotas import DEFAULT_LIMITS, CapacityError, Limits, client_address
 from persian_rummy.server.storage import ActionRow, Conflict, Notice, Storage, StoreUnavailable
 from persian_rummy.server.store import SQLiteStorage, Store
 from persian_rummy.server.tables import Table, new_token, rematch_token
@@ -162,7 +162,7 @@ class Server:
 
     ``bot_delay`` is the pause (seconds) before each bot move, so people can follow the
     game; tests use 0. ``clock`` is what the connections' message rates are measured by
-    (:class:`~persian_rummy.server.limits.TokenBucket`): ``time.monotonic`` unless a test
+    (:class:`~persian_rummy.server.quotas.TokenBucket`): ``time.monotonic`` unless a test
     gives one it moves itself.
 
     >>> import asyncio
@@ -243,8 +243,8 @@ class Server:
         secret tokens (``{"seats": [(seat, token), ...], "spectator": token}``, people's seats
         only). The seed and first dealer are random unless given (tests give them). Raises
         :class:`~persian_rummy.NotationError` for a bad seat kind or name, and
-        :class:`~persian_rummy.server.limits.CapacityError` when the server or the client has as
-        many tables in play as :class:`~persian_rummy.server.limits.Limits` allows (after
+        :class:`~persian_rummy.server.quotas.CapacityError` when the server or the client has as
+        many tables in play as :class:`~persian_rummy.server.quotas.Limits` allows (after
         expiring the tables nobody plays): the database counts them and stores the table in
         one transaction, so creations together, on any worker, cannot pass a limit between
         them. The event loop serves the other tables meanwhile.
@@ -276,7 +276,7 @@ class Server:
         derived from its token (a keyed hash), so every seat and every worker finds the same
         one and the database keeps only its digest.
         Raises :class:`~persian_rummy.NotationError` for a link that opens no seat or a game
-        not over, and :class:`~persian_rummy.server.limits.CapacityError` as :meth:`create_table` does."""
+        not over, and :class:`~persian_rummy.server.quotas.CapacityError` as :meth:`create_table` does."""
         opened = await self.open(token)
         if opened is None or opened[1] is None:
             raise NotationError("this link opens no seat", reason="this link opens no seat")

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Final, cast
 from persian_rummy._extras import needs_extra
 from persian_rummy.errors import InvalidArgumentError, excerpt
 from persian_rummy.rules import Rules
-from persian_rummy.server.limits import Limits
+from persian_rummy.server.quotas import Limits
 from persian_rummy.server.storage import (
     ActionRow,
     BadNotice,

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 import attrs
 
 from persian_rummy.errors import PersianRummyError
-from persian_rummy.server.limits import CapacityError, Limits
+from persian_rummy.server.quotas import CapacityError, Limits
 
 if TYPE_CHECKING:
     from persian_rummy.server.tables import Table
@@ -228,7 +228,7 @@ class Storage(abc.ABC):
     ) -> None:
         """Store a new table and the digests of its tokens (``token -> seat``, ``None`` for a
         spectator link) at once. With ``limits``, first count the tables in play (in all, and
-        the table's owner's) and raise :class:`~persian_rummy.server.limits.CapacityError`
+        the table's owner's) and raise :class:`~persian_rummy.server.quotas.CapacityError`
         at a limit, in the same transaction; with ``rematch_of``, raise :class:`~persian_rummy.server.storage.Conflict`
         if that game has its rematch already."""
 

@@ -44,7 +44,7 @@ from datetime import datetime, timezone
 from typing import Final, TypeVar
 
 from persian_rummy.rules import Rules
-from persian_rummy.server.limits import Limits
+from persian_rummy.server.quotas import Limits
 from persian_rummy.server.storage import ActionRow, Conflict, Storage, StoreUnavailable, capacity_refusal
 from persian_rummy.server.tables import Table
 
@@ -159,7 +159,7 @@ class Store:
         """Store a new table and the digests of its tokens (``token -> seat``, ``None`` for a
         spectator link), in one transaction. With ``limits``, the tables in play are counted
         first in the same transaction, and one over a limit raises
-        :class:`~persian_rummy.server.limits.CapacityError` (nothing stored); with
+        :class:`~persian_rummy.server.quotas.CapacityError` (nothing stored); with
         ``rematch_of``, a game that has its rematch already raises
         :class:`~persian_rummy.server.storage.Conflict`."""
         with self._lock, self._db:

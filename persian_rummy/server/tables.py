@@ -498,14 +498,14 @@ class Table:
         frames = []
         for seat in seats:
             legal: list[str] = []
-            said: list[str] = []
+            legal_text: list[str] = []
             if seat is not None and views[seat].is_to_move:
                 actions = legal_actions(views[seat])
                 legal = [str(action) for action in actions]
-                said = [offer_text(views[seat], action) for action in actions]
+                legal_text = [offer_text(views[seat], action) for action in actions]
             log_values = [entry.value(seat) for entry in entries]
             frames.append(
-                {**head, "seat": seat, **public, "legal": legal, "legal_text": said, "log": log_values,
+                {**head, "seat": seat, **public, "legal": legal, "legal_text": legal_text, "log": log_values,
                  "view": shown[seat]}
             )  # fmt: skip
         return frames

@@ -33,6 +33,8 @@ pictures a state draws of itself (``_picture``, as pgx's ``State.to_svg``).
 
 from __future__ import annotations
 
+import warnings
+
 from persian_rummy._extras import needs_extra
 
 with needs_extra("jax", __name__):
@@ -40,6 +42,19 @@ with needs_extra("jax", __name__):
 
 from persian_rummy.vector._env import Env
 from persian_rummy.vector._sample import sample_legal, sample_policy
-from persian_rummy.vector._state import Position, State
+from persian_rummy.vector._state import GameArrays, State
 
-__all__ = ["Env", "Position", "State", "sample_legal", "sample_policy"]
+__all__ = ["Env", "GameArrays", "State", "sample_legal", "sample_policy"]
+
+
+def __getattr__(name: str) -> object:
+    # Deprecated names, each still given with a warning that names its new one.
+    if name == "Position":
+        warnings.warn(
+            "persian_rummy.vector.Position is now persian_rummy.vector.GameArrays (the library's "
+            "positions are GameState values and their position strings); the old name will go in a later release",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return GameArrays
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

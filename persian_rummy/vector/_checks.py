@@ -34,7 +34,7 @@ from persian_rummy.encoding import MAX_MELDS, MAX_PILE, NUM_ACTIONS
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, excerpt
 from persian_rummy.observation import OBSERVATION_SHAPE
 from persian_rummy.rules import Rules
-from persian_rummy.vector._state import POSITION_FIELDS, STATE_FIELDS, Position, State
+from persian_rummy.vector._state import GAME_ARRAY_FIELDS, STATE_FIELDS, GameArrays, State
 from persian_rummy.vector._tables import CARD_COLUMNS, DECK_CARDS, MELD_COUNTS, MELD_JOKERS, NUM_MELDS
 
 __all__ = [
@@ -143,12 +143,12 @@ def fields_of(state: object, where: str) -> dict[str, object]:
     if not isinstance(state, State):
         raise ArgumentTypeError(f"{where} takes a State, not {excerpt(state)}")
     position = state._x
-    if not isinstance(position, Position):
-        raise ArgumentTypeError(f"{where}: State._x must be a Position (the game's arrays), not {excerpt(position)}")
+    if not isinstance(position, GameArrays):
+        raise ArgumentTypeError(f"{where}: State._x must be a GameArrays (the game's arrays), not {excerpt(position)}")
     if type(state._rules) is not Rules:
         raise ArgumentTypeError(f"{where}: State._rules must be a Rules value, not {excerpt(state._rules)}")
     found: dict[str, object] = {name: getattr(state, name) for name in STATE_FIELDS if name not in ("_x", "_rules")}
-    found.update({f"_x.{name}": getattr(position, name) for name in POSITION_FIELDS})
+    found.update({f"_x.{name}": getattr(position, name) for name in GAME_ARRAY_FIELDS})
     return found
 
 

@@ -26,7 +26,7 @@ _PHASE_NUMBER: Final = {phase: number for number, phase in enumerate(_PHASES)}
 
 
 def position_row(k: Knobs, state: object, number: int) -> dict[str, Any]:
-    """One GameState as the numpy arrays of a Position, with its key and decks as zeros (the
+    """One GameState as the numpy arrays of a GameArrays, with its key and decks as zeros (the
     caller draws them)."""
     if type(state) is not GameState:
         raise ArgumentTypeError(f"from_states: item {number} is not a GameState but {excerpt(state)}")

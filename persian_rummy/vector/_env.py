@@ -41,7 +41,7 @@ from persian_rummy.vector._knobs import Knobs, margin_limit
 from persian_rummy.vector._mask import mask
 from persian_rummy.vector._observe import observe, to_float
 from persian_rummy.vector._observe import scale as observation_scale
-from persian_rummy.vector._state import ENV_ID, GAME_OVER, MELD, ROUND_OVER, Position, State, select
+from persian_rummy.vector._state import ENV_ID, GAME_OVER, MELD, ROUND_OVER, GameArrays, State, select
 from persian_rummy.vector._words import I32
 
 __all__ = ["Env"]
@@ -157,10 +157,10 @@ class Env:
         x = deal(deck(key), jnp.int32(0), jnp.int32(1), jnp.zeros(2, I32), own, game_decks(own, self._k.deck_slots))
         # The empty table is a constant here: the barrier keeps the compiler from folding the
         # mask's table half at compile time (slow, and the same program either way).
-        dealt: Position = jax.lax.optimization_barrier(x)  # type: ignore[no-untyped-call]
+        dealt: GameArrays = jax.lax.optimization_barrier(x)  # type: ignore[no-untyped-call]
         return self._state(dealt, jnp.zeros(4, jnp.float32), jnp.bool_(False), jnp.int32(0))
 
-    def _state(self, x: Position, rewards: Array, terminated: Array, step_count: Array) -> State:
+    def _state(self, x: GameArrays, rewards: Array, terminated: Array, step_count: Array) -> State:
         # The State of a position: the mover's observation and the mask (all True once over).
         over = terminated | (x.phase >= ROUND_OVER)
         return State(
@@ -230,7 +230,7 @@ class Env:
             jnp.where(done, state._step_count, state._step_count + 1),
         )
 
-    def _advance(self, x: Position, action: Array, live: Array, key: Array | None) -> tuple[Position, Array]:
+    def _advance(self, x: GameArrays, action: Array, live: Array, key: Array | None) -> tuple[GameArrays, Array]:
         # The position after a legal action (or, in a finished deal, the next deal) and the rewards.
         k = self._k
         played = play(k, x, action)
@@ -350,7 +350,7 @@ class Env:
             terminated=jnp.asarray(stacked["phase"] == GAME_OVER),
             truncated=jnp.zeros(size, bool),
             _step_count=jnp.zeros(size, jnp.int32),
-            _x=Position(**{name: jnp.asarray(value) for name, value in stacked.items()}),
+            _x=GameArrays(**{name: jnp.asarray(value) for name, value in stacked.items()}),
             _rules=self.rules,
         )
         refreshed: State = self._refresh_batch(batch)
@@ -359,7 +359,7 @@ class Env:
     def _empty(self) -> State:
         # A batch of no rows: every field of its dtype with a leading axis of 0.
         arrays = {name: jnp.zeros((0, *shape), dtype) for name, (shape, dtype) in self._fields.items()}
-        position = Position(**{name.removeprefix("_x."): arrays[name] for name in arrays if name.startswith("_x.")})
+        position = GameArrays(**{name.removeprefix("_x."): arrays[name] for name in arrays if name.startswith("_x.")})
         public = {name: value for name, value in arrays.items() if not name.startswith("_x.")}
         return State(**public, _x=position, _rules=self.rules)
 

@@ -1,6 +1,6 @@
 """The game itself, one game at a time: the deck and the deal (R1, R5-R7), the transitions of
 :func:`~persian_rummy.play` for a legal action (R12-R21) and a deal's scores (R22-R25), as pure
-functions of a :class:`~._state.Position` (internal)."""
+functions of a :class:`~._state.GameArrays` (internal)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from persian_rummy.cards import JOKER_INDEX
 from persian_rummy.encoding import DISCARD_BASE, LAY_OFF_BASE, MAX_MELDS, MAX_PILE, MELD_BASE, PASS_INDEX
 from persian_rummy.rules import IDLE_LIMIT
 from persian_rummy.vector._knobs import Knobs
-from persian_rummy.vector._state import DRAW, GAME_OVER, MELD, ROUND_OVER, Position, select
-from persian_rummy.vector._tables import CARD_COLUMNS, DECK_CARDS, EXT_NEXT, MELD_COUNTS, NUM_MELDS, POINTS_ARRAY
+from persian_rummy.vector._state import DRAW, GAME_OVER, MELD, ROUND_OVER, GameArrays, select
+from persian_rummy.vector._tables import CARD_COLUMNS, DECK_CARDS, EXTENSION_NEXT, MELD_COUNTS, NUM_MELDS, POINTS_ARRAY
 from persian_rummy.vector._words import I32
 
 __all__ = ["TEAM", "deal", "deck", "game_decks", "own_deck", "play", "score"]
@@ -59,7 +59,7 @@ def game_decks(key: Array, count: int) -> Array:
     return decks
 
 
-def deal(cards: Array, dealer: Array, deal_number: Array, scores: Array, key: Array, decks: Array) -> Position:
+def deal(cards: Array, dealer: Array, deal_number: Array, scores: Array, key: Array, decks: Array) -> GameArrays:
     """The deal of the deck ``cards`` by ``dealer`` (R5-R6): the seat on the dealer's left is
     to draw; ``key`` and ``decks`` are the game's own, carried on."""
     # Card i goes to the seat i places after the dealer's left (R5): a [7, 4, 53] sum by
@@ -70,7 +70,7 @@ def deal(cards: Array, dealer: Array, deal_number: Array, scores: Array, key: Ar
     pile = jnp.full(MAX_PILE, -1, jnp.int8).at[0].set(cards[4 * _HAND_SIZE])
     # The stock bottom to top is the deck's end, reversed: its last card is drawn first.
     stock = jnp.concatenate([cards[::-1][:_STOCK_START], jnp.full(_DECK_SIZE - _STOCK_START, -1, jnp.int8)])
-    return Position(
+    return GameArrays(
         current_player=((dealer + 1) % 4).astype(I32),
         hands=hands,
         stock=stock,
@@ -98,7 +98,7 @@ def deal(cards: Array, dealer: Array, deal_number: Array, scores: Array, key: Ar
     )
 
 
-def end_round(k: Knobs, x: Position, went_out: Array, passes: Array, idle: Array) -> Position:
+def end_round(k: Knobs, x: GameArrays, went_out: Array, passes: Array, idle: Array) -> GameArrays:
     # The round ends (R18, R20, R21); its scores are added once, in step (score).
     return x.replace(
         phase=jnp.where(x.deal_number >= k.rules.deals, GAME_OVER, ROUND_OVER).astype(I32),
@@ -110,7 +110,7 @@ def end_round(k: Knobs, x: Position, went_out: Array, passes: Array, idle: Array
     )
 
 
-def score(k: Knobs, x: Position) -> Array:
+def score(k: Knobs, x: GameArrays) -> Array:
     """The deal's scores of a finished round, the going-out bonus included (R22-R25)."""
     points = jnp.asarray(POINTS_ARRAY)
     in_hand = x.hands.astype(I32) @ points
@@ -119,7 +119,7 @@ def score(k: Knobs, x: Position) -> Array:
     return deal + jnp.where((jnp.arange(2) == out_team) & (x.went_out >= 0), k.rules.going_out_bonus, 0)
 
 
-def next_turn(k: Knobs, x: Position, passed: Array) -> Position:
+def next_turn(k: Knobs, x: GameArrays, passed: Array) -> GameArrays:
     passes = jnp.where(passed, x.passes + 1, 0)
     idle = jnp.where(x.turn_progress, 0, x.idle_turns + 1)
     ends = (passed & (passes >= k.rules.pass_limit)) | (idle >= IDLE_LIMIT)
@@ -135,7 +135,7 @@ def next_turn(k: Knobs, x: Position, passed: Array) -> Position:
     return select(ends, ended, going)
 
 
-def after_table_change(k: Knobs, x: Position) -> Position:
+def after_table_change(k: Knobs, x: GameArrays) -> GameArrays:
     seat = x.current_player
     empty = x.hands[seat].sum() == 0
     ended = end_round(k, x, seat, x.passes, jnp.int32(0))
@@ -143,7 +143,7 @@ def after_table_change(k: Knobs, x: Position) -> Position:
     return select(empty, ended, going)
 
 
-def play(k: Knobs, x: Position, action: Array) -> Position:
+def play(k: Knobs, x: GameArrays, action: Array) -> GameArrays:
     """The scalar :func:`~persian_rummy.play` of a legal action, for a live position.
 
     A batched step computes every kind of action in every row, so each array of the position
@@ -193,7 +193,7 @@ def play(k: Knobs, x: Position, action: Array) -> Position:
         .set(card.astype(jnp.int8), mode="drop"),
         pile_size=jnp.where(from_pile, index, x.pile_size + discards),
         meld_id=x.meld_id.at[slot].set(
-            jnp.where(melds, number, jnp.asarray(EXT_NEXT)[lay_meld, lay_card]).astype(jnp.int16), mode="drop"
+            jnp.where(melds, number, jnp.asarray(EXTENSION_NEXT)[lay_meld, lay_card]).astype(jnp.int16), mode="drop"
         ),
         meld_seat=x.meld_seat.at[slot].set(
             jnp.where(melds, jnp.where(counts > 0, seat, -1).astype(jnp.int8), laid_row), mode="drop"
@@ -209,7 +209,7 @@ def play(k: Knobs, x: Position, action: Array) -> Position:
     picked = after.replace(phase=jnp.int32(MELD), must_meld=jnp.where(free, -1, pile[jnp.clip(index, 0, MAX_PILE - 1)]))
     tabled = after_table_change(k, after)
     ends = [drawn, picked, next_turn(k, after, jnp.bool_(True)), tabled, tabled, _discarded(k, after, seat)]
-    played: Position = jax.tree_util.tree_map(lambda *cases: _choose(kind, cases), *ends)
+    played: GameArrays = jax.tree_util.tree_map(lambda *cases: _choose(kind, cases), *ends)
     return played
 
 
@@ -220,7 +220,7 @@ def _choose(kind: Array, cases: tuple[Array, ...]) -> Array:
     return jax.lax.select_n(kind, *cases)
 
 
-def _discarded(k: Knobs, after: Position, seat: Array) -> Position:
+def _discarded(k: Knobs, after: GameArrays, seat: Array) -> GameArrays:
     # After a discard (R17): the next turn, or the round's end if the hand is empty and the
     # rules let a last card be discarded to go out (R18-R19).
     turn = next_turn(k, after, jnp.bool_(False))

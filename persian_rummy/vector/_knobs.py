@@ -13,7 +13,7 @@ from persian_rummy.limits import DECK_POINTS, deal_points
 from persian_rummy.rules import Rules
 from persian_rummy.vector._tables import (
     CARD_COLUMNS,
-    EXT_BITS,
+    EXTENSION_BITS,
     MELD_ACE_LOW,
     MELD_COUNTS,
     MELD_JOKERS,
@@ -26,7 +26,7 @@ from persian_rummy.vector._tables import (
 
 __all__ = ["DECKS_LIMIT", "JOKER_BIT", "Knobs", "margin_limit"]
 
-#: The most later deals whose decks a game draws when it starts (``Position.decks``): with
+#: The most later deals whose decks a game draws when it starts (``GameArrays.decks``): with
 #: more (``Rules.deals`` above 9), a step without a key draws the next deal's deck as it deals.
 DECKS_LIMIT: Final = 8
 #: The joker's flag in the second word of a card set.
@@ -71,14 +71,14 @@ class Knobs:
         if not self.ace_low:
             allowed &= np.logical_not(MELD_ACE_LOW)
         self.allowed = allowed
-        self.ext = EXT_BITS[int(self.ace_low)]
+        self.extensions = EXTENSION_BITS[int(self.ace_low)]
         self.pair_bits = _pair_bits(self.ace_low)
         # R24: a set of four melded at once scores double (four jokers only if the knob says so).
         doubled = MELD_SET & (MELD_SIZE == 4)
         if not rules.double_four_jokers:
             doubled &= MELD_JOKERS == 0
         self.meld_value = (_MELD_POINTS * np.where(doubled, 2, 1)).astype(np.int32)
-        # The later deals whose decks a game draws when it starts (Position.decks).
+        # The later deals whose decks a game draws when it starts (GameArrays.decks).
         self.deck_slots = rules.deals - 1 if rules.deals - 1 <= DECKS_LIMIT else 0
         self.deal_fraction = np.array([number / rules.deals for number in range(rules.deals + 1)], np.float32)
         self.margin_limit = margin_limit(rules)

@@ -12,10 +12,10 @@ import numpy as np
 from persian_rummy.cards import JOKER_INDEX
 from persian_rummy.encoding import DISCARD_BASE, LAY_OFF_BASE, MAX_MELDS, MAX_PILE, MELD_BASE, NUM_ACTIONS, PASS_INDEX
 from persian_rummy.vector._knobs import JOKER_BIT, Knobs
-from persian_rummy.vector._state import DRAW, MELD, Position
+from persian_rummy.vector._state import DRAW, MELD, GameArrays
 from persian_rummy.vector._tables import (
     CARD_COLUMNS,
-    EXT_NEXT,
+    EXTENSION_NEXT,
     MELD_BITS,
     MELD_JOKERS,
     MELD_SIZE,
@@ -29,12 +29,12 @@ __all__ = ["mask"]
 Array = jax.Array
 
 
-def table(k: Knobs, x: Position) -> tuple[Array, Array, Array]:
+def table(k: Knobs, x: GameArrays) -> tuple[Array, Array, Array]:
     # The table's meld numbers (empty slots as NUM_MELDS), each meld's extension words
     # ([18, 2]) and their union ([2]).
     ids = jnp.where(x.meld_id < 0, NUM_MELDS, x.meld_id).astype(I32)
-    ext = jnp.asarray(k.ext)[ids]
-    return ids, ext, or_reduce(ext, 0)
+    extensions = jnp.asarray(k.extensions)[ids]
+    return ids, extensions, or_reduce(extensions, 0)
 
 
 def leftover_ok(low: Array, high: Array, jokers: Array, union: Array) -> Array:
@@ -47,10 +47,10 @@ def leftover_ok(low: Array, high: Array, jokers: Array, union: Array) -> Array:
     return ok
 
 
-def others_union(ext: Array) -> Array:
+def others_union(extensions: Array) -> Array:
     # For each table meld, the union of the other melds' extensions ([18, 2]).
     others = ~jnp.eye(MAX_MELDS, dtype=bool)
-    return or_reduce(jnp.where(others[:, :, None], ext[None, :, :], np.uint32(0)), 1)
+    return or_reduce(jnp.where(others[:, :, None], extensions[None, :, :], np.uint32(0)), 1)
 
 
 class _Mover(NamedTuple):
@@ -61,19 +61,27 @@ class _Mover(NamedTuple):
     high: Array
     jokers: Array
     ids: Array
-    ext: Array
+    extensions: Array
     union: Array
     except_union: Array | None
 
 
-def mask(k: Knobs, x: Position) -> Array:
+def mask(k: Knobs, x: GameArrays) -> Array:
     """The legal actions of the mover of a live position (``bool[1436]``); all False in a
     finished deal or game (the caller sets those all True)."""
     hand = x.hands[x.current_player].astype(I32)
     low, high = card_bits(hand)
-    ids, ext, union = table(k, x)
+    ids, extensions, union = table(k, x)
     mover = _Mover(
-        hand, hand.sum(), low, high, hand[JOKER_INDEX], ids, ext, union, others_union(ext) if k.forbidden else None
+        hand,
+        hand.sum(),
+        low,
+        high,
+        hand[JOKER_INDEX],
+        ids,
+        extensions,
+        union,
+        others_union(extensions) if k.forbidden else None,
     )
     draw_phase = _draw_phase(k, x, mover)
     meld_phase = _meld_phase(k, x, mover)
@@ -84,10 +92,10 @@ def mask(k: Knobs, x: Position) -> Array:
     return flags
 
 
-def _meld_phase(k: Knobs, x: Position, mover: _Mover) -> Array:
+def _meld_phase(k: Knobs, x: GameArrays, mover: _Mover) -> Array:
     # After the draw: melds (R8-R11, R15), lay-offs (R16), discards (R17), with the card
     # taken from the pile (R14) and the last card (R19).
-    hand, size, low, high, jokers, ids, ext, union, except_union = mover
+    hand, size, low, high, jokers, ids, extensions, union, except_union = mover
     must = x.must_meld
     meld_bits = jnp.asarray(MELD_BITS)
     meld_jokers = jnp.asarray(MELD_JOKERS).astype(I32)
@@ -99,7 +107,7 @@ def _meld_phase(k: Knobs, x: Position, mover: _Mover) -> Array:
     holds_must = jnp.where(must == JOKER_INDEX, meld_jokers > 0, has(must, meld_bits[:, 0], meld_bits[:, 1]))
     melds &= (must < 0) | holds_must
     if k.forbidden:
-        union_after = union[None, :] | jnp.asarray(k.ext)
+        union_after = union[None, :] | jnp.asarray(k.extensions)
         left_low = low & ~meld_bits[:, 0]
         left_high = high & ~meld_bits[:, 1]
         ok = leftover_ok(left_low, left_high, jokers - meld_jokers, union_after)
@@ -114,7 +122,7 @@ def _meld_phase(k: Knobs, x: Position, mover: _Mover) -> Array:
     else:
         must_words = jnp.where(must < 0, np.uint32(0xFFFFFFFF), np.uint32(0))
     slots = jnp.arange(MAX_MELDS) < x.num_melds
-    laid = jnp.where(slots[:, None], ext & held_words & must_words, np.uint32(0))  # [18, 2]
+    laid = jnp.where(slots[:, None], extensions & held_words & must_words, np.uint32(0))  # [18, 2]
     lay_offs = card_flags(laid[:, 0], laid[:, 1])
     if except_union is not None:
         cards = jnp.arange(CARD_COLUMNS)
@@ -126,9 +134,9 @@ def _meld_phase(k: Knobs, x: Position, mover: _Mover) -> Array:
     return jnp.concatenate([melds[:NUM_MELDS], lay_offs.reshape(-1), discards])
 
 
-def _draw_phase(k: Knobs, x: Position, mover: _Mover) -> Array:
+def _draw_phase(k: Knobs, x: GameArrays, mover: _Mover) -> Array:
     # Before the draw: the stock (R12), the pile (R13-R14, R19), a pass (R20).
-    _, size, low, high, jokers, ids, ext, union, except_union = mover
+    _, size, low, high, jokers, ids, extensions, union, except_union = mover
     index = jnp.arange(MAX_PILE)
     in_pile = index < x.pile_size
     pile = jnp.where(in_pile, x.pile.astype(I32), 0)
@@ -141,7 +149,9 @@ def _draw_phase(k: Knobs, x: Position, mover: _Mover) -> Array:
     taken_high = high | jax.lax.associative_scan(jnp.bitwise_or, pile_high, reverse=True)
     taken_jokers = jokers + jax.lax.associative_scan(jnp.add, pile_jokers, reverse=True)
     if except_union is not None:
-        usable = usable_forbidden(k, x, ids, ext, union, except_union, pile, taken_low, taken_high, taken_jokers, size)
+        usable = usable_forbidden(
+            k, x, ids, extensions, union, except_union, pile, taken_low, taken_high, taken_jokers, size
+        )
     else:
         pairs = jnp.asarray(k.pair_bits)[pile]  # [56, 7, 2]: each pair's two cards as words
         held = ((pairs[..., 0] & ~taken_low[:, None]) == 0) & ((pairs[..., 1] & ~taken_high[:, None]) == 0)
@@ -159,9 +169,9 @@ def lay_off_ok(k: Knobs, ids: Array, except_union: Array, low: Array, high: Arra
     # Under "forbidden": laying ``card`` off on each table meld leaves a hand of these two
     # words and jokers less the card; whether that one card can be laid off at once on the
     # grown table (R19). Shapes broadcast to [18, ...].
-    grown = jnp.asarray(EXT_NEXT)[ids[:, None], jnp.clip(card, 0, JOKER_INDEX)]
+    grown = jnp.asarray(EXTENSION_NEXT)[ids[:, None], jnp.clip(card, 0, JOKER_INDEX)]
     grown = jnp.where(grown < 0, NUM_MELDS, grown)
-    union = except_union[:, None, :] | jnp.asarray(k.ext)[grown]
+    union = except_union[:, None, :] | jnp.asarray(k.extensions)[grown]
     natural = card < JOKER_INDEX
     card_low, card_high = card_words(card)
     left_low = low & ~jnp.where(natural, card_low, np.uint32(0))
@@ -172,9 +182,9 @@ def lay_off_ok(k: Knobs, ids: Array, except_union: Array, low: Array, high: Arra
 
 def usable_forbidden(
     k: Knobs,
-    x: Position,
+    x: GameArrays,
     ids: Array,
-    ext: Array,
+    extensions: Array,
     union: Array,
     except_union: Array,
     pile: Array,
@@ -195,13 +205,13 @@ def usable_forbidden(
     jokers = taken_jokers[:, None]
     held = ((bits[..., 0] & ~low) == 0) & ((bits[..., 1] & ~high) == 0) & (meld_jokers <= jokers)
     held &= jnp.asarray(k.allowed)[candidates]
-    union_after = union | jnp.asarray(k.ext)[candidates]
+    union_after = union | jnp.asarray(k.extensions)[candidates]
     ok = leftover_ok(low & ~bits[..., 0], high & ~bits[..., 1], jokers - meld_jokers, union_after)
     melds = jnp.any(held & ((count[:, None] - meld_size != 1) | ok), axis=1)
     if not k.lay_off_pickup:
         return melds
     slots = jnp.arange(MAX_MELDS) < x.num_melds
-    extends = has(pile[None, :], ext[:, 0:1], ext[:, 1:2]) & slots[:, None]  # [18, 56]
+    extends = has(pile[None, :], extensions[:, 0:1], extensions[:, 1:2]) & slots[:, None]  # [18, 56]
     ok = lay_off_ok(k, ids, except_union, taken_low[None, :], taken_high[None, :], taken_jokers[None, :], pile[None, :])
     lay_offs = jnp.any(extends & ((count[None, :] != 2) | ok), axis=0)
     return melds | lay_offs

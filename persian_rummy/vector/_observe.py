@@ -32,7 +32,7 @@ from persian_rummy.observation import (
 )
 from persian_rummy.rules import Rules
 from persian_rummy.vector._knobs import Knobs
-from persian_rummy.vector._state import ROUND_OVER, Position
+from persian_rummy.vector._state import ROUND_OVER, GameArrays
 from persian_rummy.vector._tables import CARD_COLUMNS, MELD_JOKERS, NUM_MELDS, OVER_56
 from persian_rummy.vector._words import I32
 
@@ -138,7 +138,7 @@ def to_float(k: Knobs, whole: Array) -> Array:
     return jnp.concatenate(pieces, axis=-2)
 
 
-def observe(k: Knobs, x: Position, seat: Array, dtype: np.dtype[Any]) -> Array:
+def observe(k: Knobs, x: GameArrays, seat: Array, dtype: np.dtype[Any]) -> Array:
     """The observation of ``seat`` (0-3): ``float32[30, 53]``, or with an integer ``dtype`` its
     whole numbers (the ``float32`` one divides them by :func:`scale`). Each block of planes is
     made in a small dtype and converted as the blocks are joined, so that no temporary of the
@@ -157,7 +157,7 @@ def observe(k: Knobs, x: Position, seat: Array, dtype: np.dtype[Any]) -> Array:
     return jnp.concatenate(pieces)
 
 
-def _blocks(x: Position, seat: Array) -> list[tuple[int, Array]]:
+def _blocks(x: GameArrays, seat: Array) -> list[tuple[int, Array]]:
     # The observation's blocks of planes as whole numbers, by their first plane, in order.
     relative = (seat + jnp.arange(4)) % 4  # the viewer, its left, its partner, its right
     hands = x.hands
@@ -173,7 +173,7 @@ def _blocks(x: Position, seat: Array) -> list[tuple[int, Array]]:
     return sorted(blocks.items(), key=lambda item: item[0])
 
 
-def _table(x: Position, relative: Array) -> dict[int, Array]:
+def _table(x: GameArrays, relative: Array) -> dict[int, Array]:
     # The table's planes: each meld's cards, the credits by relative seat (R16, R23), the cards
     # laid off (R16, R24) and the card to meld (R14). A natural card is in one meld at most, so
     # its credited seat is the largest over the melds (-1 off the table) and whether it was
@@ -206,7 +206,7 @@ def _with_jokers(naturals: Array, jokers: Array) -> Array:
     return jnp.concatenate([naturals.astype(jnp.int8), jokers.astype(jnp.int8)[:, None]], axis=1)
 
 
-def _pile(x: Position) -> tuple[Array, Array]:
+def _pile(x: GameArrays) -> tuple[Array, Array]:
     # The pile plane: each natural card's position i + 1 (over 56), the jokers' count; the
     # jokers' positions, lowest first, as scalar columns 28-31 (R13), found by four minima
     # (0 for a joker not in the pile).
@@ -227,7 +227,7 @@ def _pile(x: Position) -> tuple[Array, Array]:
     return plane, jnp.where(joker_columns == _NONE, 0, joker_columns)
 
 
-def _scalars(x: Position, seat: Array, relative: Array, joker_columns: Array) -> Array:
+def _scalars(x: GameArrays, seat: Array, relative: Array, joker_columns: Array) -> Array:
     # The scalar plane's numerators, column by column as persian_rummy.observation lists it.
     sizes = x.hands.astype(I32).sum(axis=1)
     scores = jnp.where(seat % 2 == 0, x.scores, x.scores[::-1])

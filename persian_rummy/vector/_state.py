@@ -1,4 +1,4 @@
-"""The batched engine's values: :class:`State` (pgx's public fields) and :class:`Position` (the
+"""The batched engine's values: :class:`State` (pgx's public fields) and :class:`GameArrays` (the
 game's arrays, ``State._x``), both frozen dataclasses registered as pytrees (internal module;
 the names are re-exported by :mod:`persian_rummy.vector`)."""
 
@@ -18,7 +18,7 @@ from persian_rummy.rules import Rules
 if TYPE_CHECKING:
     from persian_rummy.svg import Theme
 
-__all__ = ["DRAW", "ENV_ID", "GAME_OVER", "MELD", "ROUND_OVER", "Position", "State", "select"]
+__all__ = ["DRAW", "ENV_ID", "GAME_OVER", "MELD", "ROUND_OVER", "GameArrays", "State", "select"]
 
 Array = jax.Array
 #: The phases as numbers: :class:`~persian_rummy.Phase` in declaration order.
@@ -28,7 +28,7 @@ ENV_ID: Final = "persian_rummy"
 
 
 @dataclasses.dataclass(frozen=True)
-class Position:
+class GameArrays:
     """One game's position as fixed-shape arrays, ``-1`` marking an empty slot (``State._x``):
 
     - ``current_player``: ``int32``, the seat to act (``State.current_player`` is a copy);
@@ -84,10 +84,10 @@ class Position:
     key: Array
     decks: Array
 
-    def replace(self, **changes: Array) -> Position:
+    def replace(self, **changes: Array) -> GameArrays:
         """A copy with the fields given changed (:class:`~persian_rummy.ArgumentTypeError` for
         a name that is not a field)."""
-        return _replaced(self, POSITION_FIELDS, changes)
+        return _replaced(self, GAME_ARRAY_FIELDS, changes)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -105,7 +105,7 @@ class State:
     - ``rewards``: ``float32[4]``, by seat, of the last step;
     - ``terminated``: the game is over; ``truncated``: never set (R21 bounds every deal);
     - ``_step_count``: ``int32``, the steps taken since ``init``;
-    - ``_x``: the position (:class:`Position`; read it through :meth:`Env.to_states
+    - ``_x``: the position (:class:`GameArrays`; read it through :meth:`Env.to_states
       <persian_rummy.vector.Env.to_states>`, whose values are the library's);
     - ``_rules``: the :class:`~persian_rummy.Rules` of the environment that made it, static
       (a pytree's metadata, not an array): the environments refuse a state of other rules,
@@ -128,7 +128,7 @@ class State:
     terminated: Array
     truncated: Array
     _step_count: Array
-    _x: Position
+    _x: GameArrays
     _rules: Rules = Rules()
 
     @property
@@ -136,7 +136,7 @@ class State:
         """The environment's name, ``"persian_rummy"`` (pgx's ``State.env_id``)."""
         return ENV_ID
 
-    def replace(self, **changes: Array | Position | Rules) -> State:
+    def replace(self, **changes: Array | GameArrays | Rules) -> State:
         """A copy with the fields given changed (pgx's ``state.replace``;
         :class:`~persian_rummy.ArgumentTypeError` for a name that is not a field)."""
         return _replaced(self, STATE_FIELDS, changes)
@@ -186,14 +186,14 @@ class State:
         return self.to_svg()
 
 
-POSITION_FIELDS: Final = tuple(field.name for field in dataclasses.fields(Position))
+GAME_ARRAY_FIELDS: Final = tuple(field.name for field in dataclasses.fields(GameArrays))
 STATE_FIELDS: Final = tuple(field.name for field in dataclasses.fields(State))
-jax.tree_util.register_dataclass(Position, data_fields=list(POSITION_FIELDS), meta_fields=[])
+jax.tree_util.register_dataclass(GameArrays, data_fields=list(GAME_ARRAY_FIELDS), meta_fields=[])
 jax.tree_util.register_dataclass(
     State, data_fields=[name for name in STATE_FIELDS if name != "_rules"], meta_fields=["_rules"]
 )
 
-Tree = TypeVar("Tree", State, Position)
+Tree = TypeVar("Tree", State, GameArrays)
 
 
 def _replaced(value: Tree, names: tuple[str, ...], changes: Mapping[str, object]) -> Tree:

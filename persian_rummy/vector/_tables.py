@@ -8,7 +8,7 @@ A set of cards is written as two ``uint32`` words: bits 0-31 are cards 0-31, bit
 second word cards 32-51 and bit 20 of the second word the joker (:data:`JOKER_INDEX`), where a
 set of cards holds a joker at most as a flag (lay-off targets); counts of jokers are kept apart.
 
->>> NUM_MELDS, MELD_COUNTS.shape, EXT_BITS.shape
+>>> NUM_MELDS, MELD_COUNTS.shape, EXTENSION_BITS.shape
 (371, (372, 53), (2, 372, 2))
 """
 
@@ -28,8 +28,8 @@ from persian_rummy.observation import CARD_COLUMNS  # one column per distinct ca
 __all__ = [
     "CARD_COLUMNS",
     "DECK_CARDS",
-    "EXT_BITS",
-    "EXT_NEXT",
+    "EXTENSION_BITS",
+    "EXTENSION_NEXT",
     "MELDS_WITH",
     "MELD_ACE_LOW",
     "MELD_BITS",
@@ -96,21 +96,21 @@ def _extension_tables() -> tuple[npt.NDArray[np.generic], npt.NDArray[np.generic
     # For each meld and each ace_in_runs (0: high, 1: high_or_low), the cards that extend it as
     # two words (the joker as bit 20 of the second), and for each meld and card the meld that
     # laying that card off makes (-1 where it does not extend the meld).
-    ext = np.zeros((2, NUM_MELDS + 1, 2), np.uint32)
+    extensions = np.zeros((2, NUM_MELDS + 1, 2), np.uint32)
     following = np.full((NUM_MELDS + 1, CARD_COLUMNS), -1, np.int16)
     for number, key in enumerate(_KEYS):
         cards, masks = LAY_OFFS[key]
         for allowed in (0, 1):
-            ext[allowed, number] = _words(masks[allowed])
+            extensions[allowed, number] = _words(masks[allowed])
         for card in cards[1]:  # the ace-low list holds the ace-high one
             grown = key + (1 << JOKER_INDEX) if card.is_joker else key | 1 << card.index
             following[number, card.index] = _ID_BY_KEY[grown]
-    return ext, following
+    return extensions, following
 
 
-#: ``EXT_BITS[ace_low_allowed, meld]``: the cards that extend the meld (R16), as two words;
-#: ``EXT_NEXT[meld, card]``: the meld a lay-off of that card makes, else -1.
-EXT_BITS, EXT_NEXT = (_frozen(a) for a in _extension_tables())
+#: ``EXTENSION_BITS[ace_low_allowed, meld]``: the cards that extend the meld (R16), as two words;
+#: ``EXTENSION_NEXT[meld, card]``: the meld a lay-off of that card makes, else -1.
+EXTENSION_BITS, EXTENSION_NEXT = (_frozen(a) for a in _extension_tables())
 
 
 def _pairs() -> npt.NDArray[np.int8]:

@@ -64,7 +64,7 @@ def test_a_clock_or_sleep_that_is_no_function_is_refused_where_it_enters(tmp_pat
     """Each is refused with the library's error before anything is made: no database opened."""
     from persian_rummy import ArgumentTypeError
     from persian_rummy.server import Server, Store, create_app
-    from persian_rummy.server.limits import TokenBucket
+    from persian_rummy.server.quotas import TokenBucket
 
     db = tmp_path / "games.sqlite3"
     with pytest.raises(ArgumentTypeError, match=r"a clock is a function that returns seconds, not 0\.0"):

@@ -18,9 +18,9 @@ from persian_rummy.actions import DrawDiscard, DrawStock, LayOff
 from persian_rummy.melds import credits
 from persian_rummy.presentation import narrate
 from persian_rummy.server.connections import Connection
-from persian_rummy.server.limits import Limits
 from persian_rummy.server.live import LiveTable
 from persian_rummy.server.protocol import encode_frame
+from persian_rummy.server.quotas import Limits
 from persian_rummy.server.tables import PROTOCOL, WEB_STYLE, Table
 
 SEATS = (0, 1, 2, 3, None)

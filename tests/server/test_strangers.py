@@ -27,7 +27,7 @@ from persian_rummy import ArgumentTypeError, InvalidArgumentError, PlayerView
 from persian_rummy.bots import RandomBot
 from persian_rummy.server import Limits, create_app
 from persian_rummy.server.hub import Server
-from persian_rummy.server.limits import CapacityError
+from persian_rummy.server.quotas import CapacityError
 from persian_rummy.server.storage import Storage
 
 HUMANS = ["human"] * 4
@@ -582,3 +582,15 @@ def test_limits_refuse_a_value_no_server_could_keep_where_it_enters(
 def test_limits_take_the_edges_that_make_sense() -> None:
     limits = Limits(strikes=0, spectators=0, burst=1, rate=0.01, tables=np.int64(3))
     assert (limits.burst, limits.tables) == (1, 3)
+
+
+def test_the_quotas_old_module_name_still_imports_with_a_warning_naming_the_new() -> None:
+    import importlib
+    import sys
+
+    from persian_rummy.server import quotas
+
+    sys.modules.pop("persian_rummy.server.limits", None)
+    with pytest.warns(DeprecationWarning, match=r"server.limits is now persian_rummy.server.quotas"):
+        old = importlib.import_module("persian_rummy.server.limits")
+    assert (old.Limits, old.CapacityError, old.TokenBucket) == (quotas.Limits, quotas.CapacityError, quotas.TokenBucket)

@@ -29,7 +29,7 @@ from persian_rummy import (
 from persian_rummy.encoding import NUM_ACTIONS, action_to_int
 from persian_rummy.observation import observation_tensor
 from persian_rummy.state import evolve
-from persian_rummy.vector import Env, Position, State
+from persian_rummy.vector import Env, GameArrays, State
 
 _PROGRAMS: dict[Rules, Programs] = {}
 
@@ -187,7 +187,7 @@ def test_state_is_a_pytree_of_fixed_shapes() -> None:
     state = jax.tree_util.tree_map(lambda leaf: leaf[0], programs(Rules()).init(keys))
     leaves = jax.tree_util.tree_leaves(state)
     # Every field an array leaf but the position (its own leaves) and the rules (static metadata).
-    assert len(leaves) == len(State.__dataclass_fields__) - 2 + len(Position.__dataclass_fields__)
+    assert len(leaves) == len(State.__dataclass_fields__) - 2 + len(GameArrays.__dataclass_fields__)
     assert state._rules == Rules() and Rules() in jax.tree_util.tree_structure(state).node_data()[1]
     assert state.legal_action_mask.shape == (NUM_ACTIONS,) and state.rewards.dtype == jnp.float32
     assert state._x.hands.shape == (4, 53) and state._x.meld_seat.shape == (18, 53) and state._x.pile.shape == (56,)
@@ -318,3 +318,12 @@ def test_the_scale_divides_every_numerator_a_game_can_hold_exactly_r7_r23() -> N
     assert same(np.arange(5), 4) and same(np.arange(9), 8)
     scale = Env(Rules(deals=3)).observation_scale
     assert sorted(set(scale.ravel().tolist())) == [1, 3, 4, 8, 56, 1000] and not scale.flags.writeable
+
+
+def test_the_old_name_of_the_game_arrays_still_imports_with_a_warning_naming_the_new() -> None:
+    import persian_rummy.vector as vector
+
+    with pytest.warns(DeprecationWarning, match=r"vector.Position is now persian_rummy.vector.GameArrays"):
+        assert vector.Position is GameArrays  # type: ignore[attr-defined]
+    with pytest.raises(AttributeError, match="no attribute 'Positions'"):
+        _ = vector.Positions  # type: ignore[attr-defined]

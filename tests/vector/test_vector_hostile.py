@@ -174,7 +174,7 @@ SHAPES: list[tuple[str, Callable[[], State], type[Exception], str]] = [
         "a dict for the position",
         lambda: _BATCH.replace(_x={"hands": _BATCH._x.hands}),  # type: ignore[arg-type]
         ArgumentTypeError,
-        r"State._x must be a Position",
+        r"State._x must be a GameArrays",
     ),
 ]
 
@@ -751,7 +751,7 @@ def test_a_state_of_other_rules_is_refused_and_replace_names_an_unknown_field() 
         ENV.step(_ONE.replace(_rules="default"), 0)  # type: ignore[arg-type]
     with pytest.raises(ArgumentTypeError, match=r"State.replace: no field hand \(its fields: current_player"):
         _ONE.replace(hand=jnp.zeros(3))
-    with pytest.raises(ArgumentTypeError, match=r"Position.replace: no field foo"):
+    with pytest.raises(ArgumentTypeError, match=r"GameArrays.replace: no field foo"):
         _ONE._x.replace(foo=jnp.zeros(3))
     with pytest.raises(ArgumentTypeError, match="validate must be True or False"):
         ENV.to_states(_BATCH, validate="no")  # type: ignore[arg-type]

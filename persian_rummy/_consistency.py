@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from persian_rummy._bits import PLAYERS, is_seat
 from persian_rummy._moves import meld_phase_actions
-from persian_rummy._phase import Phase, Shown, round_end
+from persian_rummy._phase import Phase, SharedFields, round_end
 from persian_rummy.cards import Card
 from persian_rummy.errors import InvalidStateError, excerpt
 from persian_rummy.hand import Hand
@@ -21,7 +21,7 @@ from persian_rummy.rules import Rules
 from persian_rummy.scoring import tally
 
 
-def check_fields(value: Shown, what: str) -> None:
+def check_fields(value: SharedFields, what: str) -> None:
     """The field checks that a state and a view share (internal): the rules, the seats to act
     and to deal (R3), the phase, the card to meld (R14), who went out (R18), the deal number
     (R7), the scores (R23), the discard pile and the melds, each of its type before any is
@@ -52,7 +52,7 @@ def check_fields(value: Shown, what: str) -> None:
         raise InvalidStateError("melds must be Meld values")
 
 
-def check_turn(value: Shown, hand_sizes: tuple[int, ...], stock_size: int, what: str) -> None:
+def check_turn(value: SharedFields, hand_sizes: tuple[int, ...], stock_size: int, what: str) -> None:
     """The checks that a state and a view share, on what both show: the melds' aces (R10),
     the pass and idle counters (R20-R21), the phase against the card to meld, who went out
     and the hand sizes (R7, R14, R17-R19). ``what`` names the value in messages (internal)."""
@@ -113,7 +113,7 @@ def check_turn(value: Shown, hand_sizes: tuple[int, ...], stock_size: int, what:
             raise InvalidStateError("R18: the round ended with the action of the player who went out")
 
 
-def check_finished_scores(value: Shown, hands: tuple[Hand, ...]) -> None:
+def check_finished_scores(value: SharedFields, hands: tuple[Hand, ...]) -> None:
     """A finished round's scores are the earlier deals' totals plus this round's tally
     (R23-R25): exactly the tally after deal 1, else a remainder the earlier deals could give
     (internal)."""
@@ -127,7 +127,7 @@ def check_finished_scores(value: Shown, hands: tuple[Hand, ...]) -> None:
     _check_scores(value, value.deal_number - 1, before)
 
 
-def _check_scores(value: Shown, deals: int, scores: tuple[int, int]) -> None:
+def _check_scores(value: SharedFields, deals: int, scores: tuple[int, int]) -> None:
     # R23-R25: each deal gives a team at most deal_points(bonus), and takes at most the deck.
     low, high = -deals * DECK_POINTS, deals * deal_points(value.rules.going_out_bonus)
     if not all(low <= score <= high for score in scores):
@@ -137,7 +137,7 @@ def _check_scores(value: Shown, deals: int, scores: tuple[int, int]) -> None:
         )
 
 
-def check_mover(value: Shown, hand: Hand) -> None:
+def check_mover(value: SharedFields, hand: Hand) -> None:
     """A live position always has a legal action (R12-R20): a draw or a pass before the draw
     (there always is one), and after it a meld, lay-off or discard of the mover's ``hand``
     (internal; asked with the engine's own enumeration)."""

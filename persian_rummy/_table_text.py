@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from persian_rummy._phase import Shown
+from persian_rummy._phase import SharedFields
 from persian_rummy.cards import Card
 from persian_rummy.hand import Hand
 from persian_rummy.melds import Meld
@@ -41,7 +41,7 @@ def meld_text(meld: Meld, seat_names: Sequence[str], card: Callable[[Card], str]
 
 
 def format_table(
-    position: Shown,
+    position: SharedFields,
     *,
     hands: Sequence[Hand | None],
     sizes: Sequence[int],
