@@ -5,8 +5,8 @@ not ``knob=value`` pairs) names a Python object to import, as ``python -m`` find
 the current folder first, then the import path. The object is a bot spec as the arena takes
 one (:func:`~persian_rummy.arena.build_bot`): a bot (a function or an object called with the
 view), a class (made from each seat's seed when it says so, else without arguments) or a
-:class:`~persian_rummy.arena.BotFactory` (made from each seat's seed). Only the command line reads these: the table server builds bots by
-name alone.
+:class:`~persian_rummy.arena.BotFactory` (made from each seat's seed). Only the command line
+reads these: the table server builds bots by name alone.
 
 >>> build("greedy", 3, rules=None)
 GreedyBot(seed=3)
