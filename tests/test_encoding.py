@@ -147,6 +147,7 @@ def test_r10_round_trip_and_mask_with_the_ace_low(state: GameState) -> None:
 
 
 @pytest.mark.thorough
+@pytest.mark.no_cover  # the quick test's paths, many times over (docs/testing.rst)
 @settings(max_examples=500)
 @given(game_states(rules(), max_actions=600, finished=True))
 def test_r12_r20_round_trip_and_mask_thorough(state: GameState) -> None:
