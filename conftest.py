@@ -19,6 +19,12 @@ README and in ``.ci/run``:
   ``PERSIAN_RUMMY_REQUIRE_EXTRAS=1`` (set by ``.ci/run``) turns a missing extra into a
   failure, so CI can never pass by leaving them out.
 
+* JAX's programs are compiled once per run: the session sets ``JAX_COMPILATION_CACHE_DIR``
+  (unless it is set already) to a fresh private folder that every worker and every process
+  the tests start shares, and removes it at the end. The tests build the same engines and
+  trainers many times over; their results do not depend on where a program was compiled
+  (about a fifth of the batched engine's and the trainer's test time, on two cores).
+
 Every test is bounded: pytest-timeout's per-test limit (``[tool.pytest.ini_options]``), a
 longer one for thorough tests, and a hard backstop behind it (``tests/backstop.py``).
 """
@@ -27,6 +33,8 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
+import tempfile
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -108,6 +116,25 @@ if MISSING and os.environ.get("PERSIAN_RUMMY_REQUIRE_EXTRAS") == "1":
     raise RuntimeError(f"extras required but not installed: {MISSING}")
 
 collect_ignore_glob = [path for extra in MISSING for path in OPTIONAL[extra][1]]
+
+
+_COMPILATION_CACHE = "JAX_COMPILATION_CACHE_DIR"
+_made_cache: str | None = None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Before any test imports JAX (it reads the variable then), and in the process that starts
+    # the workers, so that they inherit it; a folder of the run's own (mkdtemp: mode 0700),
+    # since whoever can write to the cache can make JAX run their code.
+    global _made_cache
+    if _COMPILATION_CACHE not in os.environ:
+        _made_cache = os.environ[_COMPILATION_CACHE] = tempfile.mkdtemp(prefix="persian-rummy-jax-")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _made_cache is not None:
+        shutil.rmtree(_made_cache, ignore_errors=True)
+        os.environ.pop(_COMPILATION_CACHE, None)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

@@ -308,7 +308,10 @@ def interrupted_run(folder: Path, wait_for: str) -> tuple[int, str]:
 
     command = [sys.executable, "-m", "persian_rummy", "train", "--rules", "deals=1", "--hidden", "8"]
     command += ["--envs", "2", "--horizon", "4", "--steps", "100000", "--out", str(folder), "--evaluation-games", "0"]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # No compilation cache: "compiling" must be a real compilation, long enough to be
+    # interrupted (the run's cache could hold the program already, conftest.py).
+    environment = {name: value for name, value in os.environ.items() if name != "JAX_COMPILATION_CACHE_DIR"}
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=environment)
     assert process.stdout is not None
     lines: list[str] = []
     seen = threading.Event()
