@@ -163,8 +163,8 @@ def test_r8_r20_each_familys_check_allows_exactly_the_legal_actions_and_play_rai
 @pytest.mark.no_cover  # the test above's paths, many times over (docs/testing.rst)
 def test_r8_r20_each_familys_check_agrees_with_the_engine_over_many_games() -> None:
     # Every position of twelve games; of the candidates that play a card the mover does not
-    # hold (two thirds of the universe, all refused by one check), a rotating eighth at each
-    # position (see check_families): a third of the time of checking every one everywhere.
+    # hold (never legal, each refused by one of the early checks check_families lists), a
+    # rotating eighth at each position: a fifth of the time of checking every one everywhere.
     for turn, state in enumerate(positions(games=12, every=1)):
         check_families(state, share=8, turn=turn)
 
