@@ -4,7 +4,8 @@ Two switches, both read from the environment so that ``pytest`` alone is the com
 README and in ``.ci/run``:
 
 * ``HYPOTHESIS_PROFILE=ci`` (set by ``.ci/run``) is the *thorough* profile. Tests marked
-  ``@pytest.mark.thorough`` (soaks, long state machines, whole-game browser runs) run only
+  ``@pytest.mark.thorough`` (soaks, long state machines, whole-game browser runs, the slowest
+  checks that start a fresh interpreter to test the process itself) run only
   under it; a contributor's default run deselects them, so it stays short. The
   Hypothesis profiles are registered here, for every test and doctest however few are run:
   ``dev`` (the default) is fast; ``ci`` is thorough and derandomized, so CI runs are

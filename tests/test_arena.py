@@ -236,6 +236,7 @@ def test_a_failing_game_cancels_the_games_not_yet_started() -> None:
     assert len(built) <= 3
 
 
+@pytest.mark.thorough  # a fresh interpreter: CI runs it (docs/testing.rst)
 def test_results_do_not_depend_on_the_hash_seed() -> None:
     # The pool and Dask tests above share this interpreter's hash seed (fork, threads); a
     # fresh interpreter with another seed must play the same games too (no set or dict order

@@ -110,7 +110,9 @@ def test_play_scripted_whole_game(monkeypatch: pytest.MonkeyPatch, capsys: pytes
     # Bad input first (each must re-prompt), then always the first option until the game ends.
     script = "\n99\nfoo\nmeld 2s 3s 4s\ndiscard Qx\nhelp\ntable\n" + "1\n" * 3000
     _scripted(monkeypatch, script)
-    code, out, _ = _run(capsys, "play", "--seed", "2", "--seat", "2")
+    # The bots' strength is not what is tested: greedy opponents play the game in a tenth of
+    # the default's time (test_first_hour plays a whole game against the default).
+    code, out, _ = _run(capsys, "play", "--seed", "2", "--seat", "2", "--bot", "greedy")
     assert code == 0
     assert "There is no option 99" in out
     assert "I do not understand 'foo'" in out
@@ -128,7 +130,7 @@ def test_r27_play_never_names_a_bots_stock_card(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _scripted(monkeypatch, "1\n" * 3000)
-    _, out, _ = _run(capsys, "play", "--seed", "4", "--seat", "0")
+    _, out, _ = _run(capsys, "play", "--seed", "4", "--seat", "0", "--bot", "greedy")
     bot_draws = re.findall(r"^  (?:East|South|West) draws(.*?) from the stock", out, re.MULTILINE)
     own_draws = re.findall(r"^  You draw(.*?) from the stock", out, re.MULTILINE)
     assert bot_draws and own_draws
@@ -281,7 +283,7 @@ def test_play_a_whole_game_and_save_it(
 ) -> None:
     path = tmp_path / "whole.prr"
     _scripted(monkeypatch, "1\n" * 3000)
-    code, out, _ = _run(capsys, "play", "--seed", "5", "--seat", "1", "--save", str(path))
+    code, out, _ = _run(capsys, "play", "--seed", "5", "--seat", "1", "--bot", "greedy", "--save", str(path))
     assert code == 0 and out.rstrip().endswith(f"Saved the game record to {path}.")
     game = record.loads(path.read_text(encoding="utf-8"))
     assert game.scores is not None and list(game)[-1].scores == game.scores

@@ -62,6 +62,7 @@ def test_a_module_without_its_extra_says_which_pip_install_brings_it(
     assert missing == name or importlib.util.find_spec(missing) is None
 
 
+@pytest.mark.thorough  # a fresh interpreter: CI runs it (docs/testing.rst)
 def test_the_modules_with_their_extras_still_import() -> None:
     # (Where an extra is installed; the root conftest leaves the others' tests out.) In a fresh
     # interpreter: importing an adapter again here would register a second copy of its game

@@ -232,6 +232,7 @@ def test_the_action_words_of_every_option_parse_with_the_library() -> None:
 
 def test_play_says_you_take_and_east_draws(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     _scripted(monkeypatch, "1\n" * 3000)
+    # A whole game against the default opponents, as a newcomer's first game is played.
     _, out, _ = _run(capsys, "play", "--seed", "4", "--seat", "0")
     assert re.search(r"^  You (draw|take|meld|lay off|discard|pass) ", out, re.MULTILINE)
     assert re.search(r"^  East (draws|takes|melds|lays off|discards|passes) ", out, re.MULTILINE)
@@ -354,6 +355,7 @@ _WITH_CTRL_C = (
 )
 
 
+@pytest.mark.thorough  # a fresh interpreter: CI runs it (docs/testing.rst)
 def test_ctrl_c_during_play_saves_the_game(tmp_path: Path) -> None:
     # A real process, a real SIGINT while it waits at the prompt: the game is saved, and replays.
     path = tmp_path / "interrupted.prr"

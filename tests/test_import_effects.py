@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 SCRIPT = r"""
@@ -78,6 +80,7 @@ def _modules() -> set[str]:
     return names - {"persian_rummy.__main__"}
 
 
+@pytest.mark.thorough  # a fresh interpreter: CI runs it (docs/testing.rst)
 def test_importing_every_module_of_the_package_adds_no_audit_hook() -> None:
     result = _import_everything()
     assert result["control"] == 1  # the count sees a hook that is added

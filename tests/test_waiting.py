@@ -182,6 +182,7 @@ def run_planted(tmp_path: Path, test: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=300, check=False)
 
 
+@pytest.mark.thorough  # a fresh interpreter: CI runs it (docs/testing.rst)
 def test_a_test_waiting_for_nothing_fails_at_its_limit_where_it_waits(tmp_path: Path) -> None:
     done = run_planted(tmp_path, "test_waits_for_an_event_nobody_sets")
     assert done.returncode == 1, done.stdout + done.stderr
