@@ -25,6 +25,10 @@ README and in ``.ci/run``:
   the tests start shares, and removes it at the end. The tests build the same engines and
   trainers many times over; their results do not depend on where a program was compiled
   (about a fifth of the batched engine's and the trainer's test time, on two cores).
+* Process pools start their workers from a fork server (``multiprocessing``'s start method,
+  set for the run; Python 3.14's default on Linux), never by forking the test process: the
+  batched engine's tests load JAX, and forking a process in which its threads run can leave a
+  lock held in the copy for ever. The server has the package imported once for them all.
 
 Every test is bounded: pytest-timeout's per-test limit (``[tool.pytest.ini_options]``), a
 longer one for thorough tests, and a hard backstop behind it (``tests/backstop.py``).
@@ -33,6 +37,7 @@ longer one for thorough tests, and a hard backstop behind it (``tests/backstop.p
 from __future__ import annotations
 
 import importlib.util
+import multiprocessing
 import os
 import shutil
 import tempfile
@@ -130,6 +135,12 @@ def pytest_configure(config: pytest.Config) -> None:
     global _made_cache
     if _COMPILATION_CACHE not in os.environ:
         _made_cache = os.environ[_COMPILATION_CACHE] = tempfile.mkdtemp(prefix="persian-rummy-jax-")
+    # Before any pool starts: JAX's threads make forking the test process unsafe (see above).
+    # The server imports what the workers unpickle (the package, and pytest for the tests'
+    # own bots), once.
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        multiprocessing.set_forkserver_preload(["persian_rummy.arena", "persian_rummy.search", "pytest"])
+        multiprocessing.set_start_method("forkserver", force=True)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -526,8 +526,12 @@ def run_match(
     that can be pickled (functions and classes defined at the top of a module, not lambdas):
     one that cannot raises :class:`~persian_rummy.errors.InvalidArgumentError` naming it at
     once, before any game is played. Every spec is checked before the first game
-    (:func:`check_bot_spec`). ``progress`` shows a progress bar (tqdm, if installed); by
-    default it does for matches of 500 games or more played on a terminal.
+    (:func:`check_bot_spec`). The new pool starts its processes the way ``multiprocessing``
+    is set to: on Linux before Python 3.14, by forking this one. A program that runs threads
+    (JAX's among them) should set another start method first
+    (``multiprocessing.set_start_method("forkserver")``) or pass its own executor, since a lock
+    a thread holds at the fork stays held in the copy. ``progress`` shows a progress bar (tqdm,
+    if installed); by default it does for matches of 500 games or more played on a terminal.
 
     >>> serial = run_match("greedy", "random", games=4, seed="doc", workers=1)
     >>> serial.wins

@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import threading
+import types
 import warnings
 from collections.abc import Callable
 
@@ -72,6 +73,32 @@ def test_default_process_pool_gives_the_serial_results() -> None:
     serial = run_match("greedy", "random", games=6, seed=2, workers=1)
     assert run_match("greedy", "random", games=6, seed=2) == serial
     assert run_match("greedy", "random", games=6, seed=2, workers=2, chunk_size=4) == serial
+
+
+ONLY_HERE = "persian_rummy_test_only_in_the_test_process"
+
+
+def make_greedy_unforked(seed: int) -> GreedyBot:
+    """A factory that refuses to run in a copy of the test process (which holds ONLY_HERE)."""
+    if ONLY_HERE in sys.modules:
+        raise RuntimeError("this worker was forked from the test process")
+    return GreedyBot(seed)
+
+
+def test_the_tests_pools_start_their_workers_without_forking_the_test_process() -> None:
+    # The batched engine's tests load JAX, whose threads make forking the process unsafe (a
+    # lock held by a thread at the fork stays held in the child): the root conftest has the
+    # pools start their workers from a fork server, or by spawning where there is none. A
+    # worker forked from this process would hold the module only this process holds.
+    sys.modules[ONLY_HERE] = types.ModuleType(ONLY_HERE)
+    try:
+        pooled = run_match(BotFactory(make_greedy_unforked), "random", games=4, seed=3, workers=2)
+        with concurrent.futures.ProcessPoolExecutor(max_workers=2) as pool:
+            given = run_match(BotFactory(make_greedy_unforked), "random", games=4, seed=3, executor=pool)
+    finally:
+        del sys.modules[ONLY_HERE]
+    assert pooled == given
+    assert pooled.games == run_match("greedy", "random", games=4, seed=3, workers=1).games
 
 
 def test_r3_swapped_games_deal_the_same_cards_with_the_sides_trading_seats() -> None:
