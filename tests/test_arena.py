@@ -265,9 +265,10 @@ def test_a_failing_game_cancels_the_games_not_yet_started() -> None:
 
 @pytest.mark.thorough  # a fresh interpreter: CI runs it (docs/testing.rst)
 def test_results_do_not_depend_on_the_hash_seed() -> None:
-    # The pool and Dask tests above share this interpreter's hash seed (fork, threads); a
-    # fresh interpreter with another seed must play the same games too (no set or dict order
-    # of str-hashed values may steer a bot or a deal).
+    # The Dask tests above share this interpreter's hash seed (threads), and the pools'
+    # workers take their fork server's, a random one; interpreters with seeds chosen to differ
+    # must play the same games too (no set or dict order of str-hashed values may steer a bot
+    # or a deal).
     script = (
         "from persian_rummy.arena import run_match\n"
         "r = run_match(('mc:samples=2,horizon=2', 'random'), 'greedy', games=4, seed='h', workers=1)\n"
