@@ -39,6 +39,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from persian_rummy._greedy import score_margin
 from persian_rummy.actions import Action
 from persian_rummy.dealing import next_deal
 from persian_rummy.encoding import ACTIONS, legal_indices
@@ -47,7 +48,6 @@ from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, Invali
 from persian_rummy.observation import observation_tensor, seat_tensor
 from persian_rummy.policy import Policy, shipped_policy
 from persian_rummy.rules import Rules
-from persian_rummy.scoring import tally
 from persian_rummy.state import GameState, Phase, team_of
 from persian_rummy.view import InfoState, PlayerView
 from persian_rummy.worlds import determinize
@@ -98,16 +98,6 @@ class _Network:
     def values(self, observations: Array) -> Array:
         """The value head's estimate for each observation."""
         return self.policy.evaluate(observations)[1]
-
-
-def _margin(state: GameState, team: int) -> float:
-    """The score margin of ``team`` if the round ended now (R23), or at its end (R25)."""
-    first, second = state.scores
-    if state.phase.is_live:
-        now = tally(state.melds, state.hands, went_out=None, rules=state.rules)
-        first += now[0].total
-        second += now[1].total
-    return first - second if team == 0 else second - first
 
 
 def _whole(name: str, value: object, least: int) -> int:
@@ -262,7 +252,7 @@ class ExpertBot:
                 elif valued:
                     leaves.append(number)
                 else:
-                    results[number] = _margin(state, team)
+                    results[number] = score_margin(state, team)
         if leaves:
             observations = np.stack([seat_tensor(states[n], states[n].current_player).reshape(-1) for n in leaves])
             for number, estimate in zip(leaves, self._network.values(observations), strict=True):
@@ -292,7 +282,7 @@ class ExpertBot:
     def _final(self, state: GameState, team: int) -> float:
         """The value of a state past the round's play: its margin, in the value head's units
         (and the game won or lost) when the policy has one."""
-        margin = _margin(state, team)
+        margin = score_margin(state, team)
         if not self.policy.has_value:
             return margin
         return margin / 100 + (math.copysign(WIN_VALUE, margin) if margin else 0.0)

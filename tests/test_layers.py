@@ -50,7 +50,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ),
     (
         # The numbering and the arrays of a seat's view, then the learned player that reads them
-        # (numpy), then the bots (which make the learned one by name) and their tournaments.
+        # (numpy), then the bots (which make the learned one by name) and their tournaments;
+        # first the greedy player's judgement, which the bots and the search's leaves share.
+        "_greedy",
         "encoding",
         "observation",
         "policy",

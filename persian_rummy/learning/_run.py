@@ -181,6 +181,52 @@ def _start(
     return trainer.start(), Progress(commands=(command,), device=_device())
 
 
+def _advanced(progress: Progress, state: TrainState, zero: tuple[float, float]) -> Progress:
+    """The progress after an iteration: the state's counts, the seconds since ``zero`` (the
+    wall clock's and the processor's readings at which the run would have read 0 seconds)."""
+    return attrs.evolve(
+        progress,
+        iteration=int(state.iteration),
+        games=int(state.finished),
+        wall_seconds=time.monotonic() - zero[0],
+        cpu_seconds=time.process_time() - zero[1],
+    )
+
+
+def _save(folder: Path, config: TrainConfig, state: TrainState, progress: Progress) -> None:
+    """Write the checkpoint, and its compact copy without the games' state."""
+    save_checkpoint(folder / CHECKPOINT, config, state, progress.to_json())
+    save_checkpoint(folder / COMPACT, config, state, progress.to_json(), games=False)
+
+
+def _evaluation(
+    folder: Path,
+    config: TrainConfig,
+    state: TrainState,
+    progress: Progress,
+    opponents: Sequence[str],
+    games: int,
+    report: Callable[[str], None],
+) -> Progress:
+    """Play the network as it is now against each opponent, append the results to the log and
+    report them; the progress then carries them as its latest evaluation."""
+    policy = export_policy(state.network, config.rules, progress.provenance(config.seed))
+    results = evaluate(policy, opponents, games, config.rules)
+    line = {
+        "iteration": progress.iteration,
+        "games": progress.games,
+        "wall_seconds": round(progress.wall_seconds, 1),
+        "cpu_seconds": round(progress.cpu_seconds, 1),
+        "device": progress.device,
+        **{result.opponent: result._asdict() for result in results},
+    }
+    with open(folder / "log.jsonl", "a", encoding="utf-8") as log:
+        log.write(json.dumps(line, sort_keys=True) + "\n")
+    latest = ", ".join(str(result) for result in results)
+    report(f"evaluation at iteration {progress.iteration} ({games} games each): {latest}")
+    return attrs.evolve(progress, latest=latest)
+
+
 def train(
     config: TrainConfig,
     out: str | os.PathLike[str],
@@ -218,10 +264,6 @@ def train(
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
 
-    def save(state: TrainState, progress: Progress) -> None:
-        save_checkpoint(folder / CHECKPOINT, config, state, progress.to_json())
-        save_checkpoint(folder / COMPACT, config, state, progress.to_json(), games=False)
-
     started, cpu_started = time.monotonic(), time.process_time()
     deadline = math.inf if minutes is None else started + 60.0 * minutes
     limit = math.inf if steps is None else steps
@@ -229,54 +271,30 @@ def train(
     with interrupts.installed():
         trainer = Trainer(config)
         state, progress = _start(trainer, folder, resume, command, report)
-        base_wall, base_cpu = progress.wall_seconds, progress.cpu_seconds
+        # the clocks' readings at which this run's progress would read zero seconds
+        zero = (started - progress.wall_seconds, cpu_started - progress.cpu_seconds)
         last_checkpoint = last_evaluation = time.monotonic()
         evaluated_at = -1
-
-        def advanced(state: TrainState) -> Progress:
-            return attrs.evolve(
-                progress,
-                iteration=int(state.iteration),
-                games=int(state.finished),
-                wall_seconds=base_wall + time.monotonic() - started,
-                cpu_seconds=base_cpu + time.process_time() - cpu_started,
-            )
-
-        def evaluation(progress: Progress) -> Progress:
-            policy = export_policy(state.network, config.rules, progress.provenance(config.seed))
-            results = evaluate(policy, opponents, evaluation_games, config.rules)
-            line = {
-                "iteration": progress.iteration,
-                "games": progress.games,
-                "wall_seconds": round(progress.wall_seconds, 1),
-                "cpu_seconds": round(progress.cpu_seconds, 1),
-                "device": progress.device,
-                **{result.opponent: result._asdict() for result in results},
-            }
-            with open(folder / "log.jsonl", "a", encoding="utf-8") as log:
-                log.write(json.dumps(line, sort_keys=True) + "\n")
-            latest = ", ".join(str(result) for result in results)
-            report(f"evaluation at iteration {progress.iteration} ({evaluation_games} games each): {latest}")
-            return attrs.evolve(progress, latest=latest)
 
         while progress.iteration < limit and time.monotonic() < deadline and not interrupts.requested:
             before = time.monotonic()
             state, metrics = trainer.iterate(state)
-            progress = advanced(state)
+            progress = _advanced(progress, state, zero)
             report(_line(progress, metrics, time.monotonic() - before))
             if interrupts.requested:
                 break
             now = time.monotonic()
             if now - last_checkpoint >= checkpoint_seconds:
-                save(state, progress)
+                _save(folder, config, state, progress)
                 last_checkpoint = now
             if evaluation_games > 0 and now - last_evaluation >= evaluate_seconds:
-                progress = evaluation(progress)
+                progress = _evaluation(folder, config, state, progress, opponents, evaluation_games, report)
                 last_evaluation, evaluated_at = time.monotonic(), progress.iteration
-        progress = advanced(state)
+        progress = _advanced(progress, state, zero)
+        # every run ends with an evaluation of what it made
         if not interrupts.requested and evaluation_games > 0 and evaluated_at != progress.iteration:
-            progress = evaluation(progress)  # every run ends with an evaluation of what it made
-        save(state, progress)
+            progress = _evaluation(folder, config, state, progress, opponents, evaluation_games, report)
+        _save(folder, config, state, progress)
         policy = export_policy(state.network, config.rules, progress.provenance(config.seed))
         policy.save(folder / "policy.npz")
         if interrupts.requested:
