@@ -43,16 +43,9 @@ import enum
 import json
 import typing
 from collections.abc import Callable, Sequence
-from typing import Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import attrs
-import cattrs
-from cattrs.errors import (
-    ClassValidationError,
-    ForbiddenExtraKeysError,
-    IterableValidationError,
-    IterableValidationNote,
-)
 
 from persian_rummy._cache import identity_cached
 from persian_rummy.cards import Card, parse_cards
@@ -66,6 +59,9 @@ from persian_rummy.errors import (
 from persian_rummy.hand import Hand
 from persian_rummy.limits import JSON_LIMIT, PILE_LIMIT, SCORE_LIMIT
 from persian_rummy.melds import Meld
+
+if TYPE_CHECKING:
+    import cattrs
 
 __all__ = ["VERSION", "from_json", "make_converter", "to_json", "views_to_json"]
 
@@ -89,11 +85,6 @@ def register_format(kind: type, format_name: str, words: str) -> None:
     """
     _FORMATS[kind] = format_name
     _KINDS[kind] = words
-
-
-# The cattrs converter behind the JSON format. It stays private, so that hooks registered by
-# a user can never change how this module reads JSON; make_converter() hands out copies.
-_CONVERTER: Final = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
 
 
 def _type_name(value: object) -> str:
@@ -178,11 +169,13 @@ def _list(value: Any) -> list[Any]:
 
 
 def _structure_items(items: list[Any], kinds: list[Any]) -> tuple[Any, ...]:
+    from cattrs.errors import IterableValidationError, IterableValidationNote
+
     out = []
     errors: list[Exception] = []
     for index, (item, kind) in enumerate(zip(items, kinds, strict=True)):
         try:
-            out.append(_CONVERTER.structure(item, kind))
+            out.append(_converter().structure(item, kind))
         except Exception as error:
             note = IterableValidationNote(f"Structuring a list @ index {index}", index, kind)
             error.__notes__ = [*getattr(error, "__notes__", []), note]  # type: ignore[attr-defined]
@@ -229,19 +222,34 @@ _STRUCTURE_HOOKS: Final[tuple[tuple[type, Callable[[Any, Any], Any]], ...]] = (
     (Hand, _structure_hand),
     (Meld, _structure_meld),
 )
-for _kind, _hook in _STRUCTURE_HOOKS:
-    _CONVERTER.register_structure_hook(_kind, _hook)
-    if _kind in (Card, Hand, Meld):  # each is its text
-        _CONVERTER.register_unstructure_hook(_kind, str)
-_CONVERTER.register_structure_hook_factory(_is_enum, _enum_hook)
-_CONVERTER.register_structure_hook_func(_is_card_tuple, _structure_cards)
-_CONVERTER.register_structure_hook_factory(_is_homogeneous_tuple, _homogeneous_hook)
-_CONVERTER.register_structure_hook_factory(_is_fixed_tuple, _fixed_hook)
-_CONVERTER.register_unstructure_hook_func(_is_enum, lambda member: member.value)
-_CONVERTER.register_unstructure_hook_func(_is_card_tuple, lambda cards: " ".join(map(str, cards)))
-_CONVERTER.register_unstructure_hook_func(
-    lambda kind: kind == tuple[Meld, ...], lambda melds: list(_meld_texts(melds, 0))
-)
+# The cattrs converter behind the JSON format, built at its first use: a program that never
+# reads or writes JSON never imports cattrs (``import persian_rummy`` stays light). It stays
+# private, so that hooks registered by a user can never change how this module reads JSON;
+# make_converter() hands out copies.
+_BUILT: Final[list[cattrs.Converter]] = []
+
+
+def _converter() -> cattrs.Converter:
+    if _BUILT:
+        return _BUILT[0]
+    import cattrs
+
+    converter = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
+    for kind, hook in _STRUCTURE_HOOKS:
+        converter.register_structure_hook(kind, hook)
+        if kind in (Card, Hand, Meld):  # each is its text
+            converter.register_unstructure_hook(kind, str)
+    converter.register_structure_hook_factory(_is_enum, _enum_hook)
+    converter.register_structure_hook_func(_is_card_tuple, _structure_cards)
+    converter.register_structure_hook_factory(_is_homogeneous_tuple, _homogeneous_hook)
+    converter.register_structure_hook_factory(_is_fixed_tuple, _fixed_hook)
+    converter.register_unstructure_hook_func(_is_enum, lambda member: member.value)
+    converter.register_unstructure_hook_func(_is_card_tuple, lambda cards: " ".join(map(str, cards)))
+    converter.register_unstructure_hook_func(
+        lambda kind: kind == tuple[Meld, ...], lambda melds: list(_meld_texts(melds, 0))
+    )
+    _BUILT.append(converter)
+    return converter
 
 
 def make_converter() -> cattrs.Converter:
@@ -260,7 +268,7 @@ def make_converter() -> cattrs.Converter:
     >>> converter.structure(json.loads(json.dumps(fields)), GameState) == new_game(1)
     True
     """
-    return _CONVERTER.copy()
+    return _converter().copy()
 
 
 # One encoder for every text written (json.dumps with options builds a new one at each call).
@@ -277,7 +285,7 @@ def to_json(value: object) -> str:
     kind = type(value)
     if kind not in _FORMATS:
         raise NotationError(f"to_json writes a GameState, a PlayerView or Rules, not {kind.__name__}")
-    fields = _CONVERTER.unstructure(value, kind)
+    fields = _converter().unstructure(value, kind)
     return _ENCODER.encode({"format": _FORMATS[kind], "version": VERSION, **fields})
 
 
@@ -303,7 +311,7 @@ def views_to_json(views: Sequence[object]) -> list[str]:
         # The views of one position hold the very same objects, which compare at once.
         rest = next((text for fields, text in written if fields == shared), None)
         if rest is None:
-            fields = _CONVERTER.unstructure(view, kind)
+            fields = _converter().unstructure(view, kind)
             rest = _ENCODER.encode({name: fields[name] for name in names})[1:]
             written.append((shared, rest))
         fields_of: Any = view
@@ -330,6 +338,9 @@ _LATER_FIELDS: Final[dict[type[Any], tuple[str, ...]]] = {}
 
 
 def _messages(error: BaseException) -> str:
+    import cattrs
+    from cattrs.errors import ForbiddenExtraKeysError
+
     def describe(exception: BaseException, _: type | None) -> str:
         if isinstance(exception, PersianRummyError):
             return str(exception)
@@ -390,8 +401,11 @@ def from_json(text: str | bytes, kind: type[T]) -> T:
             f"$.version: this library reads version {VERSION} of the JSON format, not {excerpt(data.get('version'))}"
         )
     fields = {key: value for key, value in data.items() if key not in ("format", "version")}
+    converter = _converter()
+    from cattrs.errors import ClassValidationError, IterableValidationError
+
     try:
-        value = _CONVERTER.structure(fields, kind)
+        value = converter.structure(fields, kind)
     except (ClassValidationError, IterableValidationError) as error:
         raise NotationError(f"the JSON does not describe {name}: {_messages(error)}") from None
     except InvalidRulesError as error:

@@ -93,3 +93,27 @@ def test_importing_every_module_of_the_package_adds_no_audit_hook() -> None:
     else:
         assert set(imported) == _modules()
     assert result["added"] == [], "\n".join(result["added"])
+
+
+#: What ``import persian_rummy`` leaves out: each is imported where a program first uses it
+#: (cattrs by the JSON conversion, numpy by the observation arrays and the learned player).
+LAZY = ("cattrs", "numpy")
+
+
+def _imported_by(statement: str) -> set[str]:
+    script = f"import json, sys; {statement}; print(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+def test_importing_the_package_leaves_what_only_some_programs_use() -> None:
+    # A program that plays games pays for the rules engine alone (benchmarks/import_cost.py
+    # times it beside python-chess); JSON brings cattrs when it is first used.
+    modules = _imported_by("import persian_rummy")
+    assert "persian_rummy" in modules
+    assert [name for name in LAZY if name in modules] == []
+    json_modules = _imported_by("import persian_rummy; persian_rummy.Rules.from_json(persian_rummy.Rules().to_json())")
+    assert "cattrs" in json_modules
