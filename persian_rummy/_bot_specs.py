@@ -34,11 +34,11 @@ from typing import Any, TypeAlias, cast
 
 import attrs
 
-from persian_rummy.bots import Bot, make_bot
+from persian_rummy.bots import Bot, Player, SeededBotClass, make_bot
 from persian_rummy.errors import ArgumentTypeError, excerpt
 from persian_rummy.rules import Rules
 
-__all__ = ["BotFactory", "BotSpec", "build_bot", "check_bot_spec", "is_bot"]
+__all__ = ["BotFactory", "BotSpec", "build_bot", "check_bot_spec", "is_bot", "name_of"]
 
 #: A bot's name (see :func:`~persian_rummy.bots.make_bot`), a :class:`BotFactory`, a class
 #: (made from the seat's seed when its ``made_from_seed`` is true, else without arguments)
@@ -49,11 +49,28 @@ BotSpec: TypeAlias = "str | BotFactory | type[Any] | Bot"
 _BOT_SHAPE = "a bot is called with the view of the seat to move and returns an action: bot(view)"
 
 
+#: What has a name where it is defined: a class, a function, a method, a builtin.
+_NAMED = (type, types.FunctionType, types.MethodType, types.BuiltinFunctionType)
+
+
+def name_of(thing: object, *, qualified: bool = False) -> str:
+    """The name ``thing`` is defined under (its qualified name if asked), or its type's name
+    for anything else (a bot object, a ``functools.partial``): the label of a bot or a
+    factory, read from what it is, never from an attribute it may lack.
+
+    >>> from persian_rummy.bots import GreedyBot
+    >>> name_of(GreedyBot), name_of(GreedyBot(1)), name_of(BotFactory.make, qualified=True)
+    ('GreedyBot', 'GreedyBot', 'BotFactory.make')
+    """
+    if isinstance(thing, _NAMED):
+        return thing.__qualname__ if qualified else thing.__name__
+    return type(thing).__name__
+
+
 def _describe(thing: object) -> str:
     # A bot spec in words, by where it is defined when it has a name (mybots.tiny.make).
-    name = getattr(thing, "__qualname__", None)
-    module = getattr(thing, "__module__", None)
-    if isinstance(thing, type | types.FunctionType | types.MethodType) and isinstance(name, str):
+    if isinstance(thing, type | types.FunctionType | types.MethodType):
+        name, module = thing.__qualname__, thing.__module__
         where = f"{module}.{name}" if isinstance(module, str) else name
         kind = "class" if isinstance(thing, type) else "method" if isinstance(thing, types.MethodType) else "function"
         return f"the {kind} {where[-120:]}"
@@ -95,9 +112,7 @@ def _check_build(instance: BotFactory, attribute: attrs.Attribute[Any], build: o
 
 
 def _default_name(factory: BotFactory) -> str:
-    build = factory.build
-    name = getattr(build, "__name__", None)
-    return name if isinstance(name, str) else type(build).__name__
+    return name_of(factory.build)
 
 
 @attrs.frozen
@@ -140,7 +155,7 @@ class BotFactory:
         return _made(self, self.build(seed))
 
     def __repr__(self) -> str:
-        build = getattr(self.build, "__qualname__", None) or excerpt(self.build)
+        build = self.build.__qualname__ if isinstance(self.build, _NAMED) else excerpt(self.build)
         return f"BotFactory(build={build[-80:]}, name={self.name!r})"
 
 
@@ -165,7 +180,7 @@ def _kind(spec: object) -> str:
             f"not {_describe(spec)}"
         )
     if isinstance(spec, type):
-        if getattr(spec, "made_from_seed", False) is True:
+        if isinstance(spec, SeededBotClass) and spec.made_from_seed is True:
             return "seeded"
         if _takes_seed(spec):
             raise ArgumentTypeError(
@@ -233,7 +248,7 @@ def check_bot_spec(spec: object, *, rules: Rules | None = None) -> BotSpec:
     elif kind == "seeded":
         return BotFactory(cast("type[Any]", spec))
     elif kind == "bot":
-        _require_rules(spec, rules)
+        _require_rules(cast("Bot", spec), rules)
     return cast("BotSpec", spec)
 
 
@@ -271,8 +286,7 @@ def build_bot(spec: object, seed: int = 0, *, rules: Rules | None = None) -> Bot
     return bot
 
 
-def _require_rules(bot: object, rules: Rules | None) -> None:
+def _require_rules(bot: Bot, rules: Rules | None) -> None:
     # A bot made for some rules only (the learned player) refuses others, saying how to get one.
-    require = getattr(bot, "require_rules", None)
-    if rules is not None and callable(require):
-        require(rules)
+    if rules is not None:
+        Player.of(bot).require_rules(rules)

@@ -48,9 +48,9 @@ from typing import Any, TypeAlias
 
 import attrs
 
-from persian_rummy._bot_specs import BotFactory, BotSpec, build_bot, check_bot_spec, is_bot
+from persian_rummy._bot_specs import BotFactory, BotSpec, build_bot, check_bot_spec, is_bot, name_of
 from persian_rummy.actions import Action
-from persian_rummy.bots import Bot
+from persian_rummy.bots import Bot, Player
 from persian_rummy.dealing import deal_seed
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, excerpt
 from persian_rummy.game import Game
@@ -138,7 +138,7 @@ class PlayedGame:
 
 
 def play_game(
-    bots: Sequence[Bot],
+    bots: Sequence[Bot | Player],
     seed: int | str,
     *,
     dealer: int = 0,
@@ -147,7 +147,8 @@ def play_game(
     on_action: Callable[[GameState, Action, GameState], None] | None = None,
 ) -> PlayedGame:
     """Play a whole game (every deal, R7) with ``bots[seat]`` choosing for each seat from its
-    own view (R27); a bot whose ``takes_info_state`` is true is given its seat's
+    own view (R27); a bot that reads the public history (:class:`~persian_rummy.bots.HistoryBot`,
+    as its :class:`~persian_rummy.bots.Player` says) is given its seat's
     :class:`~persian_rummy.InfoState` instead (the view and the deal's public history). The
     game is a :class:`~persian_rummy.Game` of ``seed``: deal ``n`` is shuffled with
     :func:`~persian_rummy.deal_seed`. Returns a :class:`PlayedGame`: the final state
@@ -164,7 +165,8 @@ def play_game(
         raise InvalidArgumentError(f"R3: a game needs 4 bots, one per seat, not {len(bots)}")
     game = Game.new(seed, dealer=dealer, rules=rules)
     # Bots that read the public history get their seat's InfoState instead of the view.
-    history = [seat for seat, bot in enumerate(bots) if getattr(bot, "takes_info_state", False)]
+    players = [Player.of(bot) for bot in bots]
+    history = [seat for seat, player in enumerate(players) if player.reads_history]
     while True:
         state = game.state
         if on_deal is not None:
@@ -173,7 +175,7 @@ def play_game(
         while state.phase.is_live:
             seat = state.current_player
             info = infos.get(seat)
-            action = ask_bot(bots[seat], state.view(seat) if info is None else info)
+            action = ask_bot(players[seat], state.view(seat) if info is None else info)
             game = game.play(action)
             after = game.after  # the deal's last state, if the action ended it
             if on_action is not None:
@@ -187,10 +189,10 @@ def play_game(
             return PlayedGame(state, seed, game.deals, game)
 
 
-def ask_bot(bot: Bot, seen: PlayerView | InfoState) -> Action:
-    """The action ``bot`` chooses from what its seat has ``seen`` (its view, or its
-    :class:`~persian_rummy.InfoState` for a bot that ``takes_info_state``), as every game of
-    the arena asks it. A bot that returns a bot instead (a function that makes bots, given
+def ask_bot(bot: Bot | Player, seen: PlayerView | InfoState) -> Action:
+    """The action ``bot`` chooses from what its seat has ``seen``, asked through its
+    :class:`~persian_rummy.bots.Player` (the :class:`~persian_rummy.InfoState` for a bot that
+    reads the public history, else the view), as every game of the arena asks it. A bot that returns a bot instead (a function that makes bots, given
     where a bot was asked for) raises :class:`~persian_rummy.ArgumentTypeError` saying to
     give it as a :class:`BotFactory`; anything else it returns is judged by the game.
 
@@ -205,11 +207,13 @@ def ask_bot(bot: Bot, seen: PlayerView | InfoState) -> Action:
     ...
     persian_rummy.errors.ArgumentTypeError: the bot of seat 1 (make) returned a function, a bot, not an action: a function that makes bots was played as a bot (called with the view); give it as BotFactory(make) (persian_rummy.arena.BotFactory) to make a bot from each seat's seed
     """
-    action = bot(seen)  # type: ignore[arg-type]
+    player = Player.of(bot)
+    action = player.choose(seen)
     if callable(action) and not isinstance(action, Action):
         # A function that makes bots, played as a bot, made one from the view instead of choosing.
-        name = getattr(bot, "__name__", None)
-        name = name if isinstance(name, str) and name.isidentifier() else "function"
+        made_by = player.bot
+        name = made_by.__name__ if isinstance(made_by, types.FunctionType | types.MethodType) else ""
+        name = name if name.isidentifier() else "function"
         made = "a function" if isinstance(action, types.FunctionType) else excerpt(action)
         raise ArgumentTypeError(
             f"the bot of seat {seen.seat} ({name}) returned {made}, a bot, not an action: a function "
@@ -377,8 +381,7 @@ def _spec_name(spec: BotSpec) -> str:
         return spec
     if isinstance(spec, BotFactory):
         return spec.name
-    name = getattr(spec, "__name__", None)
-    return name if isinstance(name, str) else type(spec).__name__
+    return name_of(spec)
 
 
 def _label(lineup: Lineup) -> str:
@@ -462,7 +465,7 @@ def _require_picklable(sides: tuple[Lineup, Lineup]) -> None:
                 pickle.dumps(spec)
             except Exception:  # pickle raises several kinds (PicklingError, AttributeError, TypeError)
                 inner = spec.build if isinstance(spec, BotFactory) else spec
-                name = getattr(inner, "__qualname__", None) or type(inner).__name__
+                name = name_of(inner, qualified=True)
                 kind = "bot factory" if isinstance(spec, BotFactory) else "bot"
                 raise InvalidArgumentError(
                     f"the {kind} {name[-100:]} cannot be pickled, so its games cannot run in other "

@@ -3,7 +3,11 @@
 A bot is any callable that takes a :class:`~persian_rummy.PlayerView` of the seat to move and
 returns one of :func:`legal_actions(view) <persian_rummy.legal_actions>`. Bots see only what
 their seat may see (R27) and draw every random choice from their own seeded generator, so a
-bot built with the same seed plays the same game again.
+bot built with the same seed plays the same game again. A bot may say more, each in a typed
+protocol: that it reads the public history (:class:`HistoryBot`), which rules it plays
+(:class:`RulesBot`), that its class is made from each seat's seed (:class:`SeededBotClass`);
+:meth:`Player.of` reads what it says once, and the arena, the table server and the command
+line ask the :class:`Player`.
 
 - :class:`RandomBot` picks uniformly among the legal actions.
 - :class:`GreedyBot` melds and lays off all it can, takes deep discard-pile draws when they
@@ -36,10 +40,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Final, Protocol, runtime_checkable
+from typing import Any, Final
 
 import attrs
 
+from persian_rummy._bot_protocol import Bot, HistoryBot, Player, RulesBot, SeededBotClass
 from persian_rummy._greedy import discard_order, draw_gains, greedy_choice, greedy_draw, greedy_rollout, greedy_turn
 from persian_rummy.actions import Action, Discard, DrawDiscard, LayOff, MeldCards
 from persian_rummy.engine import legal_actions, play
@@ -64,37 +69,19 @@ __all__ = [
     "LEVELS",
     "Bot",
     "GreedyBot",
+    "HistoryBot",
     "Level",
     "MonteCarloBot",
+    "Player",
     "RandomBot",
+    "RulesBot",
+    "SeededBotClass",
     "default_level",
     "determinize",
     "expert_bot",
     "make_bot",
     "neural_bot",
 ]
-
-
-@runtime_checkable
-class Bot(Protocol):
-    """A computer player: called with the :class:`~persian_rummy.PlayerView` of the seat to
-    move, it returns one of that view's legal actions. Any function of that shape is a bot.
-    A bot that also reads the public history sets a true ``takes_info_state`` attribute: the
-    arena then calls it with the seat's :class:`~persian_rummy.InfoState` instead of the view.
-    A class of bots whose ``made_from_seed`` class attribute is true, as every bundled bot
-    class's is, is made by the arena for each seat as ``cls(seed)`` when the class itself is
-    given (see :mod:`persian_rummy.arena`).
-
-    >>> from persian_rummy import new_game, legal_actions
-    >>> def first(view: PlayerView) -> Action:
-    ...     return legal_actions(view)[0]
-    >>> isinstance(first, Bot), isinstance(RandomBot(1), Bot)
-    (True, True)
-    """
-
-    def __call__(self, view: PlayerView) -> Action:
-        """Choose an action for the seat to move."""
-        ...  # pragma: no cover
 
 
 def _legal(view: PlayerView) -> tuple[Action, ...]:
@@ -465,7 +452,6 @@ def make_bot(spec: str, seed: int = 0, *, rules: Rules | None = None) -> Bot:
         bot = factory(seed, **knobs)
     except TypeError:
         raise NotationError(f"the bot {excerpt(name.strip())} has no knob among {', '.join(knobs)}") from None
-    require_rules = getattr(bot, "require_rules", None)
-    if rules is not None and require_rules is not None:
-        require_rules(rules)
+    if rules is not None:
+        Player.of(bot).require_rules(rules)
     return bot

@@ -51,7 +51,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         # The numbering and the arrays of a seat's view, then the learned player that reads them
         # (numpy), then the bots (which make the learned one by name) and their tournaments;
-        # first the greedy player's judgement, which the bots and the search's leaves share.
+        # first what a bot is and what the library asks of one (the protocol), and the greedy
+        # player's judgement, which the bots and the search's leaves share.
+        "_bot_protocol",
         "_greedy",
         "encoding",
         "observation",

@@ -14,7 +14,7 @@ from typing import Final, TextIO
 from persian_rummy._bits import partner_of
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards
 from persian_rummy.arena import ask_bot
-from persian_rummy.bots import DEFAULT_LEVEL, LEVELS, default_level
+from persian_rummy.bots import DEFAULT_LEVEL, LEVELS, Player, default_level
 from persian_rummy.cli._options import (
     SEED_HELP,
     bots_for,
@@ -268,9 +268,8 @@ def _play_game(seat: int, specs: Sequence[str], out: TextIO, style: Style, save:
             else:
                 # A bot that reads the public history (the expert level) is handed its
                 # information state, as the arena hands it; the others their view.
-                bot = bots[mover]
-                reads_history = getattr(bot, "takes_info_state", False)
-                action = ask_bot(bot, game[0].info_state(mover) if reads_history else state.view(mover))
+                player = Player.of(bots[mover])
+                action = ask_bot(player, game[0].info_state(mover) if player.reads_history else state.view(mover))
             game[0] = game[0].play(action)
             state, before = game[0].after, state  # the deal's last state, if the action ended it
             if mover == seat:

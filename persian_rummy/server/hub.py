@@ -37,7 +37,7 @@ import attrs
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from persian_rummy.actions import Action
-from persian_rummy.bots import Bot
+from persian_rummy.bots import Bot, Player
 from persian_rummy.errors import ArgumentTypeError, NotationError, NotYourTurnError, PersianRummyError, excerpt
 from persian_rummy.game import Game
 from persian_rummy.presentation import addressed
@@ -714,11 +714,11 @@ class Server:
 
 
 def _choose(bot: Bot, game: Game, seat: int) -> Action:
-    """``bot``'s move for ``seat``: a bot that reads the public history (the expert level) is
-    handed its information state, as the arena hands it; the others their view (R27)."""
-    if getattr(bot, "takes_info_state", False):
-        return bot(game.info_state(seat))  # type: ignore[arg-type]
-    return bot(game.view(seat))
+    """``bot``'s move for ``seat``, asked through its :class:`~persian_rummy.bots.Player`: a
+    bot that reads the public history (the expert level) is handed its information state, as
+    the arena hands it; the others their view (R27)."""
+    player = Player.of(bot)
+    return player.choose(game.info_state(seat) if player.reads_history else game.view(seat))
 
 
 async def _refuse(websocket: WebSocket, code: str, reason: str) -> None:
