@@ -16,6 +16,8 @@ import struct
 from collections.abc import Sequence
 from typing import Final, TypeVar
 
+import attrs
+
 from persian_rummy._bits import check_dealer
 from persian_rummy.cards import DECK, Card
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, WrongPhaseError, excerpt
@@ -23,7 +25,7 @@ from persian_rummy.limits import DEALS_LIMIT, SEED_BITS, TEXT_LIMIT, check_text
 from persian_rummy.rules import Rules
 from persian_rummy.state import PLAYERS, GameState, Phase
 
-__all__ = ["deal_seed", "new_game", "next_deal", "shuffled_deck"]
+__all__ = ["DealStart", "deal_seed", "following_deal", "new_game", "next_deal", "shuffled_deck"]
 
 Seed = int | str
 T = TypeVar("T")
@@ -147,6 +149,37 @@ def new_game(seed: Seed, *, dealer: int = 0, rules: Rules = Rules()) -> GameStat
     return GameState.from_deck(shuffled_deck(seed), dealer=dealer, rules=rules)
 
 
+@attrs.frozen
+class DealStart:
+    """What a deal starts from besides its deck: its number, its dealer and the scores
+    carried into it (R4, R7, R25).
+
+    >>> following_deal(new_game(1, dealer=3))
+    DealStart(number=2, dealer=0, scores=(0, 0))
+    """
+
+    #: The deal's number: 1 for the first deal of a game (R7).
+    number: int
+    #: The seat that deals it (R4).
+    dealer: int
+    #: The two teams' scores before it (R25).
+    scores: tuple[int, int]
+
+
+def following_deal(state: GameState) -> DealStart:
+    """R7, the one place it is written: the deal after ``state``'s is the next by number,
+    dealt by the next seat clockwise, the scores carried over. :func:`next_deal`, a record's
+    replay and its checks, and the OpenSpiel game ask it (the batched JAX engine writes the
+    same in arrays, and its differential test holds it to this). It reads the state's fields
+    only: whether the deal is over is the caller's question.
+
+    >>> state = new_game(1, dealer=2, rules=Rules(deals=3))
+    >>> following_deal(state)
+    DealStart(number=2, dealer=3, scores=(0, 0))
+    """
+    return DealStart(state.deal_number + 1, (state.dealer + 1) % PLAYERS, state.scores)
+
+
 def next_deal(state: GameState, seed: Seed | None = None, *, game_seed: Seed | None = None) -> GameState:
     """From a finished deal (``ROUND_OVER``), deal the next one; the deal passes clockwise
     (R7) and the scores carry over (:meth:`Game.play <persian_rummy.Game.play>` does this when
@@ -176,8 +209,9 @@ def next_deal(state: GameState, seed: Seed | None = None, *, game_seed: Seed | N
             "next_deal takes one seed: game_seed= (the game's seed, as new_game was given) "
             "or the deal's own seed, not " + ("both" if seed is not None else "neither")
         )
+    start = following_deal(state)
     if game_seed is not None:
-        seed = deal_seed(game_seed, state.deal_number + 1)
+        seed = deal_seed(game_seed, start.number)
     if state.phase is not Phase.ROUND_OVER:
         if state.phase is Phase.GAME_OVER:
             message = f"the game is over after {state.rules.deals} deals; there is no next deal"
@@ -186,8 +220,8 @@ def next_deal(state: GameState, seed: Seed | None = None, *, game_seed: Seed | N
         raise WrongPhaseError("R7", message, state=state)
     return GameState.from_deck(
         shuffled_deck(seed),  # type: ignore[arg-type]  # one of the two seeds was given
-        dealer=(state.dealer + 1) % PLAYERS,
-        deal_number=state.deal_number + 1,
-        scores=state.scores,
+        dealer=start.dealer,
+        deal_number=start.number,
+        scores=start.scores,
         rules=state.rules,
     )

@@ -216,7 +216,9 @@ class Game:
                 f"a game replays from a full record, not one redacted for seat {record.viewer} (see its views())",
                 deal=1,
             )
-        record.replay()  # every action, seat, dealer and score checked, or the first problem raised
+        # every action, seat, dealer and score checked, or the first problem raised; the game is
+        # made from the states this one replay gives, not played again
+        replay = record.replay()
         if not record.deals:
             raise ReplayError("the record has no deal: a game has its first deal at least", deal=1)
         seed = record.deals[0].seed
@@ -232,8 +234,8 @@ class Game:
                 )
             if deal.deck != shuffled_deck(expected):
                 raise ReplayError(f"the deck of deal {deal.number} is not the one its seed shuffles", deal=deal.number)
-        actions = [[item.action for item in deal.actions] for deal in record.deals]
-        return cls(seed, rules=record.rules, dealer=record.deals[0].dealer, deals=actions)
+        actions = [tuple(item.action for item in deal.actions) for deal in record.deals]
+        return _from_states(_Head(seed, record.rules, record.deals[0].dealer), actions, replay.states)
 
     def play(self, action: Action | str, *, seat: int | None = None) -> Game:
         """The game after ``action`` (an :class:`~persian_rummy.Action` or its text), played
@@ -270,7 +272,7 @@ class Game:
         if phase is Phase.GAME_OVER:
             return _game(_Head(head.seed, head.rules, head.dealer, head.finished, ends), moves, after)
         finished = head.finished + (_unlinked(moves),)
-        dealt = next_deal(after, deal_seed(head.seed, after.deal_number + 1))
+        dealt = next_deal(after, game_seed=head.seed)
         return _game(_Head(head.seed, head.rules, head.dealer, finished, ends), None, dealt)
 
     @property
@@ -344,7 +346,7 @@ class Game:
         if number == 1:
             state = new_game(head.seed, dealer=head.dealer, rules=head.rules)
         else:
-            state = next_deal(head.ends[number - 2], deal_seed(head.seed, number))
+            state = next_deal(head.ends[number - 2], game_seed=head.seed)
         known = InfoState.start(state, view.seat)
         for action in _unlinked(self._moves):
             state = _play(state, action)
@@ -429,6 +431,28 @@ def _restored(head: _Head, actions: tuple[Action, ...], state: GameState) -> Gam
     for action in actions:
         moves = (action, moves)
     return _game(head, moves, state)
+
+
+def _from_states(head: _Head, deals: Sequence[tuple[Action, ...]], states: Sequence[GameState]) -> Game:
+    """The game of ``head`` whose deals' actions are ``deals``, made from the states one replay
+    of them gave (each deal's first state, then one per action, as a record's replay lists
+    them): the game :meth:`Game.play` would reach, without playing the actions again."""
+    finished: list[tuple[Action, ...]] = []
+    ends: list[GameState] = []
+    position = -1
+    for actions in deals:
+        position += len(actions) + 1
+        ends.append(states[position])  # the deal's last state
+        finished.append(actions)
+    last = ends[-1]
+    if last.phase is Phase.ROUND_OVER:  # a finished deal that is not the last: the next is dealt
+        finished_head = attrs.evolve(head, finished=tuple(finished), ends=tuple(ends))
+        return _game(finished_head, None, next_deal(last, game_seed=head.seed))
+    if last.phase.is_live:
+        ends.pop()  # the current deal's last state is the game's state, not a deal's end
+    # the current deal's actions (or the last deal's, once the game is over) are the game's own
+    current = attrs.evolve(head, finished=tuple(finished[:-1]), ends=tuple(ends))
+    return _restored(current, deals[-1], last)
 
 
 def _replayed(game: Game, deals: Iterable[Iterable[Action | str]]) -> Game:

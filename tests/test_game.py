@@ -252,6 +252,39 @@ def test_r7_a_recorder_dealing_from_one_seed_records_what_the_game_records() -> 
     assert recorder.record() == game.record() and dumps(recorder.record()) == dumps(game.record())
 
 
+@pytest.mark.parametrize("stop", [0, 1, 30, "deal over", "game over"])
+def test_r7_from_record_replays_each_action_once_and_makes_the_game_play_makes(
+    stop: int | str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A game stopped mid-deal, at a finished deal (the next one dealt) and over: the game from
+    # its record is the one play made, state, last deal's end and all, and the engine plays
+    # each recorded action once (the record's replay; the game is made from its states).
+    game = Game.new(8, rules=Rules(deals=2), dealer=2)
+    while not game.is_over and (
+        (stop == "deal over" and game.deal_number == 1)
+        or stop == "game over"
+        or (isinstance(stop, int) and len(game.actions) < stop)
+    ):
+        game = game.play(legal_actions(game.state)[-1])
+    assert stop != "deal over" or (game.actions == () and game.after.phase is Phase.ROUND_OVER)
+    record = game.record()
+    import persian_rummy.game as game_module
+    import persian_rummy.record._game as record_module
+
+    played: list[Action] = []
+
+    def counted(state: GameState, action: Action | str, **seat: int) -> GameState:
+        played.append(action)  # type: ignore[arg-type]
+        return play(state, action, **seat)
+
+    monkeypatch.setattr(game_module, "_play", counted)
+    monkeypatch.setattr(record_module, "play", counted)
+    again = Game.from_record(record)
+    assert len(played) == sum(len(deal) for deal in game.deals)
+    assert again == game and again.state == game.state and again.after == game.after
+    assert again.deal_ends == game.deal_ends and again.actions == game.actions and again.is_over == game.is_over
+
+
 def test_repr_pastes_back_and_str_says_where_the_game_is() -> None:
     game = Game.new("a b", rules=Rules(deals=1, going_out_bonus=0), dealer=3).play("draw")
     assert repr(game) == "Game('a b', rules=Rules.parse('deals=1 going_out_bonus=0'), dealer=3, deals=(('draw',),))"

@@ -16,6 +16,7 @@ with needs_extra("rl", "persian_rummy.openspiel"):
 
 from persian_rummy.actions import DRAW_STOCK, DrawDiscard
 from persian_rummy.cards import CARDS, JOKER_INDEX, Card
+from persian_rummy.dealing import following_deal
 from persian_rummy.encoding import NUM_ACTIONS, int_to_action, legal_indices
 from persian_rummy.engine import play
 from persian_rummy.errors import (
@@ -306,10 +307,11 @@ class PersianRummyState(pyspiel.State):
         history = node.history + (event,)
         if state.phase is not Phase.ROUND_OVER:
             return attrs.evolve(node, state=state, stock_draw=False, history=history)
+        start = following_deal(state)
         return Node(
-            dealer=(state.dealer + 1) % PLAYERS,
-            deal_number=state.deal_number + 1,
-            scores=state.scores,
+            dealer=start.dealer,
+            deal_number=start.number,
+            scores=start.scores,
             past=node.past + (Deal(node.starts, history, tuple(state.view(seat) for seat in range(PLAYERS))),),
             sampled=node.sampled,
         )

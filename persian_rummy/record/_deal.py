@@ -11,7 +11,7 @@ import attrs
 
 from persian_rummy.actions import Action
 from persian_rummy.cards import DECK, DECK_COUNTS, Card
-from persian_rummy.dealing import Seed, shuffled_deck
+from persian_rummy.dealing import Seed, following_deal, shuffled_deck
 from persian_rummy.engine import play
 from persian_rummy.errors import (
     ArgumentTypeError,
@@ -177,19 +177,20 @@ def start_deal(
     """The record and the first state of the deal after ``previous`` (the last state of the
     deal before, or ``None`` for the first deal), from ``seed`` or ``deck``; see
     :meth:`Recorder.deal <persian_rummy.record.Recorder.deal>`."""
-    number = 1 if previous is None else previous.deal_number + 1
+    start = None if previous is None else following_deal(previous)
+    number = 1 if start is None else start.number
     if (seed is None) == (deck is None):
         raise ReplayError("deal from a seed or from a deck (one of the two)", deal=number)
-    if previous is not None:
+    if previous is not None and start is not None:
         if previous.phase is not Phase.ROUND_OVER:
             raise ReplayError(f"R7: deal {previous.deal_number} is not over, or was the last", deal=number)
-        expected = (previous.dealer + 1) % PLAYERS
+        expected = start.dealer
         if dealer is not None and dealer != expected:
             raise ReplayError(f"R7: the deal passes clockwise: seat {expected} deals, not seat {dealer}", deal=number)
         dealer = expected
     cards = shuffled_deck(seed) if seed is not None else parse_deck(deck, number)  # type: ignore[arg-type]
     record = DealRecord(number=number, dealer=0 if dealer is None else dealer, deck=cards, seed=seed)
-    return record, record.initial_state(previous.scores if previous else (0, 0), rules)
+    return record, record.initial_state((0, 0) if start is None else start.scores, rules)
 
 
 def play_recorded(state: GameState, action: Action | str, comment: str) -> tuple[RecordedAction, GameState]:

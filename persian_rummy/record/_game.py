@@ -8,7 +8,7 @@ import attrs
 
 from persian_rummy.actions import Action
 from persian_rummy.cards import Card
-from persian_rummy.dealing import Seed
+from persian_rummy.dealing import Seed, following_deal
 from persian_rummy.engine import play
 from persian_rummy.errors import (
     ArgumentTypeError,
@@ -181,7 +181,7 @@ class GameRecord:
                 _report(strict, errors, ReplayError(problem, deal=deal.number))
                 return Replay(tuple(states), tuple(errors))
             try:
-                state = deal.initial_state(previous.scores if previous else (0, 0), self.rules)
+                state = deal.initial_state((0, 0) if previous is None else following_deal(previous).scores, self.rules)
             except ReplayError as error:
                 _report(strict, errors, error)
                 return Replay(tuple(states), tuple(errors))
@@ -341,8 +341,9 @@ def deal_problem(deal: DealRecord, previous: GameState | None) -> str | None:
         return None
     if previous.phase is not Phase.ROUND_OVER:
         return f"R7: deal {deal.number} follows deal {previous.deal_number}, which is not over (or was the last)"
-    if deal.number != previous.deal_number + 1:
-        return f"R7: deal {previous.deal_number} is followed by deal {previous.deal_number + 1}, not {deal.number}"
-    if deal.dealer != (previous.dealer + 1) % PLAYERS:
-        return f"R7: the deal passes clockwise: seat {(previous.dealer + 1) % PLAYERS} deals deal {deal.number}, not seat {deal.dealer}"
+    start = following_deal(previous)
+    if deal.number != start.number:
+        return f"R7: deal {previous.deal_number} is followed by deal {start.number}, not {deal.number}"
+    if deal.dealer != start.dealer:
+        return f"R7: the deal passes clockwise: seat {start.dealer} deals deal {deal.number}, not seat {deal.dealer}"
     return None
