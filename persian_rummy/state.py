@@ -239,6 +239,38 @@ class GameState(_HashSlot):
         """
         return None if self.phase.is_live else self.hands
 
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions of the player to move (``()`` once the deal is over): the same
+        tuple as :func:`~persian_rummy.legal_actions`\\ ``(state)``, for those who reach for a
+        method first (a view has the same, :meth:`PlayerView.legal_actions`).
+
+        >>> from persian_rummy import legal_actions, new_game
+        >>> state = new_game(1)
+        >>> state.legal_actions(), state.legal_actions() == legal_actions(state)
+        ((DrawStock(),), True)
+        """
+        return turn_actions(self)
+
+    def play(self, action: Action | str, *, seat: int | None = None) -> GameState:
+        """The state after ``action`` (an :class:`~persian_rummy.Action` or its text): the
+        same state as :func:`~persian_rummy.play`\\ ``(state, action, seat=seat)``, which
+        raises what it raises. Pure, as the function is: this state does not change (a whole
+        game plays on with :meth:`Game.play <persian_rummy.Game.play>`).
+
+        >>> from persian_rummy import new_game, play
+        >>> state = new_game(1)
+        >>> after = state.play("draw")
+        >>> after == play(state, "draw"), after.phase, state.phase
+        (True, <Phase.MELD: 'meld'>, <Phase.DRAW: 'draw'>)
+        >>> after.play("discard Jk", seat=2)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        persian_rummy.errors.NotYourTurnError: R6: it is seat 1's turn, not seat 2's [...]
+        """
+        from persian_rummy.engine import play  # the rules in motion live a layer above the state
+
+        return play(self, action, seat=seat)
+
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may see of this state: see :func:`~persian_rummy.observe` (R27).
 

@@ -136,10 +136,12 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 
 #: The upward imports that are allowed: (module, function, imported module). The
 #: ``_repr_svg_`` hooks draw a state or a view for Jupyter, as python-chess's do, and a
-#: batched state draws itself as pgx's states do (``State.to_svg``).
+#: batched state draws itself as pgx's states do (``State.to_svg``). A state plays itself
+#: forward by the engine's one ``play`` (``GameState.play``, as python-chess's boards push).
 ALLOWED_UPWARD: frozenset[tuple[str, str, str]] = frozenset(
     {
         ("state", "GameState._repr_svg_", "svg"),
+        ("state", "GameState.play", "engine"),
         ("view", "PlayerView._repr_svg_", "svg"),
         ("vector._state", "State.to_svg", "vector._picture"),
     }

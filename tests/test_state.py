@@ -272,3 +272,29 @@ def test_r12_a_played_state_hashes_as_an_equal_state_built_anew_without_attrs_pr
     fresh = GameState(**{field.name: getattr(state, field.name) for field in attrs.fields(GameState)})
     assert fresh == state and hash(fresh) == hash(state) == hash(state)
     assert {state: 1}[fresh] == 1
+
+
+def test_r6_r12_the_states_methods_are_the_functions_answers() -> None:
+    # Issue 50 item 8: state.legal_actions() and state.play() are the functions, as methods:
+    # the same tuple, the same next state, the same refusal, and the state does not change.
+    from playouts import RULE_SETS, playout
+
+    from persian_rummy import IllegalActionError, legal_actions, play
+
+    for seed, rules in ((3, RULE_SETS[0]), (4, RULE_SETS[1])):
+        before: GameState | None = None
+        for state, action in playout(seed, rules):
+            if before is not None and action is not None:
+                copy = attrs.evolve(before)
+                assert before.play(action) == state == play(before, action)
+                assert before.play(str(action)) == state
+                assert before == copy
+            assert state.legal_actions() == legal_actions(state)
+            before = state
+    state = new_game(1)
+    for action, seat in (("discard Jk", None), ("draw", 2)):  # R12 (draw first), R6 (not your turn)
+        with pytest.raises(IllegalActionError) as method:
+            state.play(action, seat=seat)
+        with pytest.raises(IllegalActionError) as function:
+            play(state, action, seat=seat)
+        assert (type(method.value), str(method.value)) == (type(function.value), str(function.value))
