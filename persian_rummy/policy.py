@@ -350,11 +350,16 @@ class Policy:
     @classmethod
     def from_bytes(cls, data: bytes, *, rules: Rules | None = None) -> Policy:
         """Read a policy file's bytes, checking everything (see :meth:`load`)."""
+        return cls._from_bytes(data, rules, None)
+
+    @classmethod
+    def _from_bytes(cls, data: bytes, rules: Rules | None, path: str | os.PathLike[str] | None) -> Policy:
+        # from_bytes, with the path the bytes were read from (when they were) for the messages.
         if not isinstance(data, bytes | bytearray | memoryview):
             raise ArgumentTypeError(f"a policy file's contents are bytes, not {excerpt(data)}")
         if len(data) > _FILE_LIMIT:
             raise PolicyFileError(f"a policy file is at most {_FILE_LIMIT} bytes, not {len(data)}")
-        arrays = _read_archive(bytes(data))
+        arrays = _read_archive(bytes(data), path)
         header = _read_header(arrays.pop("header", None))
         try:
             trained_for = Rules.parse(header["rules"])
@@ -400,15 +405,18 @@ class Policy:
                 data = file.read(_FILE_LIMIT + 1)
         except OSError as error:
             raise PolicyFileError(f"the policy file {excerpt(os.fspath(path))} cannot be read: {error}") from None
-        return cls.from_bytes(data, rules=rules)
+        return cls._from_bytes(data, rules, path)
 
 
-def _read_archive(data: bytes) -> dict[str, npt.NDArray[Any]]:
-    """The arrays of an ``.npz`` archive, never unpickling anything; damage raises PolicyFileError."""
+def _read_archive(data: bytes, path: str | os.PathLike[str] | None = None) -> dict[str, npt.NDArray[Any]]:
+    """The arrays of an ``.npz`` archive (read from ``path``, when it was), never unpickling
+    anything; damage, or a training checkpoint, raises PolicyFileError."""
     arrays: dict[str, npt.NDArray[Any]] = {}
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             members = archive.infolist()
+            if _is_checkpoint(archive, members):
+                raise PolicyFileError(_checkpoint_given(path))
             if len(members) > _MEMBER_LIMIT:
                 raise PolicyFileError(f"a policy file holds at most {_MEMBER_LIMIT} arrays, not {len(members)}")
             total = sum(member.file_size for member in members)
@@ -425,6 +433,40 @@ def _read_archive(data: bytes) -> dict[str, npt.NDArray[Any]]:
     except _DECODE_ERRORS as error:
         raise PolicyFileError(f"not a readable policy file (truncated or corrupt): {error}") from None
     return arrays
+
+
+def _checkpoint_given(path: str | os.PathLike[str] | None) -> str:
+    """What to say of a training checkpoint given as a policy file: which file the policy is."""
+    said = "training checkpoint (persian-rummy train keeps checkpoint.npz and resume.npz to go on with a run)"
+    if path is None:
+        return f"these bytes are a {said}, not a policy file: the run's policy is the policy.npz it writes beside them"
+    beside = Path(path).with_name("policy.npz")
+    found = "" if beside.is_file() else " (written when the run stops; not there yet)"
+    return (
+        f"{excerpt(os.fspath(path), _PATH_SHOWN)} is a {said}, not a policy file: "
+        f"the run's policy is {excerpt(str(beside), _PATH_SHOWN)}{found}"
+    )
+
+
+#: The most characters of a path a message shows (a path is the reader's own, and it names a file).
+_PATH_SHOWN: Final = 300
+
+#: The largest checkpoint header read to tell a checkpoint from a policy file (bytes).
+_CHECKPOINT_HEADER_LIMIT: Final = 1 << 20
+
+
+def _is_checkpoint(archive: zipfile.ZipFile, members: Sequence[zipfile.ZipInfo]) -> bool:
+    """Whether the archive is a training checkpoint (``persian_rummy.learning``'s
+    ``save_checkpoint``): its ``header`` is a JSON object with the run's ``config`` and the
+    names of its ``arrays``, where a policy file's has a ``format``."""
+    for member in members:
+        if member.filename == "header.npy" and member.file_size <= _CHECKPOINT_HEADER_LIMIT:
+            try:
+                header = json.loads(_read_npy(archive.read(member), member.filename).tobytes().decode())
+            except (PolicyFileError, *_DECODE_ERRORS, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+                return False
+            return isinstance(header, dict) and "format" not in header and {"config", "arrays"} <= header.keys()
+    return False
 
 
 def _read_npy(raw: bytes, name: str) -> npt.NDArray[Any]:

@@ -24,6 +24,8 @@ __all__ = ["CHECKPOINT_VERSION", "load_checkpoint", "save_checkpoint"]
 #: teams' decisions is learnt.
 CHECKPOINT_VERSION: Final = 3
 _HEADER: Final = "header"
+#: The files a run keeps to go on (persian_rummy.learning's CHECKPOINT and COMPACT), for the messages.
+_CHECKPOINT_FILES: Final = "checkpoint.npz and resume.npz"
 
 
 def _named(state: TrainState) -> dict[str, Any]:
@@ -64,6 +66,11 @@ def _read(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray[Any, Any]]]:
     try:
         with np.load(path, allow_pickle=False) as archive:
             header = json.loads(archive[_HEADER].tobytes().decode())
+            if isinstance(header, dict) and "format" in header and "layers" in header:
+                raise PolicyFileError(
+                    f"{path} is a policy file (a trained player, for --bot or NeuralBot.load), not a training "
+                    f"checkpoint: a run's checkpoints are the {_CHECKPOINT_FILES} in its folder"
+                )
             if not isinstance(header, dict) or header.get("version") != CHECKPOINT_VERSION:
                 raise PolicyFileError(
                     f"{path} is not a checkpoint of this version of the training ({CHECKPOINT_VERSION})"

@@ -33,7 +33,7 @@ from persian_rummy.learning import (
     train,
 )
 from persian_rummy.observation import observation_tensor
-from persian_rummy.policy import NeuralBot, Policy
+from persian_rummy.policy import NeuralBot, Policy, shipped_policy_path
 from persian_rummy.vector import Env
 
 TINY = TrainConfig(rules=Rules(deals=1), hidden=(8,), envs=4, horizon=4, league_size=2, snapshot_every=1, reset_every=2)
@@ -352,3 +352,35 @@ def test_ctrl_c_saves_the_checkpoint_and_the_policy_and_exits_130(tmp_path: Path
         Trainer(TrainConfig.from_json(json.dumps({"rules": "deals=1", "hidden": [8], "envs": 2, "horizon": 4}))),
     )
     assert meta["iteration"] == saved.training["steps"] == int(state.iteration)
+
+
+def test_a_checkpoint_and_a_policy_file_given_for_each_other_say_which_file_is_which(tmp_path: Path) -> None:
+    """Issue 50 item 7: a training checkpoint (full or compact) given as a player's policy
+    file says it is a checkpoint and names the run's policy file beside it, wherever a policy
+    file is read (make_bot, NeuralBot.load, Policy.from_bytes); a policy file given as a
+    checkpoint says it is a policy file. The checkpoints are written by save_checkpoint from a
+    small tree of arrays (a trainer's first state takes a minute to compile)."""
+    from persian_rummy.bots import make_bot
+
+    tree = {
+        "network": {"hidden": [{"weight": np.zeros((3, 2), np.float32)}] * 20},
+        "optimizer": [np.zeros(4, np.float32)] * 20,
+        "games": {"hands": np.zeros((2, 3), np.int8)},
+    }
+    save_checkpoint(tmp_path / CHECKPOINT, TINY, tree, {"iteration": 1})
+    save_checkpoint(tmp_path / COMPACT, TINY, tree, {"iteration": 1}, games=False)
+    for name in (CHECKPOINT, COMPACT):
+        path = tmp_path / name
+        expected = (
+            f"{path}' is a training checkpoint.*not a policy file: the run's policy is '{tmp_path / 'policy.npz'}'"
+        )
+        for read in (make_bot, NeuralBot.load, Policy.load):
+            with pytest.raises(PolicyFileError, match=expected + r" \(written when the run stops; not there yet\)"):
+                read(str(path))
+        with pytest.raises(PolicyFileError, match=r"these bytes are a training checkpoint.*policy\.npz"):
+            Policy.from_bytes(path.read_bytes())
+    Policy.load(Path(shipped_policy_path())).save(tmp_path / "policy.npz")
+    with pytest.raises(PolicyFileError, match=r"policy\.npz'$"):
+        make_bot(str(tmp_path / CHECKPOINT))
+    with pytest.raises(PolicyFileError, match=r"is a policy file .*, not a training checkpoint: a run's checkpoints"):
+        load_checkpoint(tmp_path / "policy.npz", Trainer(TINY))
