@@ -8,13 +8,14 @@ counted apart. Nothing here is public API.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator
-from typing import Final
+from typing import Final, SupportsIndex, cast
 
 import attrs
 
 from persian_rummy.cards import CARDS, JOKER_INDEX, POINTS, Card
-from persian_rummy.errors import InvalidArgumentError, InvalidStateError, excerpt
+from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, excerpt, shown
 
 #: The number of players (R3).
 PLAYERS: Final = 4
@@ -31,6 +32,30 @@ SUIT_BITS: Final = 0x1FFF
 ACE_BIT: Final = 1 << 12
 #: For each rank offset (0 = the two), the mask of its four cards.
 RANK_MASKS: Final = tuple(sum(1 << (suit * 13 + offset) for suit in range(4)) for offset in range(13))
+
+
+def whole_number(value: object, what: str) -> int:
+    """``value`` as an int: a whole number, numpy's integers too (anything with
+    ``__index__``), never a bool or a float; else :class:`~persian_rummy.ArgumentTypeError`
+    saying that ``what`` is a whole number. The one coercion of the numbers a program may
+    hand in (an action index, a seat, an environment's knob).
+
+    >>> import numpy as np
+    >>> whole_number(3, "a seat"), whole_number(np.int64(3), "a seat")
+    (3, 3)
+    >>> whole_number(True, "an action index")
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.ArgumentTypeError: an action index is a whole number, not True
+    """
+    if type(value) is int:
+        return value
+    if not isinstance(value, bool):
+        try:
+            return operator.index(cast("SupportsIndex", value))
+        except TypeError:
+            pass
+    raise ArgumentTypeError(f"{what} is a whole number, not {shown(value)}")
 
 
 def is_seat(value: object) -> bool:

@@ -8,10 +8,10 @@ next deal is dealt as soon as one ends.
 from __future__ import annotations
 
 import math
-import operator
 from collections.abc import Mapping
 from typing import Final, SupportsFloat, cast
 
+from persian_rummy._bits import whole_number
 from persian_rummy.actions import Action
 from persian_rummy.dealing import check_seed
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, shown
@@ -70,18 +70,6 @@ _GAME_OVER: Final = Phase.GAME_OVER
 # environment keeps it, or raises the library's error before anything changes.
 
 
-def whole_number(value: object, what: str) -> int:
-    """``value`` as an int: a whole number, numpy integers too (not a bool)."""
-    if type(value) is int:
-        return value
-    if not isinstance(value, bool):
-        try:
-            return operator.index(value)  # type: ignore[arg-type]
-        except TypeError:
-            pass
-    raise ArgumentTypeError(f"{what} is a whole number, not {shown(value)}")
-
-
 def check_seat(value: object, what: str) -> int:
     """A seat 0-3 (R3)."""
     seat = whole_number(value, what)
@@ -133,6 +121,27 @@ def check_game_seed(value: object, *, negative: bool = True) -> int | None:
     if seed < 0 and not negative:
         raise InvalidArgumentError(f"a seed of this environment is 0 or more (as Gymnasium's), not {shown(seed)}")
     return seed
+
+
+def checked_settings(
+    rules: object, dealer: object, reward_scale: object, max_actions: object
+) -> tuple[Rules, int, float, int | None]:
+    """The settings both environments take, each checked, in the order they are given: the
+    rules in force, the first deal's dealer, the scale the rewards are divided by, and the
+    number of actions a game is truncated after (``None``: never)."""
+    return (
+        check_rules(rules),
+        check_seat(dealer, "the dealer"),
+        real_number(reward_scale, "reward_scale", positive=True),
+        check_max_actions(max_actions),
+    )
+
+
+def check_reset(seed: object, options: object, *, negative: bool = True) -> int | None:
+    """The seed given to ``reset`` (see :func:`check_game_seed`), with its ``options`` checked."""
+    given = check_game_seed(seed, negative=negative)
+    check_options(options)
+    return given
 
 
 def check_options(value: object) -> None:

@@ -48,9 +48,9 @@ The module needs nothing outside the standard library (no numpy): a mask is a tu
 
 from __future__ import annotations
 
-import operator
 from typing import Final, cast
 
+from persian_rummy._bits import whole_number
 from persian_rummy.actions import (
     DISCARDS,
     DRAW_STOCK,
@@ -202,16 +202,7 @@ def action_index(value: object) -> int:
     ...
     persian_rummy.errors.ArgumentTypeError: an action index is a whole number, not 3.0
     """
-    if type(value) is int:
-        index = value
-    elif isinstance(value, bool):
-        raise ArgumentTypeError(f"an action index is a whole number, not {value!r}")
-    else:
-        # numpy integers are welcome; anything else that is not a whole number is not.
-        try:
-            index = operator.index(value)  # type: ignore[arg-type]
-        except TypeError:
-            raise ArgumentTypeError(f"an action index is a whole number, not {shown(value)}") from None
+    index = whole_number(value, "an action index")  # numpy integers are welcome
     if not 0 <= index < NUM_ACTIONS:
         raise InvalidArgumentError(f"{excerpt(index)} is not an action index (expected 0 to {NUM_ACTIONS - 1})")
     return index

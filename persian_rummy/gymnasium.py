@@ -58,15 +58,7 @@ with needs_extra("rl", __name__):
     import numpy.typing as npt
     from gymnasium import spaces
 
-from persian_rummy._episode import (
-    Episode,
-    check_game_seed,
-    check_max_actions,
-    check_options,
-    check_rules,
-    check_seat,
-    real_number,
-)
+from persian_rummy._episode import Episode, check_reset, check_seat, checked_settings, real_number
 from persian_rummy.arena import derived_seed
 from persian_rummy.bots import Bot, make_bot
 from persian_rummy.encoding import NUM_ACTIONS, action_index, int_to_action, legal_indices
@@ -133,11 +125,10 @@ class PersianRummyEnv(gymnasium.Env[Observation, np.int64]):
             not isinstance(render_mode, str) or render_mode not in self.metadata["render_modes"]
         ):
             raise InvalidArgumentError(f"render_mode must be None or 'ansi', not {shown(render_mode)}")
-        self.rules = check_rules(rules)
-        self.dealer = check_seat(dealer, "the dealer")
-        self.reward_scale = real_number(reward_scale, "reward_scale", positive=True)
+        self.rules, self.dealer, self.reward_scale, self.max_actions = checked_settings(
+            rules, dealer, reward_scale, max_actions
+        )
         self.illegal_reward = real_number(illegal_reward, "illegal_reward")
-        self.max_actions = check_max_actions(max_actions)
         self.opponents = tuple(names)
         self.illegal_action = illegal_action
         self.render_mode = render_mode
@@ -165,8 +156,7 @@ class PersianRummyEnv(gymnasium.Env[Observation, np.int64]):
         or a dict) are not used. Returns the learner's observation and the info (with
         ``action_mask``). A refused seed or options change nothing (the generator is not
         reseeded)."""
-        given = check_game_seed(seed, negative=False)
-        check_options(options)
+        given = check_reset(seed, options, negative=False)
         super().reset(seed=given)
         game_seed = given if given is not None else int(self.np_random.integers(2**63 - 1))
         self._episode = Episode(game_seed, self.rules, self.dealer)

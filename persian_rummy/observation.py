@@ -54,7 +54,6 @@ True
 
 from __future__ import annotations
 
-import operator
 import struct
 from typing import Final
 
@@ -64,7 +63,7 @@ with needs_extra("rl", __name__):
     import numpy as np
     import numpy.typing as npt
 
-from persian_rummy._bits import partner_of
+from persian_rummy._bits import partner_of, whole_number
 from persian_rummy._cache import identity_cached
 from persian_rummy.cards import JOKER_INDEX, Card
 from persian_rummy.encoding import MAX_MELDS, legal_flags
@@ -98,6 +97,20 @@ REVEALED_PLANES: Final = PILE_PLANE + 1
 SCALAR_PLANE: Final = REVEALED_PLANES + PLAYERS - 1
 #: The number of planes.
 PLANES: Final = SCALAR_PLANE + 1
+#: The named pieces of the tensor, in order, as OpenSpiel's observer gives them by name (as
+#: OpenSpiel's own games give theirs in an observer's ``dict``): each name with its first plane
+#: and its number of planes. One plane is a piece of 53 values, one per card column; several
+#: are an array of shape (planes, 53). Together they are the whole tensor.
+PIECES: Final = (
+    ("hand", HAND_PLANE, 1),
+    ("melds", MELD_PLANES, MAX_MELDS),
+    ("credited", CREDIT_PLANES, PLAYERS),
+    ("laid_off", LAID_OFF_PLANE, 1),
+    ("must_meld", MUST_MELD_PLANE, 1),
+    ("discard_pile", PILE_PLANE, 1),
+    ("revealed_hands", REVEALED_PLANES, PLAYERS - 1),
+    ("scalars", SCALAR_PLANE, 1),
+)
 #: The shape of :func:`observation_tensor`'s array: (planes, card columns).
 OBSERVATION_SHAPE: Final = (PLANES, CARD_COLUMNS)
 _SCORE_SCALE: Final = 1000.0
@@ -349,15 +362,7 @@ def seat_tensor(state: GameState, seat: int) -> npt.NDArray[np.float32]:
 
 def _seat(value: object) -> int:
     """``value`` as a seat 0-3: a whole number (not a bool), numpy integers too."""
-    if type(value) is int:
-        seat = value
-    elif isinstance(value, bool):
-        raise ArgumentTypeError(f"R3: a seat is a whole number 0-3, not {value!r}")
-    else:
-        try:
-            seat = operator.index(value)  # type: ignore[arg-type]
-        except TypeError:
-            raise ArgumentTypeError(f"R3: a seat is a whole number 0-3, not a {type(value).__name__}") from None
+    seat = whole_number(value, "R3: a seat")
     if not 0 <= seat < PLAYERS:
         shown = seat if -(10**6) < seat < 10**6 else "a number that large"
         raise InvalidArgumentError(f"R3: a seat is 0, 1, 2 or 3, not {shown}")

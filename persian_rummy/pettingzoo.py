@@ -63,15 +63,7 @@ with needs_extra("rl", __name__):
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
 
-from persian_rummy._episode import (
-    Episode,
-    check_game_seed,
-    check_max_actions,
-    check_options,
-    check_rules,
-    check_seat,
-    real_number,
-)
+from persian_rummy._episode import Episode, check_reset, checked_settings, real_number
 from persian_rummy.encoding import ACTIONS, NUM_ACTIONS, action_index, legal_flags
 from persian_rummy.errors import ArgumentTypeError, IllegalActionError, InvalidArgumentError, shown
 from persian_rummy.observation import OBSERVATION_HIGH, OBSERVATION_LOW, seat_tensor
@@ -155,10 +147,9 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
             not isinstance(render_mode, str) or render_mode not in self.metadata["render_modes"]
         ):
             raise InvalidArgumentError(f"render_mode must be None, 'human', 'ansi' or 'svg', not {shown(render_mode)}")
-        self.rules = check_rules(rules)
-        self.dealer = check_seat(dealer, "the dealer")
-        self.reward_scale = real_number(reward_scale, "reward_scale", positive=True)
-        self.max_actions = check_max_actions(max_actions)
+        self.rules, self.dealer, self.reward_scale, self.max_actions = checked_settings(
+            rules, dealer, reward_scale, max_actions
+        )
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         observation = spaces.Box(OBSERVATION_LOW, OBSERVATION_HIGH, dtype=np.float32)
@@ -193,8 +184,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         """Start a new game: the arena's game ``seed``, or the next seed of the generator seeded
         by the last seed given. ``options`` (``None`` or a dict) are not used. A refused seed
         or options change nothing."""
-        given = check_game_seed(seed)
-        check_options(options)
+        given = check_reset(seed, options)
         if given is not None:
             self._seeds = random.Random(given)
             game_seed = given

@@ -4,7 +4,7 @@ information-state tensor the game does not have."""
 
 from __future__ import annotations
 
-from typing import Any, Final, Protocol
+from typing import Any, Protocol
 
 from persian_rummy._extras import needs_extra
 
@@ -12,36 +12,9 @@ with needs_extra("rl", "persian_rummy.openspiel"):
     import numpy as np
     import pyspiel
 
-from persian_rummy.encoding import MAX_MELDS
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, PersianRummyError
-from persian_rummy.observation import (
-    CREDIT_PLANES,
-    HAND_PLANE,
-    LAID_OFF_PLANE,
-    MELD_PLANES,
-    MUST_MELD_PLANE,
-    OBSERVATION_SHAPE,
-    PILE_PLANE,
-    REVEALED_PLANES,
-    SCALAR_PLANE,
-)
+from persian_rummy.observation import OBSERVATION_SHAPE, PIECES
 from persian_rummy.openspiel._node import what
-from persian_rummy.state import PLAYERS
-
-#: The named pieces of an observation tensor, as OpenSpiel's own games give theirs in an
-#: observer's ``dict``: each name with its first plane and its number of planes (the planes of
-#: :mod:`persian_rummy.observation`). One plane is a piece of 53 values, one per card column;
-#: several are an array of shape (planes, 53). Together they are the whole tensor, in order.
-PIECES: Final = (
-    ("hand", HAND_PLANE, 1),
-    ("melds", MELD_PLANES, MAX_MELDS),
-    ("credited", CREDIT_PLANES, PLAYERS),
-    ("laid_off", LAID_OFF_PLANE, 1),
-    ("must_meld", MUST_MELD_PLANE, 1),
-    ("discard_pile", PILE_PLANE, 1),
-    ("revealed_hands", REVEALED_PLANES, PLAYERS - 1),
-    ("scalars", SCALAR_PLANE, 1),
-)
 
 
 class _Observed(Protocol):
