@@ -87,6 +87,7 @@ OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "tests/vector/test_vector_benchmark.py",
             "benchmarks/ismcts_strength.py",
             "docs/ai.rst",
+            "docs/api/openspiel.rst",
         ),
     ),
     "rl-train": (
@@ -95,7 +96,7 @@ OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "train": (
         ("jax", "optax", "numpy"),
-        ("tests/learning", "persian_rummy/learning", "docs/tutorials/train_your_own.rst"),
+        ("tests/learning", "persian_rummy/learning", "docs/tutorials/train_your_own.rst", "docs/api/learning.rst"),
     ),
     # pgx's API test on the vectorized engine (tests/vector/test_vector_pgx.py skips it without pgx).
     "jax-test": (("pgx",), ()),

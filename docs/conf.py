@@ -102,6 +102,13 @@ nitpick_ignore_regex = [
     # With numpy mocked (the [docs] extra alone), its generic array types are written as text
     # that reads as one odd name.
     (r"py:class", r".*\bnumpy\.ndarray\b.*"),
+    # The table server's submodules are internal (docs/public.rst): the public names' docstrings
+    # and signatures may name them, unlinked.
+    (
+        r"py:.*",
+        r"(persian_rummy\.server\.)?(protocol|tables|store|postgres|storage|quotas|connections|live|hub|app|pages|hints|levels|client)(\..*)?",
+    ),
+    (r"py:class", r"(LogEntry|LogTexts|Storage|LiveTable|TokenBucket)"),
     # Type variables and aliases, which autodoc names but does not document.
     (
         r"py:.*",
@@ -109,7 +116,9 @@ nitpick_ignore_regex = [
     ),
 ]
 
-_ALIAS = re.compile(r"(?P<module>persian_rummy(?:\.[a-z_]+)+)\.(?P<name>[A-Za-z_][A-Za-z0-9_]*)$")
+_ALIAS = re.compile(
+    r"(?P<module>persian_rummy(?:\.[a-z_]+)+)\.(?P<name>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)$"
+)
 
 
 def _resolve_reexport(app: Any, env: Any, node: Any, contnode: Any) -> Any:
@@ -119,14 +128,19 @@ def _resolve_reexport(app: Any, env: Any, node: Any, contnode: Any) -> Any:
     trying the packages above the defining module, the nearest first."""
     if node.get("refdomain") != "py":
         return None
-    match = _ALIAS.match(node.get("reftarget", ""))
+    target = node.get("reftarget", "")
+    if not target.startswith("persian_rummy.") and node.get("py:module"):
+        # A name relative to the module whose docstring it is in (``Game.play`` in the game
+        # module's overview).
+        target = f"{node['py:module']}.{target}"
+    match = _ALIAS.match(target)
     if match is None:
         return None
     domain = env.get_domain("py")
     parts = match["module"].split(".")
     for end in range(len(parts) - 1, 0, -1):
         package = ".".join(parts[:end])
-        if hasattr(sys.modules.get(package), match["name"]):
+        if hasattr(sys.modules.get(package), match["name"].split(".")[0]):
             found = domain.resolve_xref(
                 env, node["refdoc"], app.builder, node["reftype"], f"{package}.{match['name']}", node, contnode
             )
@@ -135,7 +149,59 @@ def _resolve_reexport(app: Any, env: Any, node: Any, contnode: Any) -> Any:
     return None
 
 
+#: A rule's number, as the pages and the docstrings cite it: R1 to R27 (docs/rules.rst).
+RULE = re.compile(r"\bR([1-9]|1[0-9]|2[0-7])\b")
+#: Where a number is code or a link already, or the rule's own heading: not linked.
+_NOT_LINKED = ("literal", "literal_block", "doctest_block", "reference", "pending_xref", "raw", "title", "desc_name")
+
+
+def link_rules(document: Any, docname: str) -> int:
+    """Turn every rule number in the text of a page (R13, and each end of R13-R14) into a
+    link to that rule on the rules page, which has a label ``r13`` before each rule; numbers
+    in code, in links and in the rules' own headings are left alone. Returns how many."""
+    from docutils import nodes
+    from sphinx import addnodes
+
+    linked = 0
+    for text in list(document.findall(nodes.Text)):
+        parent = text.parent
+        if parent is None or not RULE.search(text.astext()):
+            continue
+        if any(type(node).__name__ in _NOT_LINKED for node in _ancestors(parent)):
+            continue
+        if docname == "rules" and isinstance(parent, nodes.strong):  # "**R13 - ...**"
+            continue
+        pieces: list[Any] = []
+        rest = text.astext()
+        position = 0
+        for match in RULE.finditer(rest):
+            if match.start() > position:
+                pieces.append(nodes.Text(rest[position : match.start()]))
+            reference = addnodes.pending_xref(
+                "", refdomain="std", reftype="ref", reftarget=f"r{match[1]}", refexplicit=True, refwarn=True
+            )
+            reference += nodes.inline(match[0], match[0])
+            pieces.append(reference)
+            position = match.end()
+            linked += 1
+        if position < len(rest):
+            pieces.append(nodes.Text(rest[position:]))
+        parent.replace(text, pieces)
+    return linked
+
+
+def _ancestors(node: Any) -> Any:
+    while node is not None:
+        yield node
+        node = node.parent
+
+
+def _link_rules(app: Any, document: Any) -> None:
+    link_rules(document, app.env.docname)
+
+
 def setup(app: Any) -> None:
     app.connect("missing-reference", _resolve_reexport)
+    app.connect("doctree-read", _link_rules)
     if "numpy" in autodoc_mock_imports:  # here, not at import: pytest imports this file too
         _numpy_stand_in()

@@ -203,3 +203,170 @@ def test_the_bot_tutorial_names_every_bot_that_ships() -> None:
     for name in BOTS:
         assert f"``{name}``" in tutorial, name
     assert 'make_bot("neural"' in tutorial and "--bot neural" in tutorial
+
+
+# --- What is public, and where it is documented (issue 52) ------------------------------------
+
+#: The public modules (docs/public.rst): the package and every module without an underscore
+#: in its name, but the table server's submodules (its inside: its public names are the
+#: package's) and the deprecated name of one of them.
+def public_modules() -> list[str]:
+    import pkgutil
+
+    import persian_rummy
+
+    names = ["persian_rummy"]
+    for module in pkgutil.walk_packages(persian_rummy.__path__, "persian_rummy."):
+        parts = module.name.split(".")
+        if any(part.startswith("_") for part in parts) or module.name.startswith("persian_rummy.server."):
+            continue
+        if importlib.util.find_spec(module.name) is not None:
+            names.append(module.name)
+    return names
+
+
+def undocumented(inventory: dict[str, object], modules: list[str]) -> list[str]:
+    """The names of the modules' ``__all__`` that ``inventory`` (documented name -> object)
+    lacks: a name is documented under its module, a package above it, or as the very same
+    object (a class or function re-exported from the module that documents it)."""
+    import importlib
+
+    documented = {id(value) for value in inventory.values() if callable(value)}
+    missing = []
+    for name in modules:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:  # an extra that is not installed: its names are not checked here
+            continue
+        parts = name.split(".")
+        for public in getattr(module, "__all__", []):
+            places = {".".join([*parts[:end], public]) for end in range(len(parts), 0, -1)}
+            value = getattr(module, public)
+            if not places & inventory.keys() and not (callable(value) and id(value) in documented):
+                missing.append(f"{name}.{public}")
+    return missing
+
+
+def inventory_objects(path: Path) -> dict[str, object]:
+    """Every Python object of a built inventory (objects.inv), by name, with its value where
+    it can be imported (else None)."""
+    import importlib
+
+    from sphinx.util.inventory import InventoryFile
+
+    with path.open("rb") as stream:
+        inventory = InventoryFile.load(stream, "", lambda base, uri: uri)
+    found: dict[str, object] = {}
+    for kind, entries in inventory.items():
+        if not kind.startswith("py:"):
+            continue
+        for name in entries:
+            value: object = None
+            parts = name.split(".")
+            for end in range(len(parts), 0, -1):
+                try:
+                    value = importlib.import_module(".".join(parts[:end]))
+                except ImportError:
+                    continue
+                for attribute in parts[end:]:
+                    value = getattr(value, attribute, None)
+                break
+            found[name] = value
+    return found
+
+
+def test_the_inventory_check_sees_a_name_left_out() -> None:
+    import persian_rummy
+    import persian_rummy.standings
+
+    inventory = {
+        f"persian_rummy.{name}": getattr(persian_rummy, name) for name in persian_rummy.__all__ if name != "Card"
+    }
+    inventory["persian_rummy.standings.Standings"] = persian_rummy.standings.Standings
+    assert undocumented(inventory, ["persian_rummy"]) == ["persian_rummy.Card"]
+    missing = undocumented(inventory, ["persian_rummy.standings"])
+    assert "persian_rummy.standings.wilson_interval" in missing
+    assert "persian_rummy.standings.Standings" not in missing
+    inventory["persian_rummy.arena.wilson_interval"] = persian_rummy.standings.wilson_interval
+    assert "persian_rummy.standings.wilson_interval" not in undocumented(inventory, ["persian_rummy.standings"])
+
+
+@pytest.mark.thorough  # builds the documentation: about a minute
+def test_every_public_name_is_in_the_built_reference(tmp_path: Path) -> None:
+    """Every name of every public module's ``__all__`` is in the reference (ten were not: some
+    left off the pages' lists, three constants dropped for want of a docstring), and every
+    rule number in the pages' text links to its rule."""
+    from sphinx.cmd.build import build_main
+
+    out = tmp_path / "html"
+    assert build_main(["-q", "-b", "html", "-d", str(tmp_path / "doctrees"), str(DOCS), str(out)]) == 0
+    assert undocumented(inventory_objects(out / "objects.inv"), public_modules()) == []
+    assert unlinked_rules(out) == []
+
+
+def unlinked_rules(html: Path) -> list[str]:
+    """Rule numbers (R1-R27) in the built pages' text that are not links: code, links, the
+    highlighted source pages and the rules' own headings left aside."""
+    from html.parser import HTMLParser
+
+    rule = re.compile(r"\bR([1-9]|1[0-9]|2[0-7])\b")
+    skipped = {"pre", "code", "a", "script", "style", "head", "title", "kbd", "tt"}
+
+    class Text(HTMLParser):
+        def __init__(self, headings: bool) -> None:
+            super().__init__()
+            self.open: list[str] = []
+            self.found: list[str] = []
+            self.skip = skipped | ({"strong"} if headings else set())
+
+        def handle_starttag(self, tag: str, attrs: object) -> None:
+            if tag not in {"br", "img", "meta", "link", "input", "hr", "col", "wbr", "source"}:
+                self.open.append(tag)
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag in self.open:
+                while self.open.pop() != tag:
+                    pass
+
+        def handle_data(self, data: str) -> None:
+            if not self.skip & set(self.open):
+                self.found += [match[0] for match in rule.finditer(data)]
+
+    unlinked = []
+    for page in sorted(html.rglob("*.html")):
+        where = page.relative_to(html).as_posix()
+        if where.startswith(("_modules/", "_static/")) or where in {"genindex.html", "search.html", "py-modindex.html"}:
+            continue
+        parser = Text(headings=where == "rules.html")
+        parser.feed(page.read_text(encoding="utf-8"))
+        unlinked += [f"{where}: {number}" for number in parser.found]
+    return unlinked
+
+
+def test_the_rule_link_check_sees_a_number_that_is_not_a_link(tmp_path: Path) -> None:
+    (tmp_path / "page.html").write_text(
+        '<p>see <a href="rules.html#r13">R13</a>, <code>R14</code> and R15</p><pre>R16</pre>', encoding="utf-8"
+    )
+    assert unlinked_rules(tmp_path) == ["page.html: R15"]
+
+
+def test_the_core_at_a_glance_lists_every_core_name_once() -> None:
+    import persian_rummy
+
+    page = (DOCS / "core.rst").read_text(encoding="utf-8")
+    listed = re.findall(r":(?:class|func|data|exc):`~persian_rummy\.(\w+)`", page)
+    assert sorted(listed) == sorted(persian_rummy.__all__)
+
+
+def test_the_front_page_shows_the_readmes_quickstart_and_the_glossary_the_notation() -> None:
+    """One copy of the first lines of code: the front page includes the README's block (a
+    doctest there), and the glossary shows the card notation that block uses."""
+    index = (DOCS / "index.rst").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    marker = index.split(":start-after: ", 1)[1].split("\n", 1)[0]
+    assert readme.count(marker) == 1 and ">>> " not in index
+    first_code = readme.index("```")
+    assert readme[first_code:].startswith(marker) and readme.index(">>> ") < readme.index("## Install")
+    glossary = (DOCS / "glossary.rst").read_text(encoding="utf-8")
+    for shown in ("``T``", "``Jk``", "``s``, ``h``, ``d``, ``c``", ".. glossary::"):
+        assert shown in glossary, shown

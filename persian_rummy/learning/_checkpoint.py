@@ -20,6 +20,7 @@ from persian_rummy.learning._trainer import Trainer, TrainState
 
 __all__ = ["CHECKPOINT_VERSION", "load_checkpoint", "save_checkpoint"]
 
+#: The version of the checkpoint files this library writes, and the only one it resumes from;
 #: 3: the state is typed (named arrays), the league is kept in float16 and the value of both
 #: teams' decisions is learnt.
 CHECKPOINT_VERSION: Final = 3

@@ -29,9 +29,11 @@ from persian_rummy.rules import Rules
 
 __all__ = ["CHECKPOINT", "COMPACT", "Evaluation", "Progress", "evaluate", "train"]
 
-#: The run folder's checkpoint (everything: a resumed run is the run that did not stop) and its
-#: compact one (no games in play: a few megabytes, for carrying a run to another machine or day).
+#: The name of a run folder's checkpoint: everything, so that a resumed run is the run that
+#: did not stop.
 CHECKPOINT = "checkpoint.npz"
+#: The name of a run folder's compact checkpoint: no games in play, a few megabytes, for
+#: carrying a run to another machine or day.
 COMPACT = "resume.npz"
 
 
