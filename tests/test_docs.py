@@ -207,6 +207,7 @@ def test_the_bot_tutorial_names_every_bot_that_ships() -> None:
 
 # --- What is public, and where it is documented (issue 52) ------------------------------------
 
+
 #: The public modules (docs/public.rst): the package and every module without an underscore
 #: in its name, but the table server's submodules (its inside: its public names are the
 #: package's) and the deprecated name of one of them.
