@@ -51,6 +51,7 @@ import io
 import json
 import math
 import os
+import stat
 import zipfile
 import zlib
 from collections.abc import Mapping, Sequence
@@ -400,12 +401,35 @@ class Policy:
         """
         if not isinstance(path, str | os.PathLike):
             raise ArgumentTypeError(f"a policy file is named by a path, not {excerpt(path)}")
+        return cls._from_bytes(_read_file(path), rules, path)
+
+
+def _read_file(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of the policy file at ``path`` (at most one past the limit), refusing with
+    :class:`~persian_rummy.PolicyFileError` a path no file can have (a null byte, a lone
+    surrogate), a file that cannot be opened, and anything that is not a regular file (a
+    folder, a pipe, a device) before reading it: a pipe is opened without waiting for a
+    writer, and what was opened is checked again, so nothing here blocks."""
+    shown = excerpt(os.fspath(path))
+    irregular = PolicyFileError(f"the policy file {shown} is not a regular file (a folder, a pipe or a device)")
+    try:
+        regular = stat.S_ISREG(os.stat(path).st_mode)
+        handle = (
+            os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)) if regular else -1
+        )
+    except OSError as error:
+        raise PolicyFileError(f"the policy file {shown} cannot be read: {error.strerror}") from None
+    except ValueError:  # a null byte, or a lone surrogate the file system cannot encode
+        raise PolicyFileError(f"{shown} is not a path a file can have") from None
+    if not regular:
+        raise irregular
+    with os.fdopen(handle, "rb") as file:
         try:
-            with open(path, "rb") as file:
-                data = file.read(_FILE_LIMIT + 1)
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):  # replaced since it was looked at
+                raise irregular
+            return file.read(_FILE_LIMIT + 1)
         except OSError as error:
-            raise PolicyFileError(f"the policy file {excerpt(os.fspath(path))} cannot be read: {error}") from None
-        return cls._from_bytes(data, rules, path)
+            raise PolicyFileError(f"the policy file {shown} cannot be read: {error.strerror}") from None
 
 
 def _read_archive(data: bytes, path: str | os.PathLike[str] | None = None) -> dict[str, npt.NDArray[Any]]:

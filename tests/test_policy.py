@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -168,6 +169,44 @@ def test_a_missing_array_or_file_is_refused(tmp_path: Path) -> None:
         Policy.load(3)  # type: ignore[arg-type]
     with pytest.raises(ArgumentTypeError):
         Policy.from_bytes("text")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("spec", ["\ud800.npz", "a\x00b.npz", "\udcff/x.npz"])
+def test_a_path_no_file_can_have_is_a_policy_file_error_not_a_raw_python_error(spec: str) -> None:
+    # A lone surrogate the file system cannot encode, or a null byte, named as a policy file.
+    with pytest.raises(PolicyFileError, match=r"not a path a file can have|cannot be read"):
+        make_bot(spec)
+    with pytest.raises(PolicyFileError):
+        NeuralBot.load(spec)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX's")
+def test_a_pipe_folder_or_device_is_refused_before_it_is_read_without_blocking(tmp_path: Path) -> None:
+    # A pipe with no writer would block an open() for reading for ever: it is refused at once,
+    # as a folder and a device are, each before anything is read from it.
+    pipe = tmp_path / "pipe.npz"
+    os.mkfifo(pipe)
+    (tmp_path / "folder.npz").mkdir()
+    for path in (pipe, tmp_path / "folder.npz", Path(os.devnull)):
+        with pytest.raises(PolicyFileError, match="not a regular file"):
+            Policy.load(path)
+    with pytest.raises(PolicyFileError, match="not a regular file"):
+        make_bot(str(pipe))
+
+
+def test_a_path_replaced_by_a_pipe_after_it_was_looked_at_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The file opened is checked again (fstat): a regular file swapped for a pipe between the
+    # look and the open is refused, not read.
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("named pipes are POSIX's")
+    pipe, real_stat = tmp_path / "pipe.npz", os.stat
+    os.mkfifo(pipe)
+    regular = real_stat(shipped_policy_path())
+    monkeypatch.setattr(os, "stat", lambda path, *args, **options: regular if path == pipe else real_stat(path))
+    with pytest.raises(PolicyFileError, match="not a regular file"):
+        Policy.load(pipe)
 
 
 def test_other_rules_are_refused_with_how_to_train_them() -> None:
