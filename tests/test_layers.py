@@ -67,9 +67,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         # the table server (the [server] extra): a program built on the library, as the CLI is
         "server.levels",  # the bots' levels the lobby offers, which the page's names carry
         "server.protocol",
-        "server.tables",
         "server.quotas",
         "server.limits",  # the old name of server.quotas, kept with a deprecation warning
+        "server.seats",  # what a seat may be at a served table, and its bots' budget
+        "server.tables",
         # what the hub asks of a database, then SQLite's and PostgreSQL's answers
         "server.storage",
         "server.store",

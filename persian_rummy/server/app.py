@@ -43,6 +43,7 @@ from persian_rummy.server.hub import Server
 from persian_rummy.server.pages import created, lobby, problem, table_page
 from persian_rummy.server.protocol import HUMAN
 from persian_rummy.server.quotas import DEFAULT_LIMITS, CapacityError, Limits, client_address
+from persian_rummy.server.seats import check_seats
 from persian_rummy.server.storage import Storage, StoreUnavailable
 from persian_rummy.server.store import SQLiteStorage, Store
 from persian_rummy.state import PLAYERS, SEAT_NAMES
@@ -193,6 +194,14 @@ def _table_spec(data: Mapping[str, Any]) -> tuple[list[str], Rules, list[str] | 
     return [kind.strip() for kind in seats], Rules.parse(rules or "default"), names
 
 
+def _checked_seats(server: Server, seats: list[str], client: str) -> list[str]:
+    """The seat kinds of a new table as strangers may ask for them (:func:`~persian_rummy.server.seats.check_seats`:
+    people, the lobby's levels and bots' names, never a file), within the bots' work per decision and
+    per client (counted over the client's tables in play in this process's memory)."""
+    held = [table.seats for table in server.tables.values() if table.owner == client and not table.finished]
+    return check_seats(seats, server.limits, held)
+
+
 def _form(body: bytes, limit: int) -> dict[str, list[str]]:
     """The lobby form's fields; raises :class:`~persian_rummy.NotationError` past ``limit`` fields."""
     try:
@@ -220,6 +229,7 @@ async def _create_form(request: Request) -> Response:
         "names": [fields.get(f"name{seat}", [""])[0].strip() or SEAT_NAMES[seat] for seat in range(PLAYERS)],
     }
     seats, rules, names = _table_spec(data)
+    seats = _checked_seats(server, seats, client_address(request))
     table, tokens = await server.create_table_async(seats, rules=rules, names=names, client=client_address(request))
     return _html(created(table, tokens, str(request.base_url).rstrip("/")), 201)
 
@@ -235,6 +245,7 @@ async def _create_json(request: Request) -> Response:
         raise _Refused("the request is one JSON object", status=400) from None
     seats, rules, names = _table_spec(data)
     server = _server(request)
+    seats = _checked_seats(server, seats, client_address(request))
     table, tokens = await server.create_table_async(seats, rules=rules, names=names, client=client_address(request))
     people = dict(tokens["seats"])
     return JSONResponse(

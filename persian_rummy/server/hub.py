@@ -257,7 +257,8 @@ class Server:
         >>> asyncio.run(made())
         True
         """
-        table, tokens, links = self._new_table(seats, rules, names, seed, dealer, client)
+        # Its bots are made on a thread: making one may load a policy (slow work, off the loop).
+        table, tokens, links = await asyncio.to_thread(self._new_table, seats, rules, names, seed, dealer, client)
         try:
             await self.storage.add_table(table, tokens, limits=self.limits, rematch_of=rematch_of)
         except CapacityError:

@@ -91,6 +91,14 @@ class Limits:
     spectators: int = attrs.field(default=60, validator=_whole(0))
     #: Connections open at once from one client address.
     connections_per_client: int = attrs.field(default=256, validator=_whole(1))
+    #: The most work one decision of a served bot may cost, in rollout turns of the Monte
+    #: Carlo bot (an expert's turn counts 32, as it runs the network):
+    #: about 0.7 s of one core (``mc:samples=32,horizon=32,candidates=32`` is 32,768; the
+    #: expert's default 5,120).
+    bot_work: int = attrs.field(default=40_000, validator=_whole(1))
+    #: The most work the bots of one client's tables in play may ask for at once (each table
+    #: its costliest seat's decision): four tables of the costliest bots, or twenty of the expert.
+    bot_work_per_client: int = attrs.field(default=160_000, validator=_whole(1))
 
 
 #: The limits a server has unless given others.

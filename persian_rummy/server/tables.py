@@ -32,7 +32,7 @@ from typing import Any, Final, cast, overload
 import attrs
 
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards
-from persian_rummy.bots import Bot, make_bot
+from persian_rummy.bots import Bot
 from persian_rummy.cards import Card
 from persian_rummy.engine import legal_actions
 from persian_rummy.errors import NotationError
@@ -44,6 +44,7 @@ from persian_rummy.rules import Rules
 from persian_rummy.scoring import score_round
 from persian_rummy.serialization import make_converter
 from persian_rummy.server.protocol import HUMAN, PROTOCOL, WEB_STYLE, encode_frame
+from persian_rummy.server.seats import seat_bot
 from persian_rummy.state import PLAYERS, SEAT_NAMES, TEAM_NAMES, GameState, Phase
 from persian_rummy.view import PlayerView
 
@@ -318,7 +319,7 @@ class Table:
         >>> Table.new(seats=("human", "nobody", "greedy", "greedy"))
         Traceback (most recent call last):
         ...
-        persian_rummy.errors.NotationError: 'nobody' is not a bot (expected one of random, greedy, montecarlo, mc, neural, expert, or a level: easy, medium, hard, expert)
+        persian_rummy.errors.NotationError: a seat is 'human', a level (easy, medium, hard, expert) or a bot (random, greedy, montecarlo, mc, neural, expert; mc:samples=8), not 'nobody'
         """
         if len(seats) != PLAYERS:
             raise NotationError(f"R3: a table has 4 seats, not {len(seats)}")
@@ -615,5 +616,6 @@ def _make_bots(seats: Sequence[str], seed: int, rules: Rules) -> tuple[Bot | Non
         if kind != HUMAN and any(int(value) > MAX_KNOB for value in re.findall(r"=\s*(\d{1,100})", kind)):
             # A bot's knobs set its work per move: a stranger must not make the server think for hours.
             raise NotationError(f"a bot's knobs at a table are at most {MAX_KNOB}, not {kind[:80]!r}")
-        bots.append(None if kind == HUMAN else make_bot(kind, seed + seat, rules=rules))
+        # Never make_bot itself: a seat kind is never a policy file's path (server.seats).
+        bots.append(seat_bot(kind, seed + seat, rules))
     return tuple(bots)
