@@ -676,7 +676,7 @@ def test_a_trained_players_file_plays_by_its_path_as_the_policy_in_it(
     ("spec", "message"),
     [
         ("my-player/nothing.npz", "the policy file 'my-player/nothing.npz' cannot be read"),
-        ("README.npz", "cannot be read"),
+        ("README.npz", "is not a regular file (a folder"),
     ],
 )
 def test_a_policy_file_that_is_not_there_is_one_clear_line(
