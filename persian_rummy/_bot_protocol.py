@@ -29,11 +29,14 @@ from typing import Protocol, runtime_checkable
 
 import attrs
 
+from persian_rummy._bits import whole_number
 from persian_rummy.actions import Action
+from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, excerpt
 from persian_rummy.rules import Rules
+from persian_rummy.state import GameState
 from persian_rummy.view import InfoState, PlayerView
 
-__all__ = ["Bot", "HistoryBot", "Player", "RulesBot", "SeededBotClass"]
+__all__ = ["Bot", "HistoryBot", "Player", "RulesBot", "SeededBotClass", "bot_knob", "bot_seed"]
 
 
 @runtime_checkable
@@ -188,3 +191,40 @@ class Player:
         # a function's own repr holds its address: its name is enough
         shown = f"<function {bot.__qualname__}>" if isinstance(bot, types.FunctionType) else repr(bot)
         return f"Player.of({shown})"
+
+
+def bot_seed(bot: str, seed: object) -> int:
+    """The seed ``bot`` (its class's name) was given, as an int: a whole number, numpy's
+    integers too, else :class:`~persian_rummy.ArgumentTypeError`. A view or a state in its
+    place means a function that makes bots from a seed was played as a bot: the message says
+    how to give it as a factory. Every bundled bot checks its seed here.
+
+    >>> import numpy as np
+    >>> bot_seed("GreedyBot", np.int64(3))
+    3
+    >>> bot_seed("GreedyBot", 1.5)
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.ArgumentTypeError: GreedyBot's seed is a whole number, not 1.5
+    """
+    if isinstance(seed, GameState | PlayerView | InfoState):
+        raise ArgumentTypeError(
+            f"{bot}'s seed is a whole number, not a {type(seed).__name__}: a function that makes bots from a "
+            "seed was played as a bot (called with the view); give it as BotFactory(function) "
+            "(persian_rummy.arena.BotFactory) to make a bot from each seat's seed"
+        )
+    return whole_number(seed, f"{bot}'s seed")
+
+
+def bot_knob(bot: str, name: str, value: object, least: int) -> int:
+    """A bot's whole-number knob (``samples``, ``horizon``, ...) of at least ``least``, else
+    :class:`~persian_rummy.InvalidArgumentError` naming the bot and the knob.
+
+    >>> bot_knob("MonteCarloBot", "samples", 0, 1)
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.InvalidArgumentError: MonteCarloBot samples must be a whole number of at least 1, not 0
+    """
+    if type(value) is not int or value < least:
+        raise InvalidArgumentError(f"{bot} {name} must be a whole number of at least {least}, not {excerpt(value)}")
+    return value

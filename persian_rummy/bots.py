@@ -44,7 +44,7 @@ from typing import Any, Final
 
 import attrs
 
-from persian_rummy._bot_protocol import Bot, HistoryBot, Player, RulesBot, SeededBotClass
+from persian_rummy._bot_protocol import Bot, HistoryBot, Player, RulesBot, SeededBotClass, bot_knob, bot_seed
 from persian_rummy._greedy import discard_order, draw_gains, greedy_choice, greedy_draw, greedy_rollout, greedy_turn
 from persian_rummy.actions import Action, Discard, DrawDiscard, LayOff, MeldCards
 from persian_rummy.engine import legal_actions, play
@@ -57,7 +57,7 @@ from persian_rummy.errors import (
     excerpt,
 )
 from persian_rummy.rules import Rules
-from persian_rummy.state import GameState, Phase, team_of
+from persian_rummy.state import Phase, team_of
 from persian_rummy.view import InfoState, PlayerView
 from persian_rummy.worlds import determinize
 
@@ -94,20 +94,6 @@ def _legal(view: PlayerView) -> tuple[Action, ...]:
     return actions
 
 
-def _check_seed(bot: str, seed: object) -> None:
-    # A bot's seed is a whole number. A view in its place means a function that makes bots
-    # from a seed was played as a bot: say how to give it as a factory.
-    if hasattr(seed, "__index__") and not isinstance(seed, float):
-        return
-    if isinstance(seed, GameState | PlayerView | InfoState):
-        raise ArgumentTypeError(
-            f"{bot}'s seed is a whole number, not a {type(seed).__name__}: a function that makes bots from a "
-            "seed was played as a bot (called with the view); give it as BotFactory(function) "
-            "(persian_rummy.arena.BotFactory) to make a bot from each seat's seed"
-        )
-    raise ArgumentTypeError(f"{bot}'s seed is a whole number, not {excerpt(seed)}")
-
-
 class RandomBot:
     """Plays a uniformly random legal action, from ``random.Random(seed)``.
 
@@ -126,8 +112,7 @@ class RandomBot:
     made_from_seed: Final = True
 
     def __init__(self, seed: int = 0) -> None:
-        _check_seed("RandomBot", seed)
-        self.seed = seed
+        self.seed = seed = bot_seed("RandomBot", seed)
         self._rng = random.Random(seed)
 
     def __call__(self, view: PlayerView) -> Action:
@@ -168,8 +153,7 @@ class GreedyBot:
     made_from_seed: Final = True
 
     def __init__(self, seed: int = 0) -> None:
-        _check_seed("GreedyBot", seed)
-        self.seed = seed
+        self.seed = seed = bot_seed("GreedyBot", seed)
 
     def __call__(self, view: PlayerView) -> Action:
         return greedy_choice(view, _legal(view))
@@ -228,12 +212,9 @@ class MonteCarloBot:
     def __init__(
         self, seed: int = 0, *, samples: int = 4, horizon: int = 4, candidates: int = 3, history: int = 0
     ) -> None:
-        _check_seed("MonteCarloBot", seed)
+        seed = bot_seed("MonteCarloBot", seed)
         for name, value in (("samples", samples), ("horizon", horizon), ("candidates", candidates)):
-            if type(value) is not int or value < 1:
-                raise InvalidArgumentError(
-                    f"MonteCarloBot {name} must be a whole number of at least 1, not {excerpt(value)}"
-                )
+            bot_knob("MonteCarloBot", name, value, 1)
         if samples * horizon * candidates > BUDGET_LIMIT:
             raise InvalidArgumentError(
                 f"MonteCarloBot samples * horizon * candidates (the greedy turns of one choice) is at most "

@@ -62,6 +62,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from persian_rummy._bot_protocol import bot_seed
 from persian_rummy._files import write_atomically
 from persian_rummy.actions import Action
 from persian_rummy.encoding import ACTIONS, NUM_ACTIONS, legal_flags
@@ -609,8 +610,7 @@ class NeuralBot:
     def __init__(self, policy: Policy, seed: int = 0, *, temperature: float = 0.0) -> None:
         if not isinstance(policy, Policy):
             raise ArgumentTypeError(f"a NeuralBot plays a Policy, not {excerpt(policy)}")
-        if type(seed) is not int:
-            raise ArgumentTypeError(f"a bot's seed is a whole number, not {excerpt(seed)}")
+        seed = bot_seed("NeuralBot", seed)
         if isinstance(temperature, bool) or not isinstance(temperature, int | float) or not temperature >= 0:
             raise InvalidArgumentError(f"temperature must be a number of at least 0, not {excerpt(temperature)}")
         if not math.isfinite(temperature):

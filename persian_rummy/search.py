@@ -39,6 +39,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from persian_rummy._bot_protocol import bot_knob, bot_seed
 from persian_rummy._greedy import score_margin
 from persian_rummy.actions import Action
 from persian_rummy.dealing import next_deal
@@ -100,12 +101,6 @@ class _Network:
         return self.policy.evaluate(observations)[1]
 
 
-def _whole(name: str, value: object, least: int) -> int:
-    if type(value) is not int or value < least:
-        raise InvalidArgumentError(f"ExpertBot {name} must be a whole number of at least {least}, not {excerpt(value)}")
-    return value
-
-
 class ExpertBot:
     """Determinized search guided by a :class:`~persian_rummy.policy.Policy` (the shipped
     one by default; see the module's docstring for the search).
@@ -145,11 +140,10 @@ class ExpertBot:
         candidates: int = 2,
         policy: Policy | None = None,
     ) -> None:
-        if type(seed) is not int:
-            raise ArgumentTypeError(f"a bot's seed is a whole number, not {excerpt(seed)}")
-        self.samples = _whole("samples", samples, 1)
-        self.horizon = _whole("horizon", horizon, 0)
-        self.candidates = _whole("candidates", candidates, 1)
+        seed = bot_seed("ExpertBot", seed)
+        self.samples = bot_knob("ExpertBot", "samples", samples, 1)
+        self.horizon = bot_knob("ExpertBot", "horizon", horizon, 0)
+        self.candidates = bot_knob("ExpertBot", "candidates", candidates, 1)
         if samples * candidates * max(horizon, 1) > ROLLOUT_LIMIT:
             raise InvalidArgumentError(
                 f"ExpertBot samples * candidates * horizon (the rollout turns of one decision) is at most "

@@ -10,6 +10,7 @@ import pytest
 
 from persian_rummy import (
     Action,
+    ArgumentTypeError,
     DrawStock,
     InfoState,
     PlayerView,
@@ -123,3 +124,31 @@ def test_the_learned_player_says_which_rules_it_plays() -> None:
     player.require_rules(Rules())
     with pytest.raises(PolicyFileError, match="trained for the rules"):
         player.require_rules(Rules(deals=1))
+
+
+def test_every_bundled_bot_takes_a_numpy_seed_as_the_whole_number_it_is() -> None:
+    # A numpy integer was let through as a seed, then RandomBot's generator refused it with a
+    # bare TypeError (and MonteCarloBot's); the expert and the learned player refused it. Every
+    # bundled bot now reads its seed in one place: numpy's integers are whole numbers, a bool
+    # and a float are not.
+    import numpy as np
+
+    from persian_rummy.bots import RandomBot, expert_bot
+    from persian_rummy.policy import NeuralBot, shipped_policy
+    from persian_rummy.search import ExpertBot
+
+    view = new_game(4).view(1)
+    makers = {
+        "RandomBot": RandomBot,
+        "GreedyBot": GreedyBot,
+        "MonteCarloBot": MonteCarloBot,
+        "NeuralBot": lambda seed: NeuralBot(shipped_policy(), seed),
+        "ExpertBot": lambda seed: expert_bot(seed, samples=1),
+    }
+    for name, make in makers.items():
+        bot = make(np.int64(3))
+        assert type(bot.seed) is int and bot.seed == 3 and bot(view) == make(3)(view), name
+        for wrong in (True, 1.5, "3"):
+            with pytest.raises(ArgumentTypeError, match=f"{name}'s seed is a whole number"):
+                make(wrong)
+    assert isinstance(expert_bot(1), ExpertBot)
