@@ -95,14 +95,20 @@ def test_simulate_bots_per_seat(capsys: pytest.CaptureFixture[str]) -> None:
         ["simulate", "--rules", "deals=0"],
         ["simulate", "--rules", "nonsense"],
         ["simulate", "--games", "0"],
+        ["simulate", "--games", "1000001"],  # there is an upper bound
         ["simulate", "--games", "2", "--save", "x.prr"],
+        # importable callables that are not bots: refused before the game, not a traceback in it
+        ["simulate", "--bot", "os:system"],
+        ["simulate", "--bot", "shutil:rmtree"],
+        ["simulate", "--bot", "json:dumps", "greedy"],
+        ["play", "--bot", "builtins:print"],
         ["play", "--bot", "clever"],
     ],
 )
 def test_bad_options_exit_2_with_a_message(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     code, out, err = _run(capsys, *argv)
     assert code == 2
-    assert err.startswith("persian-rummy: ") and "Traceback" not in err
+    assert err.startswith("persian-rummy: ") and "Traceback" not in err and err.count("\n") == 1, err
     assert out == ""
 
 

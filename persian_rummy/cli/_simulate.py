@@ -9,7 +9,7 @@ import textwrap
 import time
 from collections.abc import Sequence
 from statistics import fmean, pstdev
-from typing import TextIO
+from typing import Final, TextIO
 
 from persian_rummy.actions import Action, Discard, DrawDiscard, Pass
 from persian_rummy.arena import PlayedGame, play_game, wilson_interval
@@ -32,6 +32,9 @@ from persian_rummy.presentation import Style, describe, result_text, round_end_t
 from persian_rummy.rules import Rules
 from persian_rummy.scoring import score_round, winner
 from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, GameState, team_of
+
+#: The most games one ``simulate`` plays (a million games of the quick bots take hours).
+MOST_GAMES: Final = 1_000_000
 
 
 def add_parser(
@@ -64,8 +67,10 @@ def simulate(args: argparse.Namespace, out: TextIO) -> int:
     """Play the games ``args`` asks for and print them (one) or their statistics (many)."""
     style = Style.for_stream(out, args.color)
     rules = rules_and_bots(args)
-    if args.games < 1:
-        raise InvalidArgumentError(f"--games must be at least 1, not {args.games}")
+    if not 1 <= args.games <= MOST_GAMES:
+        raise InvalidArgumentError(
+            f"--games is 1-{MOST_GAMES:,} (more: several runs, each from its own --seed), not {args.games}"
+        )
     if args.games == 1:
         played = _print_game(args.seed, args.bot, rules, out, style)
         if args.save is not None:

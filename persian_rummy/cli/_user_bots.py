@@ -22,6 +22,7 @@ import importlib
 import os
 import re
 import sys
+import sysconfig
 import types
 from typing import Final
 
@@ -70,6 +71,32 @@ def _import(module_name: str, spec: str) -> types.ModuleType:
             sys.path.remove(here)
 
 
+def _standard(found: object) -> bool:
+    """Whether ``found`` is a builtin or comes from Python's standard library (``os:system``,
+    ``shutil:rmtree``): callable, but never a bot, and refused before any game calls it."""
+    if isinstance(found, types.ModuleType) or not callable(found):
+        return False  # build_bot says what it is
+    name = getattr(found, "__module__", None)
+    module = sys.modules.get(name if isinstance(name, str) else type(found).__module__)
+    where = getattr(module, "__file__", None)
+    if module is None or not isinstance(where, str):  # built into the interpreter (posix, builtins)
+        return module is not None and module.__name__.partition(".")[0] in sys.stdlib_module_names
+    # By where it was found: a module of the user's named like one of the library's (test.py) is theirs.
+    path = os.path.realpath(where)
+    paths = sysconfig.get_paths()
+    inside = [os.path.realpath(paths[key]) + os.sep for key in ("stdlib", "platstdlib")]
+    packages = [os.path.realpath(paths[key]) + os.sep for key in ("purelib", "platlib")]
+    return any(path.startswith(folder) for folder in inside) and not any(path.startswith(folder) for folder in packages)
+
+
+def _named(found: object) -> str:
+    # What a --bot names, by where it is defined (posix.system).
+    module, name = getattr(found, "__module__", None), getattr(found, "__qualname__", None)
+    if isinstance(module, str) and isinstance(name, str):
+        return f"{module}.{name}"[-120:]
+    return excerpt(found)
+
+
 def build(spec: str, seed: int, *, rules: Rules | None = None) -> Bot:
     """The bot ``spec`` names for a seat whose seed is ``seed``: one of
     :func:`~persian_rummy.bots.make_bot`'s names, or a user's ``module:name`` (see the
@@ -84,6 +111,11 @@ def build(spec: str, seed: int, *, rules: Rules | None = None) -> Bot:
         if not hasattr(found, part):
             raise NotationError(f"the module {module_name} has no {excerpt(name)} (the bot {excerpt(spec)})")
         found = getattr(found, part)
+    if _standard(found):
+        raise ArgumentTypeError(
+            f"the bot {excerpt(spec)} names {_named(found)}, of Python's standard library, which is not a bot: "
+            f"expected {_SHAPE}"
+        )
     try:
         return build_bot(found, seed, rules=rules)
     except ArgumentTypeError as error:  # the shape is wrong: say which --bot it is

@@ -39,6 +39,7 @@ with needs_extra("server", __name__):  # checked here, at once: the server runs 
 from persian_rummy.server.app import create_app
 from persian_rummy.server.hub import Server
 from persian_rummy.server.quotas import Limits
+from persian_rummy.server.storage import StoreUnavailable
 from persian_rummy.server.store import Store
 from persian_rummy.server.tables import Table
 
@@ -89,6 +90,10 @@ def serve(
             f"{workers} workers share their tables through a PostgreSQL database (--db postgresql://USER@HOST/DB); "
             f"a SQLite file ({db}) serves one process"
         )
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise InvalidArgumentError(f"a port is a whole number 0-65535, not {excerpt(port)}")
+    if shared:
+        _reach(db)
     limits = Limits() if limits is None else limits
     options: dict[str, Any] = {
         "host": host,
@@ -100,16 +105,31 @@ def serve(
         "proxy_headers": False,
         "ws_per_message_deflate": False,
     }
+    # One worker opens its database here, so a file that cannot be opened is said before "serving".
+    app = create_app(db, bot_delay=bot_delay, limits=limits) if workers == 1 else None
     processes = f", {workers} workers" if workers > 1 else ""
     print(
         f"persian-rummy: serving on http://{host}:{port}/ (games stored in {_shown(db)}{processes}; Ctrl-C stops)",
         flush=True,
     )
-    if workers == 1:
-        uvicorn.run(create_app(db, bot_delay=bot_delay, limits=limits), **options)
+    if app is not None:
+        uvicorn.run(app, **options)
         return
     os.environ[_SETTINGS] = json.dumps({"db": db, "bot_delay": bot_delay, "limits": attrs.asdict(limits)})
     uvicorn.run("persian_rummy.server:worker_app", factory=True, workers=workers, **options)
+
+
+def _reach(db: str, seconds: int = 10) -> None:
+    """Connect to the PostgreSQL database ``db`` once, waiting at most ``seconds``: one that
+    cannot be reached raises :class:`~persian_rummy.server.storage.StoreUnavailable`, saying
+    why in one line, before any worker starts."""
+    import psycopg
+
+    try:
+        psycopg.connect(db, connect_timeout=seconds, autocommit=True).close()
+    except psycopg.Error as error:
+        why = " ".join(str(error).split())[:300]
+        raise StoreUnavailable(f"the database {_shown(db)} cannot be reached: {why}") from None
 
 
 def worker_app() -> Any:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from importlib import resources
@@ -339,7 +340,13 @@ def open_storage(db: str | Store | Storage) -> Storage:
         from persian_rummy.server.postgres import PostgresStore
 
         return PostgresStore(db)
-    return SQLiteStorage(db if isinstance(db, Store) else Store(db))
+    if isinstance(db, Store):
+        return SQLiteStorage(db)
+    try:
+        store = Store(db)
+    except (sqlite3.Error, ValueError, OSError) as error:  # no such folder, not a database, a null byte
+        raise StoreUnavailable(f"the SQLite database {excerpt(db)} cannot be opened: {error}") from None
+    return SQLiteStorage(store)
 
 
 def create_app(

@@ -27,6 +27,7 @@ def test_serve_passes_its_workers_and_refuses_several_on_sqlite(
 
     runs: list[tuple[Any, dict[str, Any]]] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: runs.append((app, options)))
+    monkeypatch.setattr(persian_rummy.server, "_reach", lambda db: None)  # no database is asked here
     url = "postgresql://ann:secret@db.example/games"
     assert main(["serve", "--db", url, "--workers", "3"]) == 0
     ((app, options),) = runs
@@ -45,3 +46,37 @@ def test_serve_without_the_server_extra_says_what_to_install(
     monkeypatch.setitem(sys.modules, "persian_rummy.server", None)  # as if it could not be imported
     assert main(["serve"]) == 2
     assert 'pip install "persian-rummy[server]"' in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--port", "99999"], "a port is a whole number 0-65535, not 99999"),
+        (["--port", "-1"], "a port is a whole number 0-65535, not -1"),
+        (["--db", "{tmp}/no-such-folder/games.sqlite3"], "cannot be opened: unable to open database file"),
+        (["--db", "{tmp}"], "cannot be opened"),  # a folder
+        (["--db", "postgresql://nobody@127.0.0.1:{closed}/games"], "cannot be reached: connection failed"),
+        (["--db", "postgresql://nobody@127.0.0.1:{closed}/games", "--workers", "2"], "cannot be reached"),
+    ],
+)
+def test_serve_refuses_a_port_or_a_database_it_cannot_use_in_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Any,
+    arguments: list[str],
+    message: str,
+) -> None:
+    # Each was a traceback (a port past 65535, a SQLite file in no folder), or 30 s of silence
+    # then one (a PostgreSQL server that does not answer): now one line, exit status 2, and
+    # no server is started.
+    import uvicorn
+    from live import free_port
+
+    runs: list[Any] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: runs.append(app))
+    filled = [argument.format(tmp=tmp_path, closed=free_port()) for argument in arguments]
+    assert main(["serve", *filled]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith("persian-rummy: serve: ") and captured.err.count("\n") == 1, captured.err
+    assert message in captured.err and "Traceback" not in captured.err and captured.out == ""
+    assert runs == []
