@@ -371,3 +371,74 @@ def test_the_front_page_shows_the_readmes_quickstart_and_the_glossary_the_notati
     glossary = (DOCS / "glossary.rst").read_text(encoding="utf-8")
     for shown in ("``T``", "``Jk``", "``s``, ``h``, ``d``, ``c``", ".. glossary::"):
         assert shown in glossary, shown
+
+
+# --- Every code block runs (issue 52) ---------------------------------------------------------
+
+#: The sizes the pages' Python blocks are run with here: a thousand games, or rows, are a few.
+SMALLER = {"games=1000": "games=4", "games=200": "games=2", "workers=4": "workers=2", "1024": "8"}
+
+
+def python_blocks() -> list[tuple[str, str]]:
+    """Every ``.. code-block:: python`` of the pages (their doctests run under pytest
+    already), with the page it is on."""
+    blocks = []
+    for path in sorted(DOCS.rglob("*.rst")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for position, line in enumerate(lines):
+            if line.strip() != ".. code-block:: python":
+                continue
+            indent = len(line) - len(line.lstrip()) + 3
+            body: list[str] = []
+            for text in lines[position + 1 :]:
+                if text.strip() and len(text) - len(text.lstrip()) < indent:
+                    break
+                if not body and text.strip().startswith(":"):
+                    continue  # an option of the directive
+                body.append(text[indent:])
+            blocks.append((f"{path.relative_to(DOCS).as_posix()}:{position + 1}", "\n".join(body).strip() + "\n"))
+    return blocks
+
+
+def test_the_pages_python_blocks_are_found() -> None:
+    found = dict(python_blocks())
+    assert any(where.startswith("vector.rst:") for where in found)
+    assert any("set_start_method" in code for code in found.values())
+
+
+@pytest.mark.thorough  # fresh interpreters, and the batched engine compiles its programs
+@pytest.mark.parametrize(("where", "code"), python_blocks(), ids=[where for where, _ in python_blocks()])
+def test_every_python_block_of_the_pages_runs(where: str, code: str, tmp_path: Path) -> None:
+    """Each block runs as a script (``__name__`` is ``"__main__"``), as written but for its
+    sizes (:data:`SMALLER`), in a folder of its own; a block that plays a trained player's
+    ``my-player/policy.npz`` finds the shipped policy there."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    if "jax" in code:
+        pytest.importorskip("jax", reason='needs the [jax] extra: pip install "persian-rummy[jax]"')
+    if "my-player/policy.npz" in code:
+        from persian_rummy.policy import shipped_policy_path
+
+        (tmp_path / "my-player").mkdir()
+        shutil.copy(shipped_policy_path(), tmp_path / "my-player" / "policy.npz")
+    for old, new in SMALLER.items():
+        code = code.replace(old, new)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600, check=False
+    )
+    assert done.returncode == 0, f"{where}:\n{done.stderr[-3000:]}"
+
+
+def test_the_command_lines_bot_option_names_every_bot_and_level() -> None:
+    """The ``--bot`` option on the command line's page names every bundled bot, every level,
+    policy files and ``module:name`` (it named three bots of six)."""
+    from persian_rummy.bots import BOTS, LEVELS
+
+    page = (DOCS / "cli.rst").read_text(encoding="utf-8")
+    option = page[page.index("- ``--bot NAME ...``") :].split("\n- ")[0]
+    for name in [*BOTS, *LEVELS, ".npz", "module:name"]:
+        assert f"``{name}" in option, name
