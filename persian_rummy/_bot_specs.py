@@ -30,7 +30,7 @@ from __future__ import annotations
 import inspect
 import types
 from collections.abc import Callable
-from typing import Any, TypeAlias, cast
+from typing import Any, Protocol, TypeAlias, cast, runtime_checkable
 
 import attrs
 
@@ -53,17 +53,35 @@ _BOT_SHAPE = "a bot is called with the view of the seat to move and returns an a
 _NAMED = (type, types.FunctionType, types.MethodType, types.BuiltinFunctionType)
 
 
+@runtime_checkable
+class LabelledBot(Protocol):
+    """A bot object that says its own name for a match's table: its ``label`` (a learned
+    player names the policy file it plays, :attr:`NeuralBot.label
+    <persian_rummy.policy.NeuralBot.label>`, so that two learned players are told apart)."""
+
+    @property
+    def label(self) -> str:
+        """The bot's name in tables."""
+        ...  # pragma: no cover
+
+
 def name_of(thing: object, *, qualified: bool = False) -> str:
     """The name ``thing`` is defined under (its qualified name if asked), or its type's name
-    for anything else (a bot object, a ``functools.partial``): the label of a bot or a
-    factory, read from what it is, never from an attribute it may lack.
+    for anything else (a bot object, a ``functools.partial``), or the label a bot object
+    gives itself (:class:`LabelledBot`): the label of a bot or a factory, read from what it
+    is, never from an attribute it may lack.
 
-    >>> from persian_rummy.bots import GreedyBot
+    >>> from persian_rummy.bots import GreedyBot, make_bot
     >>> name_of(GreedyBot), name_of(GreedyBot(1)), name_of(BotFactory.make, qualified=True)
     ('GreedyBot', 'GreedyBot', 'BotFactory.make')
+    >>> from persian_rummy.policy import shipped_policy_path
+    >>> name_of(make_bot("neural")), name_of(make_bot(str(shipped_policy_path()))) == str(shipped_policy_path())
+    ('NeuralBot', True)
     """
     if isinstance(thing, _NAMED):
         return thing.__qualname__ if qualified else thing.__name__
+    if isinstance(thing, LabelledBot) and isinstance(thing.label, str) and thing.label:
+        return thing.label
     return type(thing).__name__
 
 

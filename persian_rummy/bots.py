@@ -393,7 +393,9 @@ def make_bot(spec: str, seed: int = 0, *, rules: Rules | None = None) -> Bot:
     >>> make_bot("easy", 3)
     GreedyBot(seed=3)
     >>> from persian_rummy.policy import shipped_policy_path
-    >>> make_bot(str(shipped_policy_path()), 4)
+    >>> make_bot(str(shipped_policy_path()), 4)    # doctest: +ELLIPSIS
+    NeuralBot.load('...default.npz', seed=4, temperature=0.0)
+    >>> make_bot("neural", 4)                       # the same weights, shipped
     NeuralBot(seed=4, temperature=0.0)
 
     Given ``rules``, a bot that plays for some rules only (``"neural"``, trained for the

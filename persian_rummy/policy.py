@@ -217,7 +217,7 @@ def _check_rules(value: object) -> None:
         raise ArgumentTypeError(f"a policy's rules must be a Rules value, not {excerpt(value)}")
 
 
-@attrs.frozen(eq=False)
+@attrs.frozen(eq=False, repr=False)
 class Policy:
     """A trained policy network for one :class:`~persian_rummy.Rules`: fully connected layers
     (ReLU between them) from the flattened observation tensor to one logit per action, and
@@ -227,7 +227,9 @@ class Policy:
     shape ``(inputs, outputs)``; ``training`` records how the policy was made (see the module's
     docstring); ``value`` is the value head, a ``(weight, bias)`` pair of shapes
     ``(last hidden width, 1)`` and ``(1,)``, or ``None``. Building one checks it as
-    :meth:`load` does.
+    :meth:`load` does. ``source`` is the path of the file it was read from, as given to
+    :meth:`load` (``None`` for the shipped policy and a policy built in memory), which its
+    ``repr`` and its bot's say.
 
     >>> import numpy as np
     >>> layer = (np.zeros((OBSERVATION_SIZE, NUM_ACTIONS), np.float32), np.zeros(NUM_ACTIONS, np.float32))
@@ -246,6 +248,13 @@ class Policy:
     #: read, in the units the network was trained on (each deal's score margin over 100,
     #: summed, and the bonus for winning the game at its end), or ``None``.
     value: tuple[Weights, Weights] | None = attrs.field(default=None, converter=_check_value, validator=_value_fits)
+    #: The path of the file the policy was read from, as given (``None`` for the shipped
+    #: policy and one built in memory or read from bytes).
+    source: str | None = attrs.field(default=None, kw_only=True)
+
+    def __repr__(self) -> str:
+        where = "" if self.source is None else f"source={self.source!r}, "
+        return f"Policy({where}rules={str(self.rules)!r}, widths={self.widths}, has_value={self.has_value})"
 
     @property
     def widths(self) -> tuple[int, ...]:
@@ -385,7 +394,9 @@ class Policy:
                 raise PolicyFileError(f"layer {name}'s weight has the shape {weight.shape}, its header says {shape}")
             layers.append((weight, arrays[f"{name}.bias"]))
         value = layers.pop() if names[-1] == "value" else None
-        return cls(trained_for, tuple(layers), header["training"], value)
+        return cls(
+            trained_for, tuple(layers), header["training"], value, source=None if path is None else os.fspath(path)
+        )
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], *, rules: Rules | None = None) -> Policy:
@@ -573,8 +584,11 @@ def shipped_policy(name: str = "default") -> Policy:
 
     >>> shipped_policy().rules == Rules()
     True
+    >>> shipped_policy()
+    Policy(rules='default', widths=(1590, 256, 256, 1436), has_value=True)
     """
-    return Policy.load(shipped_policy_path(name), rules=Rules())
+    # The package's own file: its path is this installation's, which no repr needs.
+    return attrs.evolve(Policy.load(shipped_policy_path(name), rules=Rules()), source=None)
 
 
 def shipped_policy_path(name: str = "default") -> Path:
@@ -653,5 +667,18 @@ class NeuralBot:
         weights = np.exp((logits - logits.max()) / self.temperature)
         return ACTIONS[int(self._random.choice(legal, p=weights / weights.sum()))]
 
+    @property
+    def label(self) -> str:
+        """The bot's name in a match's table: its policy file's path where it plays one read
+        from a file, else ``"NeuralBot"`` (the shipped policy, or one built in memory), so
+        that a trained player and the shipped one are told apart.
+
+        >>> NeuralBot(shipped_policy()).label
+        'NeuralBot'
+        """
+        return "NeuralBot" if self.policy.source is None else self.policy.source
+
     def __repr__(self) -> str:
-        return f"NeuralBot(seed={self.seed}, temperature={self.temperature})"
+        if self.policy.source is None:
+            return f"NeuralBot(seed={self.seed}, temperature={self.temperature})"
+        return f"NeuralBot.load({self.policy.source!r}, seed={self.seed}, temperature={self.temperature})"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -309,7 +310,7 @@ def test_neural_bot_refuses_bad_arguments() -> None:
 def test_neural_bot_loads_a_file(tmp_path: Path) -> None:
     small_policy(seed=9).save(tmp_path / "mine.npz")
     bot = NeuralBot.load(tmp_path / "mine.npz", 4, temperature=0.5)
-    assert repr(bot) == "NeuralBot(seed=4, temperature=0.5)"
+    assert repr(bot) == f"NeuralBot.load({str(tmp_path / 'mine.npz')!r}, seed=4, temperature=0.5)"
     assert bot(new_game(1).view(1)) in legal_actions(new_game(1))
 
 
@@ -535,3 +536,20 @@ def test_make_bot_plays_a_policy_file_by_its_path(tmp_path: Path) -> None:
     played = run_match(str(path), "greedy", games=2, seed=1, workers=1)
     assert played.sides == (str(path), "greedy")
     assert played.games == run_match("neural", "greedy", games=2, seed=1, workers=1).games
+
+
+def test_a_learned_player_says_which_file_it_plays(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``make_bot(path)`` and ``make_bot("neural")`` printed the same repr, and a match named
+    both sides "NeuralBot": a tutorial comparing a trained player with the shipped one could
+    not tell them apart (issue 52)."""
+    from persian_rummy.arena import run_match
+
+    monkeypatch.chdir(tmp_path)
+    Path("my-player").mkdir()
+    shutil.copy(shipped_policy_path(), "my-player/policy.npz")
+    mine, shipped = make_bot("my-player/policy.npz", 1), make_bot("neural", 1)
+    assert repr(mine) == "NeuralBot.load('my-player/policy.npz', seed=1, temperature=0.0)"
+    assert repr(shipped) == "NeuralBot(seed=1, temperature=0.0)"
+    assert repr(mine.policy).startswith("Policy(source='my-player/policy.npz', rules='default', widths=(1590, ")
+    assert len(repr(mine.policy)) < 200  # not the weights
+    assert run_match(mine, shipped, games=2, seed=1).sides == ("my-player/policy.npz", "NeuralBot")
