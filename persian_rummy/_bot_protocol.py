@@ -105,8 +105,9 @@ class SeededBotClass(Protocol):
     """A class of bots that the arena makes for each seat from the seat's seed, as
     ``cls(seed)``, when the class itself is given as a bot (``run_match(GreedyBot, ...)``):
     its ``made_from_seed`` class attribute is true. A class that does not say so is made
-    without arguments; :class:`~persian_rummy.arena.BotFactory` says it explicitly for any
-    function or class.
+    from the seed when its constructor takes a ``seed`` (``cls(seed=seed)``), else without
+    arguments; :class:`~persian_rummy.arena.BotFactory` says it explicitly for any function
+    or class.
 
     >>> from persian_rummy.bots import GreedyBot
     >>> isinstance(GreedyBot, SeededBotClass), GreedyBot.made_from_seed

@@ -4,22 +4,26 @@ A line-up is one bot spec for both partners or a pair of specs (for seats 0 and 
 1 and 3 of team 1, R3). A bot spec is what it is, never guessed from annotations:
 
 - a name for :func:`~persian_rummy.bots.make_bot` (``"greedy"``, ``"mc:samples=4"``), made
-  for each seat of each game from the seat's seed;
+  for each seat of each game from the seat's seed, or, as the command line's ``--bot`` spells
+  it, a bot spec in a module of your own (``"mybots:my_bot"``, ``"mybots.py:my_bot"``),
+  imported from the current folder first;
 - a :class:`BotFactory` (``BotFactory(GreedyBot)``, ``BotFactory(my_make)``): its
   ``build(seed)`` makes a bot for each seat of each game from the seat's seed;
 - a class, made for each seat of each game: from the seat's seed (``GreedyBot(seed)``) when
-  its ``made_from_seed`` class attribute is true, as every bundled bot class's is, else
-  without arguments (``MyBot()``);
+  its ``made_from_seed`` class attribute is true, as every bundled bot class's is, or when
+  its constructor takes a ``seed`` (``class Clever: def __init__(self, seed=0)`` is made as
+  ``Clever(seed=seed)``), else without arguments (``MyBot()``);
+- a function whose first parameter is named ``seed`` (``def make(seed): return
+  GreedyBot(seed)``), which makes a bot for each seat of each game from the seat's seed;
 - a bot itself, played as it is (with its own seed) at every seat it is given: anything
   called with a view, such as a plain function ``def my_bot(view)``, a bound method, or an
   object with ``__call__`` (``GreedyBot(3)``, a :class:`~persian_rummy.policy.NeuralBot`).
 
 A spec of any other shape (a class that needs arguments, a function that takes no view, a
 value that cannot be called) is refused before any game, by a message that names it and says
-what is expected. Nothing is called with a seed unless it says so: a function that makes
-bots (``def make(seed)``), given as a bot, is called with the view, and the game stops at its
-first move with a message that says to write ``BotFactory(make)``; a class with a ``seed``
-parameter that does not say how to make it is refused before any game.
+what is expected. A function that makes bots from a seed under another name
+(``def make(s)``), given as a bot, is called with the view, and the game stops at its first
+move with a message that says to write ``BotFactory(make)``.
 Every game's decks, dealer and bot seeds derive from the match seed and the game's number
 alone, so a match gives the same results whatever runs it: serially, on a process pool, or on
 a Dask cluster through ``client.get_executor()`` (any :class:`concurrent.futures.Executor`).

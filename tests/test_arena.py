@@ -13,7 +13,6 @@ import sys
 import threading
 import types
 import warnings
-from collections.abc import Callable
 
 import pytest
 from waiting import DEFAULT_LIMIT
@@ -36,6 +35,7 @@ from persian_rummy.arena import (
     BotFactory,
     GameResult,
     MatchResult,
+    build_bot,
     derived_seed,
     is_bot,
     play_game,
@@ -43,7 +43,7 @@ from persian_rummy.arena import (
     run_match,
     wilson_interval,
 )
-from persian_rummy.bots import GreedyBot, MonteCarloBot, RandomBot, make_bot
+from persian_rummy.bots import Bot, GreedyBot, MonteCarloBot, RandomBot, make_bot
 from persian_rummy.search import ExpertBot
 
 # A tiny Monte-Carlo budget keeps the identity checks quick while exercising its sampling.
@@ -454,25 +454,32 @@ def test_a_bot_factory_refuses_what_cannot_make_bots() -> None:
         run_match(BotFactory(lambda seed: "not a bot"), "random", games=2, workers=1)  # type: ignore[arg-type,return-value]
 
 
-def test_nothing_is_called_with_a_seed_unless_it_says_so() -> None:
-    """No annotation is read: a function that makes bots, annotated or not, is a bot by its
-    shape; played, it stops at its first move saying to write BotFactory. A bundled bot class
-    says it is made from a seed (made_from_seed) and plays the games of BotFactory(GreedyBot)."""
+def test_a_function_of_a_seed_makes_a_bot_for_each_seat() -> None:
+    """Issue 50 item 1: a function whose first parameter is named seed (annotated or not, a
+    lambda too) makes a bot for each seat from the seat's seed, as BotFactory of it does; no
+    annotation is read. A bundled bot class says it is made from a seed (made_from_seed) and
+    plays the games of BotFactory(GreedyBot)."""
 
-    def factory(seed: int) -> Callable[[PlayerView], Action]:
-        return lambda view: legal_actions(view)[0]
+    def factory(seed: int) -> Bot:
+        return GreedyBot(seed)
 
     def unannotated(seed):  # type: ignore[no-untyped-def]
-        return FirstLegal()
+        return GreedyBot(seed)
 
-    for old, name in [(factory, "factory"), (unannotated, "unannotated"), (lambda seed: FirstLegal(), "function")]:
-        assert is_bot(old)
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")  # no deprecation path is left to warn
-            with pytest.raises(ArgumentTypeError, match=rf"returned .*a bot, not an action.*BotFactory\({name}\)"):
-                run_match(old, "random", games=2, seed=4, workers=1)
-    assert GreedyBot.made_from_seed and not is_bot(GreedyBot)
+    made: list[int] = []
+
+    def counted(seed: int) -> Bot:
+        made.append(seed)
+        return GreedyBot(seed)
+
     expected = run_match(BotFactory(GreedyBot), "random", games=2, seed=4, workers=1)
+    for maker in (factory, unannotated, counted, lambda seed: GreedyBot(seed)):
+        assert not is_bot(maker)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert run_match(maker, "random", games=2, seed=4, workers=1).games == expected.games
+    assert len(made) == 4 and len(set(made)) == 4  # one bot per seat of its side, each from its seat's seed
+    assert GreedyBot.made_from_seed and not is_bot(GreedyBot)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert run_match(GreedyBot, "random", games=2, seed=4, workers=1) == expected
@@ -480,23 +487,40 @@ def test_nothing_is_called_with_a_seed_unless_it_says_so() -> None:
         assert cls.made_from_seed is True, cls
 
 
-def test_a_class_with_a_seed_that_does_not_say_how_it_is_made_is_refused() -> None:
-    class Seeded:
-        def __init__(self, seed: int = 0) -> None:
-            self.seed = seed
+class Clever:
+    """Issue 50 item 5's class, as a person writes it: a constructor that takes a seed."""
 
-        def __call__(self, view: PlayerView) -> Action:
-            return legal_actions(view)[0]
+    def __init__(self, seed: int = 0) -> None:
+        self.bot = GreedyBot(seed)
+        self.seed = seed
 
-    with pytest.raises(
-        ArgumentTypeError, match=r"takes a seed.*BotFactory\(Seeded\).*Seeded\(\.\.\.\).*made_from_seed"
-    ):
-        run_match(Seeded, "random", games=2, workers=1)
-    assert len(run_match(BotFactory(Seeded), "random", games=2, workers=1).games) == 2
-    Seeded.made_from_seed = True  # type: ignore[attr-defined]
-    assert run_match(Seeded, "random", games=2, workers=1) == run_match(
-        BotFactory(Seeded), "random", games=2, workers=1
-    )
+    def __call__(self, view: PlayerView) -> Action:
+        return self.bot(view)
+
+
+def test_a_class_whose_constructor_takes_a_seed_is_made_for_each_seat_from_its_seed() -> None:
+    """Issue 50 item 5: class Clever: def __init__(self, seed=0) is one bot per seat, made as
+    Clever(seed=seed) from the seat's seed (in other processes too); a class that says
+    made_from_seed = False is made without arguments; one that cannot be made from a seed
+    alone is refused before any game, saying how to write it."""
+    expected = run_match(BotFactory(GreedyBot), "random", games=2, seed=4, workers=1)
+    assert run_match(Clever, "random", games=2, seed=4, workers=1).games == expected.games
+    assert run_match(Clever, "random", games=2, seed=4, workers=2).games == expected.games
+    assert run_match(Clever, "random", games=2, workers=1).sides[0] == "Clever"
+    assert {build_bot(Clever, seed).seed for seed in range(4)} == {0, 1, 2, 3}  # type: ignore[attr-defined]
+
+    class Unseeded(Clever):
+        made_from_seed = False
+
+    assert build_bot(Unseeded, 5).seed == 0  # type: ignore[attr-defined]
+
+    class NeedsADepth:
+        def __init__(self, depth: int, seed: int = 0) -> None: ...
+
+        def __call__(self, view: PlayerView) -> Action: ...
+
+    with pytest.raises(ArgumentTypeError, match=r"takes a seed.*NeedsADepth\(seed=seed\).*BotFactory\(make\)"):
+        run_match(NeedsADepth, "random", games=2, workers=1)
 
 
 def test_a_factory_played_as_a_bot_says_to_give_it_as_a_bot_factory() -> None:

@@ -8,12 +8,13 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from persian_rummy import record
-from persian_rummy.arena import play_game
+from persian_rummy import NotationError, record
+from persian_rummy.arena import BotFactory, play_game
 from persian_rummy.bots import GreedyBot
 from persian_rummy.cli import main
 from persian_rummy.presentation import Style
@@ -529,7 +530,7 @@ MYBOTS = {
         "def old_factory(seed: int) -> GreedyBot:\n    return GreedyBot(seed)\n\n"
         "class Loose:\n    def __init__(self, number=0):\n        self.number = number\n\n"
         "    def __call__(self, view):\n        return view.legal_actions()[0]\n\n"
-        "def loose_factory(seed: int) -> Loose:\n    return Loose(seed)\n"
+        "def loose_factory(number: int) -> Loose:\n    return Loose(number)\n"
     ),
     "broken.py": "import no_such_dependency_of_mybots\n",
 }
@@ -605,21 +606,28 @@ def test_a_factory_without_annotations_is_played_as_a_bot_and_says_to_write_bot_
     assert "was played as a bot (called with the view); give it as BotFactory(function)" in err
 
 
-def test_an_old_factory_in_a_module_is_refused_in_one_line_saying_what_to_write(
+def test_a_factory_of_a_seed_in_a_module_plays_as_the_help_spells_it(
     mybots: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # Its annotation is not read: it is a bot by its shape, and GreedyBot, handed the view
-    # for a seed, says to give it as a BotFactory.
-    code, _, err = _run(capsys, "simulate", "--seed", "4", "--bot", "mybots.shapes:old_factory", "random")
-    assert code == 2 and err.count("\n") == 1, err
-    assert "give it as BotFactory(function)" in err
+    """Issue 50 item 1: --help offers module:name for a function that makes a bot; given
+    def old_factory(seed) -> GreedyBot, each seat's bot is made from its seed: the game the
+    name greedy plays, where the factory was once played as a bot and stopped the game."""
+    by_name = _run(capsys, "simulate", "--seed", "4", "--bot", "greedy", "random", "--color", "never")[1]
+    code, made, err = _run(
+        capsys, "simulate", "--seed", "4", "--bot", "mybots.shapes:old_factory", "random", "--color", "never"
+    )
+    assert code == 0 and err == "" and _game(made) == _game(by_name)
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    assert "function of a seed that makes one" in " ".join(capsys.readouterr().out.split())
 
 
 @pytest.mark.parametrize("command", ["simulate", "play"])
 def test_a_factory_whose_bots_take_anything_says_it_returned_a_bot(
     mybots: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command: str
 ) -> None:
-    # Loose(view) does not check its argument: the factory's result reaches the game as a move.
+    # A factory whose parameter is not named seed is a bot by its shape; Loose(view) does not
+    # check its argument: the factory's result reaches the game as a move.
     _scripted(monkeypatch, "1\n" * 40 + "quit\n")
     args = ["--seat", "0"] if command == "play" else []
     code, _, err = _run(capsys, command, "--seed", "4", *args, "--bot", "mybots.shapes:loose_factory")
@@ -699,3 +707,84 @@ def test_a_policy_file_for_other_rules_is_refused_before_the_game(
 ) -> None:
     code, out, err = _run(capsys, "simulate", "--bot", "my-player/policy.npz", "--rules", "deals=1")
     assert code == 2 and out == "" and "trained for the rules 'default', not 'deals=1'" in err, err
+
+
+# --- A first bot in every spelling (issue 50 items 1-6) --------------------------------------
+
+FIRST_BOTS = (
+    "from persian_rummy import legal_actions\nfrom persian_rummy.bots import GreedyBot\n\n"
+    "def my_bot(view):\n    return legal_actions(view)[0]\n\n"
+    "def factory(seed):\n    return GreedyBot(seed)\n\n"
+    "def answers_none(view):\n    return None\n\n"
+    "def illegal(view):\n    return 'discard Jk' if view.phase.value == 'draw' else legal_actions(view)[0]\n\n"
+    "class Clever:\n    def __init__(self, seed=0):\n        self.bot = GreedyBot(seed)\n\n"
+    "    def __call__(self, view):\n        return self.bot(view)\n"
+)
+
+
+@pytest.fixture
+def first_bots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A newcomer's ``mybots.py`` in the current folder (one module, not a package)."""
+    (tmp_path / "mybots.py").write_text(FIRST_BOTS, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delitem(sys.modules, "mybots", raising=False)
+    yield tmp_path
+    sys.modules.pop("mybots", None)
+
+
+def test_the_files_name_spells_its_module(first_bots: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 50 item 2: --bot mybots.py:my_bot, as `python mybots.py` spells the file, plays
+    mybots:my_bot; a file that is not there is said to be missing, by its name."""
+    by_module = _run(capsys, "simulate", "--seed", "3", "--bot", "mybots:my_bot", "greedy", "--color", "never")
+    by_file = _run(capsys, "simulate", "--seed", "3", "--bot", "mybots.py:my_bot", "greedy", "--color", "never")
+    assert by_module[0] == by_file[0] == 0 and _game(by_file[1]) == _game(by_module[1])
+    code, out, err = _run(capsys, "simulate", "--bot", "mybot.py:my_bot")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "names the file mybot.py, which is not in the current folder" in err
+
+
+@pytest.mark.parametrize("spec", ["mybots", "mybots.py"])
+def test_a_module_named_as_a_bot_says_to_name_the_bot_in_it(
+    first_bots: Path, capsys: pytest.CaptureFixture[str], spec: str
+) -> None:
+    """Issue 50 item 3: --bot mybots, when mybots.py is in the current folder, says to name the
+    bot in it (mybots:NAME), in one line before anything is played; a name that is neither a
+    bot nor a module says only what the bots are."""
+    code, out, err = _run(capsys, "simulate", "--bot", spec)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "mybots is a module in the current folder: name the bot in it, as mybots:NAME" in err
+    code, _, err = _run(capsys, "simulate", "--bot", "yourbots")
+    assert code == 2 and "is not a bot (expected one of" in err and "module" not in err
+
+
+def test_a_class_that_takes_a_seed_plays_from_the_command_line(
+    first_bots: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 50 items 1 and 5 at the command line: mybots:Clever (def __init__(self, seed=0))
+    and mybots:factory (def factory(seed)) each make the seat's bot from its seed: the game
+    greedy plays."""
+    by_name = _game(_run(capsys, "simulate", "--seed", "4", "--bot", "greedy", "random", "--color", "never")[1])
+    for spec in ("mybots:Clever", "mybots:factory", "mybots.py:Clever"):
+        code, out, err = _run(capsys, "simulate", "--seed", "4", "--bot", spec, "random", "--color", "never")
+        assert code == 0 and err == "" and _game(out) == by_name, spec
+
+
+def test_the_library_takes_the_command_lines_spellings(first_bots: Path) -> None:
+    """Issue 50 item 6: wherever the library takes a bot's name (run_match, round_robin,
+    build_bot, check_bot_spec) it takes mybots:my_bot and mybots.py:my_bot, in other processes
+    too, and refuses a wrong one naming the spec."""
+    from persian_rummy.arena import build_bot, check_bot_spec, round_robin, run_match
+
+    by_object = run_match(BotFactory(GreedyBot), "greedy", games=2, seed=1, workers=1)
+    for workers in (1, 2):
+        match = run_match("mybots:Clever", "greedy", games=2, seed=1, workers=workers)
+        assert match.sides == ("mybots:Clever", "greedy") and match.games == by_object.games
+    assert run_match("mybots.py:my_bot", "greedy", games=2, workers=1).sides[0] == "mybots.py:my_bot"
+    standings = round_robin(["mybots:my_bot", "greedy"], 2, workers=1)
+    assert sorted(row.name for row in standings.rows) == ["greedy", "mybots:my_bot"]
+    assert repr(build_bot("mybots:factory", 7)) == "GreedyBot(seed=7)"
+    assert check_bot_spec("mybots:my_bot") == "mybots:my_bot"
+    with pytest.raises(NotationError, match="the module mybots has no 'nobody'"):
+        run_match("mybots:nobody", "greedy", games=2, workers=1)
+    with pytest.raises(NotationError, match="mybots is a module in the current folder"):
+        run_match("mybots", "greedy", games=2, workers=1)

@@ -90,7 +90,7 @@ def bots_for(specs: Sequence[str], seed: Seed, rules: Rules | None = None) -> li
         raise NotationError(
             f"give one bot (every seat), two (North-South, East-West) or four (by seat), not {len(specs)}"
         )
-    # A name of BOTS, or a user's own bot as package.module:factory.
+    # A name of BOTS, or a user's own bot as module:name (see arena.build_bot).
     return [build(spec, _bot_seed(seed) * 4 + seat, rules=rules) for seat, spec in enumerate(per_seat)]
 
 
@@ -162,7 +162,8 @@ def parents() -> dict[str, argparse.ArgumentParser]:
         metavar="NAME",
         help=f"the bots: one for every seat, two (North-South, East-West) or four (by seat); "
         f"names: {names}, with knobs as in mc:samples=4, a level ({', '.join(LEVELS)}), "
-        "your own as package.module:factory, or a trained policy file (a path ending in .npz; "
+        "your own as module:name (a bot, a class, a function of a seed that makes one, or a "
+        "BotFactory, in module.py beside you or on the import path), or a trained policy file (a path ending in .npz; "
         "without --bot: see the examples below)",
     )
     players.add_argument(
