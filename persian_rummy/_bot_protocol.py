@@ -31,12 +31,12 @@ import attrs
 
 from persian_rummy._bits import whole_number
 from persian_rummy.actions import Action
-from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, excerpt
+from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, excerpt
 from persian_rummy.rules import Rules
 from persian_rummy.state import GameState
 from persian_rummy.view import InfoState, PlayerView
 
-__all__ = ["Bot", "HistoryBot", "Player", "RulesBot", "SeededBotClass", "bot_knob", "bot_seed"]
+__all__ = ["Bot", "HistoryBot", "Player", "RulesBot", "SeededBotClass", "bot_knob", "bot_seed", "out_of_turn"]
 
 
 @runtime_checkable
@@ -229,3 +229,19 @@ def bot_knob(bot: str, name: str, value: object, least: int) -> int:
     if type(value) is not int or value < least:
         raise InvalidArgumentError(f"{bot} {name} must be a whole number of at least {least}, not {excerpt(value)}")
     return value
+
+
+def out_of_turn(view: PlayerView) -> InvalidStateError:
+    """What every bundled bot raises when asked to act for a seat that is not to move (R27):
+    a bot acts only for the seat to move, from that seat's view.
+
+    >>> from persian_rummy import new_game
+    >>> raise out_of_turn(new_game(1).view(2))
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.InvalidStateError: R27: seat 2 was asked to act, but seat 1 is to move (phase DRAW); a bot acts only for the seat to move
+    """
+    return InvalidStateError(
+        f"R27: seat {view.seat} was asked to act, but seat {view.current_player} is to move "
+        f"(phase {view.phase.name}); a bot acts only for the seat to move"
+    )

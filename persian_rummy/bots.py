@@ -44,14 +44,22 @@ from typing import Any, Final
 
 import attrs
 
-from persian_rummy._bot_protocol import Bot, HistoryBot, Player, RulesBot, SeededBotClass, bot_knob, bot_seed
+from persian_rummy._bot_protocol import (
+    Bot,
+    HistoryBot,
+    Player,
+    RulesBot,
+    SeededBotClass,
+    bot_knob,
+    bot_seed,
+    out_of_turn,
+)
 from persian_rummy._greedy import discard_order, draw_gains, greedy_choice, greedy_draw, greedy_rollout, greedy_turn
 from persian_rummy.actions import Action, Discard, DrawDiscard, LayOff, MeldCards
 from persian_rummy.engine import legal_actions, play
 from persian_rummy.errors import (
     ArgumentTypeError,
     InvalidArgumentError,
-    InvalidStateError,
     NotationError,
     PolicyFileError,
     excerpt,
@@ -87,10 +95,7 @@ __all__ = [
 def _legal(view: PlayerView) -> tuple[Action, ...]:
     actions = legal_actions(view)
     if not actions:
-        raise InvalidStateError(
-            f"R27: seat {view.seat} was asked to act, but seat {view.current_player} is to move "
-            f"(phase {view.phase.name}); a bot acts only for the seat to move"
-        )
+        raise out_of_turn(view)
     return actions
 
 

@@ -62,7 +62,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from persian_rummy._bot_protocol import bot_seed
+from persian_rummy._bot_protocol import bot_seed, out_of_turn
 from persian_rummy._files import write_atomically
 from persian_rummy.actions import Action
 from persian_rummy.encoding import ACTIONS, NUM_ACTIONS, legal_flags
@@ -658,7 +658,7 @@ class NeuralBot:
         flags = np.frombuffer(legal_flags(view), np.uint8)
         legal = np.flatnonzero(flags)
         if legal.size == 0:
-            raise InvalidArgumentError(f"seat {view.seat} has no action to choose: it is not its turn")
+            raise out_of_turn(view)
         if legal.size == 1:
             return ACTIONS[int(legal[0])]
         logits = self.policy.logits(observation_tensor(view).reshape(-1))[legal].astype(np.float64)

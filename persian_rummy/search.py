@@ -39,13 +39,13 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from persian_rummy._bot_protocol import bot_knob, bot_seed
+from persian_rummy._bot_protocol import bot_knob, bot_seed, out_of_turn
 from persian_rummy._greedy import score_margin
 from persian_rummy.actions import Action
 from persian_rummy.dealing import next_deal
 from persian_rummy.encoding import ACTIONS, legal_indices
 from persian_rummy.engine import play
-from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, PolicyFileError, excerpt
+from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, PolicyFileError, excerpt
 from persian_rummy.observation import observation_tensor, seat_tensor
 from persian_rummy.policy import Policy, shipped_policy
 from persian_rummy.rules import Rules
@@ -173,10 +173,7 @@ class ExpertBot:
         self.require_rules(seen.rules)
         legal = legal_indices(seen)
         if not legal:
-            raise InvalidStateError(
-                f"R27: seat {seen.seat} was asked to act, but seat {seen.current_player} is to move "
-                f"(phase {seen.phase.name}); a bot acts only for the seat to move"
-            )
+            raise out_of_turn(seen)
         if len(legal) == 1:
             return ACTIONS[legal[0]]
         candidates = self._candidates(seen, legal)

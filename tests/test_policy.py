@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from persian_rummy import (
     ArgumentTypeError,
     InvalidArgumentError,
+    InvalidStateError,
     PersianRummyError,
     PolicyFileError,
     Rules,
@@ -301,7 +302,7 @@ def test_neural_bot_refuses_bad_arguments() -> None:
     bot = NeuralBot(policy)
     with pytest.raises(ArgumentTypeError):
         bot(new_game(1))  # type: ignore[arg-type]
-    with pytest.raises(InvalidArgumentError, match="not its turn"):
+    with pytest.raises(InvalidStateError, match="R27: seat 0 was asked to act, but seat 1 is to move"):
         bot(new_game(1).view(0))
     with pytest.raises(PolicyFileError, match="trained for the rules 'default', not 'deals=1'"):
         bot(new_game(1, rules=Rules(deals=1)).view(1))
