@@ -65,7 +65,7 @@ def serve(
     port: int = 8000,
     db: str = "persian-rummy.sqlite3",
     *,
-    bot_delay: float = 0.4,
+    bot_delay: float = 0.15,
     limits: Limits | None = None,
     workers: int = 1,
 ) -> None:
@@ -74,12 +74,15 @@ def serve(
     unfinished ones found there, within ``limits`` (default:
     :class:`~persian_rummy.server.quotas.Limits`). ``workers`` processes share the port
     (uvicorn's workers, which it starts again when one dies); more than one needs PostgreSQL,
-    which they share as several ``serve`` on several machines may. WebSocket messages over
-    64 KiB close the connection (the application's own limit, 4 KiB, answers with an error
-    frame first). Responses name no server software, frames are not compressed, and the
-    client address the limits count by is the connection's own: no ``X-Forwarded-For`` header
-    is believed. Raises :class:`~persian_rummy.InvalidArgumentError` for a number of workers
-    out of range, or several on SQLite."""
+    which they share as several ``serve`` on several machines may. ``bot_delay`` is the pause
+    (seconds) before each bot move: shorter than the time the table's page takes to show a
+    move at its default pace (:data:`~persian_rummy.server.pages.PACES`), so the page sets
+    the pace people see, and the server's pause only keeps a table of bots from racing.
+    WebSocket messages over 64 KiB close the connection (the application's own limit, 4 KiB,
+    answers with an error frame first). Responses name no server software, frames are not
+    compressed, and the client address the limits count by is the connection's own: no
+    ``X-Forwarded-For`` header is believed. Raises :class:`~persian_rummy.InvalidArgumentError`
+    for a number of workers out of range, or several on SQLite."""
     import uvicorn
 
     if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:

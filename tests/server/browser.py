@@ -58,15 +58,17 @@ def chromium() -> Iterator[Browser]:
 
 
 def new_page(
-    browser: Browser, device: dict[str, Any], *, pace: str = "instant", motion: bool = False
+    browser: Browser, device: dict[str, Any], *, pace: str | None = "instant", motion: bool = False
 ) -> tuple[Page, list[str]]:
-    """A page of its own context, the others' moves shown at ``pace`` (with motion only if
-    ``motion``), and the console errors, page errors and failed requests it meets."""
+    """A page of its own context, the others' moves shown at ``pace`` (the page's default
+    pace, as for a person who never picked one, if ``None``; with motion only if ``motion``),
+    and the console errors, page errors and failed requests it meets."""
     context = browser.new_context(
         **device, accept_downloads=True, reduced_motion="no-preference" if motion else "reduce"
     )
     context.set_default_timeout(WAIT)
-    context.add_init_script(f"localStorage.setItem('persian-rummy-pace', {json.dumps(pace)})")
+    if pace is not None:
+        context.add_init_script(f"localStorage.setItem('persian-rummy-pace', {json.dumps(pace)})")
     page = context.new_page()
     problems: list[str] = []
     page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)

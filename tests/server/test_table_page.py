@@ -248,13 +248,16 @@ def test_a_refusal_says_its_reason_on_screen(browser: Browser, server: LiveServe
     open_seat(page, server, token)
     wait_for_turn(page)
     assert page.locator("[data-meld]").count() == 11
-    # Three cards that make no meld: the page lets the person try, and shows the rules' reason.
+    # Three cards that make no meld: Meld stays disabled (issue 50), and the same meld typed
+    # under "More" is sent, and refused with the rules' reason, on screen.
     hand = page.eval_on_selector_all("#hand [data-card]", "cards => cards.map(card => card.dataset.card)")
     melds = [sorted(option.split()[1:]) for option in legal(page) if option.startswith("meld ")]
     trio = next(hand[at : at + 3] for at in range(len(hand) - 2) if sorted(hand[at : at + 3]) not in melds)
     select(page, trio, touch)
-    assert page.locator('#hand [aria-pressed="true"]').count() == 3
-    press(page.locator("#meld"), touch)
+    assert page.locator('#hand [aria-pressed="true"]').count() == 3 and page.is_disabled("#meld")
+    press(page.locator("#more summary"), touch)
+    page.fill("#action", "meld " + " ".join(trio))
+    press(page.locator("#typed button[type=submit]"), touch)
     reason_shown(page)
     assert inside(page.locator("#status").bounding_box(), viewport(page))  # in sight when it appears
     assert problems == []

@@ -28,8 +28,10 @@
   const sheet = $("sheet");
   const orderKey = "persian-rummy-order-" + token;
   const paceKey = "persian-rummy-pace";
-  // Milliseconds a card of another seat's move takes to travel.
-  const PACES = { instant: 0, quick: 300, steady: 700, slow: 1400 };
+  // Milliseconds a card of another seat's move takes to travel, by pace, and the pace of a
+  // person who picked none: the server's, read from the pace's options.
+  const PACES = Object.fromEntries([...$("pace").options].map((option) => [option.value, Number(option.dataset.ms)]));
+  const DEFAULT_PACE = [...$("pace").options].find((option) => option.defaultSelected).value;
   const teamOf = (seat) => seat % 2;  // R3: seats 0 and 2, 1 and 3
   let frame = null;
   let view = null;
@@ -86,7 +88,7 @@
   }
 
   function seatName(seat) {
-    return SEATS[seat] + (frame && frame.names[seat] !== SEATS[seat] ? ": " + frame.names[seat] : "");
+    return SEATS[seat] + (frame && frame.names[seat] !== SEATS[seat] ? " (" + frame.names[seat] + ")" : "");
   }
 
   // A bot seat by its level's name, else by its bot's spec.
@@ -164,7 +166,7 @@
   function paceName() {
     let saved = null;
     try { saved = localStorage.getItem(paceKey); } catch (error) { saved = null; }
-    return Object.hasOwn(PACES, saved) ? saved : "steady";
+    return Object.hasOwn(PACES, saved) ? saved : DEFAULT_PACE;
   }
 
   function setPace(name) {
@@ -305,10 +307,18 @@
     }
     if (moves.length) {
       await Promise.all(landings.filter(Boolean));
-      await wait(still ? moves[0].ms : moves[0].ms / 3);  // a moment to read it, then the next
+      // A moment to read it, then the next (where motion is reduced, the travel's time too).
+      await wait((still ? moves[0].ms : 0) + moves[0].ms / 3);
       moving = false;
       draw();
     }
+  }
+
+  // A bot seat to move whose move the page has not received: once the page has shown every
+  // frame it holds, the bot is still choosing (or waiting its turn's pause), and says so.
+  function thinking(seat) {
+    return Boolean(frame) && !lost && !moving && queue.length === 0 && frame.turn === seat
+      && (frame.phase === "draw" || frame.phase === "meld") && frame.seats[seat] !== names.human;
   }
 
   // --- what may be done ------------------------------------------------------------------
@@ -393,7 +403,7 @@
     if (mySeat === null) seats.push(2);
     $("seats").replaceChildren(...seats.map((seat) => {
       const box = document.createElement("div");
-      box.className = "seat" + (frame.turn === seat && frame.phase !== "game_over" ? " to-move" : "");
+      box.className = "seat" + (frame.turn === seat && frame.phase !== "game_over" ? " to-move" : "") + (thinking(seat) ? " thinking" : "");
       box.dataset.seat = String(seat);
       const kind = frame.seats[seat] !== names.human ? botName(frame.seats[seat]) : "";
       const size = view.hand_sizes[seat];
@@ -402,6 +412,12 @@
       const name = document.createElement("span");
       name.className = "name";
       name.textContent = seatName(seat);
+      if (thinking(seat)) {
+        const note = document.createElement("span");
+        note.className = "note";
+        note.textContent = " thinking…";
+        name.append(note);
+      }
       const count = document.createElement("span");
       count.className = "count";
       count.textContent = counted + " · " + (kind || TEAMS[teamOf(seat)]);
@@ -475,7 +491,9 @@
       }));
       const said = parts.map((part) => face(part.card) + (part.laidOff ? " (laid off by " + SEATS[part.seat] + ")" : "")).join(" ");
       element.setAttribute("aria-label", (targets.has(index) ? "Lay off " + face(one[0]) + " on " : "") + "meld " + index + " of " + SEATS[owner] + ": " + said);
-      element.disabled = !open.has(index);
+      // With nothing selected, a meld that may take a card says which to select; with a
+      // selection, only a meld it may be laid off on is enabled.
+      element.disabled = one.length ? !targets.has(index) : !open.has(index);
       element.addEventListener("click", () => {
         const cards = chosen();
         if (cards.length !== 1) { say("Select one card of your hand to lay off on meld " + index + ".", "error"); return; }
@@ -587,30 +605,50 @@
     }));
   }
 
-  function setLabel(button, verb, cards) {
+  // An action's button: its verb, the cards it would play, and why it may not be pressed now
+  // (its description to a screen reader).
+  function setLabel(button, verb, cards, why) {
     const detail = document.createElement("span");
     detail.className = "detail";
     detail.textContent = cards.length ? " " + cards.map(face).join(" ") : "";
-    button.replaceChildren(verb, detail);
+    const reason = $(button.id + "-why");
+    reason.textContent = button.disabled ? why || "" : "";
+    button.replaceChildren(verb, detail, reason);
+  }
+
+  // Why Meld or Discard may not be pressed at the seat's turn: what to do first, or what the
+  // selection lacks ("" when it is not the seat's turn: the status line says whose it is).
+  function meldWhy(cards) {
+    if (!myTurn()) return "";
+    if (frame.phase === "draw") return "draw first";
+    if (!legalOf("meld").length) return "no meld";
+    return cards.length < 3 ? "select 3+" : "not a meld";
+  }
+
+  function discardWhy(cards) {
+    if (!myTurn()) return "";
+    if (frame.phase === "draw") return "draw first";
+    if (!legalOf("discard").length) return view.must_meld ? "use " + face(view.must_meld) + " first" : "meld first";
+    return cards.length !== 1 ? "select 1 card" : "not this card";
   }
 
   function drawControls() {
     const cards = chosen();
-    const melds = legalOf("meld");
-    const discards = legalOf("discard");
-    // Each control is enabled by the legal actions that go through it; lit when the
-    // selection makes one of them.
+    // Each control is enabled by the legal actions that go through it, Meld and Discard by
+    // the one the selection makes (pressing one never only brings a refusal); lit when enabled.
     $("draw").disabled = !isLegal("draw");
     $("draw").classList.toggle("lit", isLegal("draw"));
     $("pass").disabled = !isLegal("pass");
     $("pass").classList.toggle("lit", isLegal("pass"));
     $("pass").classList.toggle("hinted", Boolean(hinted && hinted.action === "pass"));
-    $("meld").disabled = !melds.length || cards.length < 3;
-    $("meld").classList.toggle("lit", Boolean(meldAction()));
-    setLabel($("meld"), "Meld", cards.length >= 3 ? cards : []);
-    $("discard").disabled = !discards.length || cards.length !== 1;
-    $("discard").classList.toggle("lit", cards.length === 1 && isLegal("discard " + cards[0]));
-    setLabel($("discard"), "Discard", cards.length === 1 ? cards : []);
+    const meld = Boolean(meldAction());
+    $("meld").disabled = !meld;
+    $("meld").classList.toggle("lit", meld);
+    setLabel($("meld"), "Meld", cards.length >= 3 ? cards : [], meldWhy(cards));
+    const discard = cards.length === 1 && isLegal("discard " + cards[0]);
+    $("discard").disabled = !discard;
+    $("discard").classList.toggle("lit", discard);
+    setLabel($("discard"), "Discard", cards.length === 1 ? cards : [], discardWhy(cards));
     if ($("hint")) $("hint").disabled = !hintsOn || !myTurn() || queue.length > 0;
     $("clear").disabled = cards.length === 0;
     const said = frame.legal_text || [];
@@ -669,7 +707,8 @@
       if (frame.phase === "draw") return isLegal("draw") ? "Your turn: draw from the stock or take from the discard pile." : "Your turn: the stock is empty: take from the discard pile or pass.";
       return "Your turn: meld, lay off, or discard one card.";
     }
-    return "Waiting for " + SEATS[frame.turn] + (frame.names[frame.turn] !== SEATS[frame.turn] ? " (" + frame.names[frame.turn] + ")" : "") + ".";
+    const who = seatName(frame.turn);
+    return thinking(frame.turn) ? who + ", the " + botName(frame.seats[frame.turn]) + " bot, is thinking…" : "Waiting for " + who + ".";
   }
 
   // --- keyboard focus ----------------------------------------------------------------------
