@@ -2,8 +2,10 @@
 
 A bot is any callable that takes a :class:`~persian_rummy.PlayerView` of the seat to move and
 returns one of :func:`legal_actions(view) <persian_rummy.legal_actions>`. Bots see only what
-their seat may see (R27) and draw every random choice from their own seeded generator, so a
-bot built with the same seed plays the same game again. A bot may say more, each in a typed
+their seat may see (R27) and draw every random choice from a generator seeded by their own
+seed and what their seat has seen (:func:`~persian_rummy.worlds.seat_seed`), never by the
+deck's seed: a bot built with the same seed plays the same game again, and one bot asked for
+several seats answers each as a fresh bot for that seat would. A bot may say more, each in a typed
 protocol: that it reads the public history (:class:`HistoryBot`), which rules it plays
 (:class:`RulesBot`), that its class is made from each seat's seed (:class:`SeededBotClass`);
 :meth:`Player.of` reads what it says once, and the arena, the table server and the command
@@ -67,7 +69,7 @@ from persian_rummy.errors import (
 from persian_rummy.rules import Rules
 from persian_rummy.state import Phase, team_of
 from persian_rummy.view import InfoState, PlayerView
-from persian_rummy.worlds import determinize
+from persian_rummy.worlds import determinize, seat_seed
 
 # determinize belongs to persian_rummy.worlds; it is exported here too, for code that imports it with the bots.
 __all__ = [
@@ -100,7 +102,8 @@ def _legal(view: PlayerView) -> tuple[Action, ...]:
 
 
 class RandomBot:
-    """Plays a uniformly random legal action, from ``random.Random(seed)``.
+    """Plays a uniformly random legal action, drawn from its seed and the view
+    (:func:`~persian_rummy.worlds.seat_seed`).
 
     >>> from persian_rummy import new_game
     >>> bot = RandomBot(7)
@@ -110,18 +113,18 @@ class RandomBot:
     RandomBot(seed=7)
     """
 
-    __slots__ = ("_rng", "seed")
+    __slots__ = ("seed",)
 
     #: The arena makes this class for each seat from the seat's seed when the class itself is
     #: given as a bot spec (``run_match(GreedyBot, ...)``), as :class:`~persian_rummy.arena.BotFactory` would.
     made_from_seed: Final = True
 
     def __init__(self, seed: int = 0) -> None:
-        self.seed = seed = bot_seed("RandomBot", seed)
-        self._rng = random.Random(seed)
+        self.seed = bot_seed("RandomBot", seed)
 
     def __call__(self, view: PlayerView) -> Action:
-        return self._rng.choice(_legal(view))
+        actions = _legal(view)
+        return actions[0] if len(actions) == 1 else random.Random(seat_seed(self.seed, view)).choice(actions)
 
     def __repr__(self) -> str:
         return f"RandomBot(seed={self.seed})"
@@ -192,8 +195,9 @@ class MonteCarloBot:
     one move is bounded work whatever a spec asks (``mc:samples=`` and fifty nines raises
     :class:`~persian_rummy.InvalidArgumentError`). The defaults (4, 4, 3) take a few milliseconds per choice, so a
     2,000-game match against it runs in minutes on two cores; more samples and a longer
-    horizon play better and cost proportionally more. All sampling comes from
-    ``random.Random(seed)``.
+    horizon play better and cost proportionally more. Each choice's sampling comes from
+    ``random.Random(seat_seed(seed, seen))``: its seed and what its seat has seen
+    (:func:`~persian_rummy.worlds.seat_seed`).
 
     With ``history=1`` (``make_bot("mc:history=1")``) the bot reads the public history too: it
     sets ``takes_info_state``, so :func:`~persian_rummy.arena.play_game` hands it the seat's
@@ -208,7 +212,7 @@ class MonteCarloBot:
     DrawStock()
     """
 
-    __slots__ = ("_rng", "candidates", "history", "horizon", "samples", "seed", "takes_info_state")
+    __slots__ = ("candidates", "history", "horizon", "samples", "seed", "takes_info_state")
 
     #: The arena makes this class for each seat from the seat's seed when the class itself is
     #: given as a bot spec (``run_match(GreedyBot, ...)``), as :class:`~persian_rummy.arena.BotFactory` would.
@@ -234,7 +238,6 @@ class MonteCarloBot:
         self.history = history
         #: With ``history=1`` the arena hands the bot its InfoState (see arena.play_game).
         self.takes_info_state = bool(history)
-        self._rng = random.Random(seed)
 
     def __call__(self, view: PlayerView | InfoState) -> Action:
         if isinstance(view, InfoState):
@@ -266,8 +269,9 @@ class MonteCarloBot:
     def _search(self, view: PlayerView | InfoState, options: Sequence[Action]) -> Action:
         team = team_of(view.seat)
         totals = [0.0] * len(options)
+        rng = random.Random(seat_seed(self.seed, view))
         for _ in range(self.samples):
-            world = determinize(view, self._rng)
+            world = determinize(view, rng)
             for position, action in enumerate(options):
                 totals[position] += greedy_rollout(play(world, action), self.horizon, team)
         best = max(range(len(options)), key=lambda position: (totals[position], -position))

@@ -70,6 +70,7 @@ from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, Persia
 from persian_rummy.observation import OBSERVATION_SHAPE, observation_tensor
 from persian_rummy.rules import Rules
 from persian_rummy.view import PlayerView
+from persian_rummy.worlds import seat_seed
 
 __all__ = [
     "FORMAT_VERSION",
@@ -610,7 +611,8 @@ class NeuralBot:
     :func:`~persian_rummy.observation.observation_tensor` through the network, the illegal
     actions masked out (:func:`~persian_rummy.encoding.legal_flags`), then the action of the
     highest logit (``temperature=0``, the default) or one drawn from the softmax of the logits
-    over ``temperature`` with a generator seeded by ``seed``. It refuses a view of other rules
+    over ``temperature`` with a generator seeded by ``seed`` and the view
+    (:func:`~persian_rummy.worlds.seat_seed`: never by the hidden cards or the deck's seed). It refuses a view of other rules
     than the policy's (:class:`~persian_rummy.InvalidArgumentError`).
 
     >>> from persian_rummy import new_game
@@ -632,7 +634,6 @@ class NeuralBot:
         self.policy = policy
         self.seed = seed
         self.temperature = float(temperature)
-        self._random = np.random.default_rng(seed)
 
     @classmethod
     def load(
@@ -665,7 +666,8 @@ class NeuralBot:
         if self.temperature == 0:
             return ACTIONS[int(legal[int(np.argmax(logits))])]
         weights = np.exp((logits - logits.max()) / self.temperature)
-        return ACTIONS[int(self._random.choice(legal, p=weights / weights.sum()))]
+        random = np.random.default_rng(seat_seed(self.seed, view))
+        return ACTIONS[int(random.choice(legal, p=weights / weights.sum()))]
 
     @property
     def label(self) -> str:

@@ -51,7 +51,7 @@ from persian_rummy.policy import Policy, shipped_policy
 from persian_rummy.rules import Rules
 from persian_rummy.state import GameState, Phase, team_of
 from persian_rummy.view import InfoState, PlayerView
-from persian_rummy.worlds import determinize
+from persian_rummy.worlds import determinize, seat_seed
 
 __all__ = ["CLEAR", "ROLLOUT_LIMIT", "SURE", "WIN_VALUE", "ExpertBot"]
 
@@ -114,8 +114,9 @@ class ExpertBot:
     "Playing strength" page). Decisions where the policy is sure and forced moves are
     answered at once. The bot reads only the view
     it is given, or the information state (it sets ``takes_info_state``, so the arena hands
-    it one); all its sampling comes from ``random.Random(seed)``, so the same seed plays the
-    same game again. It refuses a view of other rules than the policy's
+    it one); each decision's sampling comes from its seed and what its seat has seen
+    (:func:`~persian_rummy.worlds.seat_seed`), so the same seed plays the same game again and
+    one bot asked for several seats answers each as a fresh bot would. It refuses a view of other rules than the policy's
     (:class:`~persian_rummy.PolicyFileError`).
 
     >>> from persian_rummy import new_game
@@ -123,7 +124,7 @@ class ExpertBot:
     DrawStock()
     """
 
-    __slots__ = ("_network", "_rng", "candidates", "horizon", "policy", "samples", "seed")
+    __slots__ = ("_network", "candidates", "horizon", "policy", "samples", "seed")
 
     #: The arena hands this bot its seat's information state (the view and the public history).
     takes_info_state: Final = True
@@ -154,7 +155,6 @@ class ExpertBot:
         self.seed = seed
         self.policy = shipped_policy() if policy is None else policy
         self._network = _Network(self.policy)
-        self._rng = random.Random(seed)
 
     def require_rules(self, rules: Rules) -> None:
         """Refuse (:class:`~persian_rummy.PolicyFileError`) to play under other rules than the
@@ -197,11 +197,12 @@ class ExpertBot:
         """The position in ``candidates`` of the action to play: the policy's choice (the
         first) unless another did better in the same ``samples`` worlds by more than
         :data:`CLEAR` standard errors of the paired differences."""
+        rng = random.Random(seat_seed(self.seed, view))
         starts: list[GameState] = []
         for _ in range(self.samples):
-            world = determinize(view, self._rng)
+            world = determinize(view, rng)
             starts.extend(play(world, ACTIONS[index]) for index in candidates)
-        values = self._rollouts(starts, team_of(seat)).reshape(self.samples, len(candidates))
+        values = self._rollouts(starts, team_of(seat), rng).reshape(self.samples, len(candidates))
         differences = values[:, 1:] - values[:, :1]
         gains = differences.mean(axis=0)
         if self.samples > 1:
@@ -209,7 +210,7 @@ class ExpertBot:
         best = int(np.argmax(gains))  # the first of equal gains
         return best + 1 if gains[best] > 0 else 0
 
-    def _rollouts(self, states: list[GameState], team: int) -> npt.NDArray[np.float64]:
+    def _rollouts(self, states: list[GameState], team: int, rng: random.Random) -> npt.NDArray[np.float64]:
         """Play the policy from each state, all of them a step at a time, and value the leaves
         for ``team``."""
         valued = self.policy.has_value
@@ -219,7 +220,7 @@ class ExpertBot:
         live = []
         for number, state in enumerate(states):
             if valued and state.phase is Phase.ROUND_OVER:
-                states[number] = state = next_deal(state, self._rng.getrandbits(63))
+                states[number] = state = next_deal(state, rng.getrandbits(63))
             if state.phase.is_live:
                 live.append(number)
             else:
@@ -234,7 +235,7 @@ class ExpertBot:
                 if state.current_player != mover:
                     turns[number] -= 1
                 if valued and state.phase is Phase.ROUND_OVER:
-                    state = next_deal(state, self._rng.getrandbits(63))  # a value reaches past the deal
+                    state = next_deal(state, rng.getrandbits(63))  # a value reaches past the deal
                 states[number] = state
                 if not state.phase.is_live:
                     results[number] = self._final(state, team)

@@ -24,6 +24,7 @@ order.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -38,7 +39,27 @@ from persian_rummy.melds import extensions
 from persian_rummy.state import SHARED_FIELDS, GameState, Phase
 from persian_rummy.view import InfoState, PlayerView
 
-__all__ = ["cards_to_complete", "determinize", "fill_hidden", "unseen_cards"]
+__all__ = ["cards_to_complete", "determinize", "fill_hidden", "seat_seed", "unseen_cards"]
+
+
+def seat_seed(seed: int | str, seen: PlayerView | InfoState) -> int:
+    """The seed of one decision of a bot: from the bot's own ``seed`` and what its seat has
+    seen (the view's position string, and the public history when it is given an
+    :class:`~persian_rummy.InfoState`), the same on every platform and in every process.
+
+    A bot that draws its decision's randomness from ``random.Random(seat_seed(seed, seen))``
+    depends on nothing its seat cannot see (R27): not the hidden cards, not the seed the deck
+    was shuffled from, not the other seats it was asked for before. One bot shared by several
+    seats answers each as a fresh bot for that seat would, and a game replays from the bots'
+    seeds alone (a 128-bit whole number).
+
+    >>> from persian_rummy import new_game
+    >>> view = new_game(5).view(1)
+    >>> seat_seed(0, view) == seat_seed(0, InfoState.start(view)) != seat_seed(1, view)
+    True
+    """
+    text = str(seen) if isinstance(seen, InfoState) else seen.position()
+    return int.from_bytes(hashlib.blake2b(f"{seed!r}\n{text}".encode(), digest_size=16).digest(), "big")
 
 
 def unseen_cards(seen: Iterable[Card]) -> list[Card]:

@@ -280,11 +280,15 @@ def test_montecarlo_follows_greedy_for_melds_and_lay_offs() -> None:
     assert MonteCarloBot(0, samples=2)(state.view(1)) == MeldCards("Js Jh Jd Jc")
 
 
-def test_montecarlo_only_searches_real_choices() -> None:
-    # One legal draw: no sampling needed, the answer is immediate (its generator is untouched).
+def test_montecarlo_only_searches_real_choices(monkeypatch: pytest.MonkeyPatch) -> None:
+    # One legal draw: no sampling needed, the answer is immediate (no world is dealt).
+    import persian_rummy.bots
+
+    dealt: list[object] = []
+    monkeypatch.setattr(persian_rummy.bots, "determinize", lambda *given: dealt.append(given))
     bot = MonteCarloBot(0)
     assert bot(new_game(1).view(1)) == DrawStock()
-    assert bot._rng.getstate() == random.Random(0).getstate()
+    assert dealt == []
 
 
 @pytest.mark.parametrize("knob", ["samples", "horizon", "candidates"])

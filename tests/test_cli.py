@@ -451,9 +451,9 @@ def test_play_plays_the_level_chosen_and_the_default_level_otherwise(
     asked: list[list[str]] = []
     real = _play.bots_for
 
-    def recording(specs: list[str], seed: object, rules: object = None) -> object:
+    def recording(specs: list[str], rules: object = None) -> object:
         asked.append(list(specs))
-        return real(specs, seed, rules)  # type: ignore[arg-type]
+        return real(specs, rules)  # type: ignore[arg-type]
 
     monkeypatch.setattr(_play, "bots_for", recording)
     for argv, expected in [([], [DEFAULT_LEVEL]), (["--level", "easy"], ["easy"]), (["--bot", "mc"], ["mc"])]:
@@ -504,7 +504,7 @@ def test_r27_play_hands_the_expert_level_its_information_state(
             view = given.view if isinstance(given, InfoState) else given
             return GreedyBot()(view)
 
-    monkeypatch.setattr(_play, "bots_for", lambda specs, seed, rules=None: [Recorder(seat) for seat in range(4)])
+    monkeypatch.setattr(_play, "bots_for", lambda specs, rules=None: [Recorder(seat) for seat in range(4)])
     _scripted(monkeypatch, "1\n" * 12 + "quit\n")
     code, _, _ = _run(capsys, "play", "--seed", "3", "--seat", "2")
     assert code == 0 and seen

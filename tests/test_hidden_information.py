@@ -256,3 +256,59 @@ def test_r27_information_state_errors_do_not_name_another_seats_cards() -> None:
             call()
         assert "a view of seat 1" in str(caught.value)
         assert not any(str(card) in str(caught.value) for card in other.hand)
+
+
+def _stochastic_bots() -> list[tuple[str, object]]:
+    # Every bundled bot that draws random numbers, at small knobs: a factory of a seed.
+    from persian_rummy.bots import MonteCarloBot, RandomBot
+    from persian_rummy.policy import NeuralBot, shipped_policy
+    from persian_rummy.search import ExpertBot
+
+    return [
+        ("random", RandomBot),
+        ("mc", lambda seed: MonteCarloBot(seed, samples=2, horizon=2)),
+        ("mc history", lambda seed: MonteCarloBot(seed, samples=2, horizon=2, history=1)),
+        ("neural warm", lambda seed: NeuralBot(shipped_policy(), seed, temperature=1.0)),
+        ("expert", lambda seed: ExpertBot(seed, samples=2, horizon=3)),
+    ]
+
+
+@pytest.mark.parametrize(("name", "make"), _stochastic_bots(), ids=[name for name, _ in _stochastic_bots()])
+def test_r27_a_bots_move_depends_on_its_seed_and_what_its_seat_saw_only(name: str, make: object) -> None:
+    # One bot plays every seat of a deal; then, for each of its decisions, a fresh bot of the
+    # same seed is asked the same information state in a world whose hidden cards (the other
+    # hands, the stock) were dealt again from another seed, after it was asked by another
+    # seat of another deal: it answers the same move (R27). Before, a bot's random stream ran
+    # on from its earlier choices, so a bot shared by the seats answered one seat according to
+    # the others' hands.
+    import random
+
+    from persian_rummy.worlds import determinize
+
+    assert callable(make)
+    shared = make(5)
+    takes_info = getattr(shared, "takes_info_state", False)
+    state = new_game(11)
+    infos = [InfoState.start(state, seat) for seat in range(4)]
+    asked: list[tuple[InfoState, object]] = []
+    for _ in range(60):
+        if not state.phase.is_live:
+            break
+        seat = state.current_player
+        given = infos[seat] if takes_info else infos[seat].view
+        action = shared(given)
+        asked.append((infos[seat], action))
+        state = play(state, action)
+        infos = [info.update(action, state) for info in infos]
+    other_deal = new_game(12)
+    changed = 0
+    for number, (info, action) in enumerate(asked):
+        world = determinize(info, random.Random(number))
+        changed += world.hands != state.hands
+        assert world.view(info.seat) == info.view  # the same information, other hidden cards
+        fresh = make(5)
+        mover = other_deal.current_player
+        fresh(InfoState.start(other_deal, mover) if takes_info else other_deal.view(mover))
+        again = InfoState(world.view(info.seat), info.history)
+        assert fresh(again if takes_info else again.view) == action, (name, number)
+    assert changed

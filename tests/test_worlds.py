@@ -144,3 +144,17 @@ def test_filling_keeps_the_known_places_and_gives_the_hidden_ones_the_cards_in_o
         place for place in places if place is not None
     ]
     assert [card for card, place in zip(filled, places, strict=True) if place is None] == cards[:hidden]
+
+
+def test_r27_a_decisions_seed_reads_the_bots_seed_and_what_its_seat_has_seen_only() -> None:
+    from persian_rummy import new_game
+    from persian_rummy.worlds import seat_seed
+
+    info = info_after(new_game(1), ["draw", "discard Jk"], seat=3)
+    world = determinize(info, random.Random(1))
+    assert world.hands != new_game(1).hands  # other hidden cards ...
+    same = InfoState(world.view(3), info.history)
+    assert seat_seed(4, same) == seat_seed(4, info)  # ... the same seed
+    assert len({seat_seed(4, info), seat_seed(5, info), seat_seed(4, info.view), seat_seed("4", info)}) == 4
+    later = info_after(new_game(1), ["draw", "discard Jk", "draw"], seat=3)
+    assert seat_seed(4, later) != seat_seed(4, info)

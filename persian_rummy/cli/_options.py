@@ -13,7 +13,6 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import Final, TextIO
 
-from persian_rummy.arena import derived_seed
 from persian_rummy.bots import BOTS, LEVELS, Bot
 from persian_rummy.cli._user_bots import build
 from persian_rummy.dealing import Seed, shuffled_deck
@@ -74,12 +73,10 @@ def seed_option(text: str) -> Seed:
 _SEED_DIGITS: Final = 1200
 
 
-def _bot_seed(seed: Seed) -> int:
-    # The bots' seeds are whole numbers: a text seed is hashed to one, the same everywhere.
-    return seed if isinstance(seed, int) else derived_seed("bots", seed)
-
-
-def bots_for(specs: Sequence[str], seed: Seed, rules: Rules | None = None) -> list[Bot]:
+def bots_for(specs: Sequence[str], rules: Rules | None = None) -> list[Bot]:
+    # Each bot's seed is its seat's number: fixed, so a game replays from its own seed, and
+    # never the game's seed, which shuffles the deck (a bot's randomness says nothing about the
+    # deal). Its choices differ game to game because they draw from what its seat has seen.
     if len(specs) == 1:
         per_seat = [specs[0]] * 4
     elif len(specs) == 2:
@@ -91,7 +88,7 @@ def bots_for(specs: Sequence[str], seed: Seed, rules: Rules | None = None) -> li
             f"give one bot (every seat), two (North-South, East-West) or four (by seat), not {len(specs)}"
         )
     # A name of BOTS, or a user's own bot as module:name (see arena.build_bot).
-    return [build(spec, _bot_seed(seed) * 4 + seat, rules=rules) for seat, spec in enumerate(per_seat)]
+    return [build(spec, seat, rules=rules) for seat, spec in enumerate(per_seat)]
 
 
 def lineup(specs: Sequence[str]) -> str:
@@ -185,7 +182,7 @@ def rules_and_bots(args: argparse.Namespace) -> Rules:
     if args.bot is None:
         args.bot = list(args.default_bots)
     rules = Rules.parse(args.rules)
-    bots_for(args.bot, 0, rules)  # the names, and the rules each bot can play
+    bots_for(args.bot, rules)  # the names, and the rules each bot can play
     return rules
 
 

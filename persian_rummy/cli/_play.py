@@ -244,7 +244,7 @@ def _play(
 def _play_game(seat: int, specs: Sequence[str], out: TextIO, style: Style, save: str | None, game: list[Game]) -> int:
     # ``game[0]`` is the game as it stands: every action is in it once it has been played.
     seed = game[0].seed
-    bots = bots_for(specs, seed)
+    bots = bots_for(specs)
     print(style.bold(f"Persian Rummy: you are {SEAT_NAMES[seat]} (seat {seat}); your partner is "
                      f"{SEAT_NAMES[partner_of(seat)]}."), file=out)  # fmt: skip
     print(f"Seed {seed}: {again(seed, seat, specs, game[0].rules)} deals this game again.", file=out)

@@ -138,7 +138,7 @@ def _print_game(seed: Seed, specs: Sequence[str], rules: Rules, out: TextIO, sty
             seat = before.current_player
             flush(seat, len(after.hands[seat]))
 
-    bots = bots_for(specs, seed)
+    bots = bots_for(specs)
     game = play_game(bots, seed, rules=rules, on_deal=on_deal, on_action=on_action)
     print(file=out)
     print(style.bold(f"{result_text(game.final)}."), file=out)
@@ -180,7 +180,7 @@ def _summarise(
 
     started = time.perf_counter()
     for number in range(games):
-        bots = bots_for(specs, seed + number)
+        bots = bots_for(specs)
         finals.append(play_game(bots, seed + number, rules=rules, on_deal=on_deal, on_action=on_action).final)
         if progress is not None:
             _progress(number + 1, games, started, progress)

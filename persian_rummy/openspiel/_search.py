@@ -22,6 +22,7 @@ from persian_rummy.openspiel._game import MARGIN_SCALE, PersianRummyGame, Persia
 from persian_rummy.openspiel._node import what
 from persian_rummy.rules import Rules
 from persian_rummy.view import InfoState, PlayerView
+from persian_rummy.worlds import seat_seed
 
 #: The most simulations an :class:`ISMCTSPlayer` runs for one choice (so one choice is bounded work).
 _SIMULATIONS_LIMIT: Final = 100_000
@@ -101,7 +102,9 @@ class ISMCTSPlayer:
     with a :class:`RolloutEvaluator` (``rollout``) at the leaves and the exploration constant
     ``uct_c``; a forced action is played without a search. It takes the seat's
     :class:`~persian_rummy.InfoState` (the arena passes it, ``takes_info_state``) or a bare
-    view (then it samples from the view alone). The same seed plays the same game.
+    view (then it samples from the view alone). Each choice's randomness comes from the seed
+    and what the seat has seen (:func:`~persian_rummy.worlds.seat_seed`): the same seed plays
+    the same game, and one player asked for several seats answers each as a fresh one would.
 
     The knobs are bounded, so that one choice is bounded work: ``simulations`` 2 to 100,000
     (OpenSpiel's search needs two: its first only expands the root),
@@ -128,32 +131,32 @@ class ISMCTSPlayer:
             )
         if type(uct_c) not in (float, int) or not 0.0 <= uct_c <= _UCT_C_LIMIT:
             raise InvalidArgumentError(f"uct_c must be a number from 0 to {_UCT_C_LIMIT}, not {what(uct_c)}")
-        self._evaluator = RolloutEvaluator(rollout=rollout, seed=seed)
+        RolloutEvaluator(rollout=rollout, seed=seed)  # its checks of the knobs, where they enter
         self.seed = seed
         self.simulations = simulations
         self.rollout = rollout
         self.uct_c = uct_c
-        self._rng = random.Random(seed)
         self._ismcts = ismcts
-        self._games: dict[Rules, tuple[PersianRummyGame, Any]] = {}
+        self._games: dict[Rules, PersianRummyGame] = {}
 
-    def _bot(self, rules: Rules) -> tuple[PersianRummyGame, Any]:
-        found = self._games.get(rules)
-        if found is None:
-            game = PersianRummyGame(attrs.asdict(rules))
-            bot = self._ismcts.ISMCTSBot(
-                game,
-                self._evaluator,
-                self.uct_c,
-                self.simulations,
-                random_state=np.random.RandomState(self._rng.getrandbits(32)),
-                allow_inconsistent_action_sets=True,
-            )
-            # The bot's own resampling draws from a sampler seeded by the clock; this one is seeded.
-            draw = self._rng.random
-            bot.set_resampler(lambda state, player: state.resample_from_infostate(player, draw))
-            found = self._games[rules] = (game, bot)
-        return found
+    def _bot(self, rules: Rules, rng: random.Random) -> tuple[PersianRummyGame, Any]:
+        # A search of its own for each decision, all its randomness drawn from ``rng``: the
+        # decision depends on the seed and what the seat has seen, never on earlier decisions.
+        game = self._games.get(rules)
+        if game is None:
+            game = self._games[rules] = PersianRummyGame(attrs.asdict(rules))
+        bot = self._ismcts.ISMCTSBot(
+            game,
+            RolloutEvaluator(rollout=self.rollout, seed=rng.getrandbits(63)),
+            self.uct_c,
+            self.simulations,
+            random_state=np.random.RandomState(rng.getrandbits(32)),
+            allow_inconsistent_action_sets=True,
+        )
+        # The bot's own resampling draws from a sampler seeded by the clock; this one is seeded.
+        draw = rng.random
+        bot.set_resampler(lambda state, player: state.resample_from_infostate(player, draw))
+        return game, bot
 
     def __call__(self, view: PlayerView | InfoState) -> Action:
         if not isinstance(view, PlayerView | InfoState):
@@ -162,8 +165,9 @@ class ISMCTSPlayer:
         actions = info.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        game, bot = self._bot(info.view.rules)
-        state = state_from_info(game, info, self._rng)
+        rng = random.Random(seat_seed(self.seed, info))
+        game, bot = self._bot(info.view.rules, rng)
+        state = state_from_info(game, info, rng)
         return int_to_action(int(bot.step(state)))
 
     def __repr__(self) -> str:

@@ -327,9 +327,7 @@ class Table:
         seed = secrets.randbits(128) if seed is None else seed
         dealer = secrets.randbelow(PLAYERS) if dealer is None else dealer
         game = Game.new(seed, rules=rules, dealer=dealer)
-        table = cls(
-            table_id or secrets.token_hex(8), tuple(seats), _check_names(names), _make_bots(seats, seed, rules), game
-        )
+        table = cls(table_id or secrets.token_hex(8), tuple(seats), _check_names(names), _make_bots(seats, rules), game)
         table._note_deal(game.state)
         return table
 
@@ -607,8 +605,11 @@ def _view_value(view: PlayerView) -> dict[str, Any]:
     return {**_VIEW_HEADER, **_CONVERTER.unstructure(view, PlayerView)}
 
 
-def _make_bots(seats: Sequence[str], seed: int, rules: Rules) -> tuple[Bot | None, ...]:
+def _make_bots(seats: Sequence[str], rules: Rules) -> tuple[Bot | None, ...]:
     # Given the rules, a bot trained for other rules (neural) is refused when the table is made.
+    # Each bot's seed is its seat's number, never the table's seed, which shuffles the deck: a
+    # bot draws each choice's randomness from its seed and what its seat has seen
+    # (worlds.seat_seed), so a resumed table's bots choose as the first ones would have.
     bots: list[Bot | None] = []
     for seat, kind in enumerate(seats):
         if not isinstance(kind, str):
@@ -617,5 +618,5 @@ def _make_bots(seats: Sequence[str], seed: int, rules: Rules) -> tuple[Bot | Non
             # A bot's knobs set its work per move: a stranger must not make the server think for hours.
             raise NotationError(f"a bot's knobs at a table are at most {MAX_KNOB}, not {kind[:80]!r}")
         # Never make_bot itself: a seat kind is never a policy file's path (server.seats).
-        bots.append(seat_bot(kind, seed + seat, rules))
+        bots.append(seat_bot(kind, seat, rules))
     return tuple(bots)
