@@ -50,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # waiting, which live uses
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "server"))
 
-from live import create_table, free_port, start_serve
+from live import create_table, free_port, start_serve, stop_serve
 from pgcluster import Cluster
 
 from persian_rummy.server.client import SeatClient
@@ -226,11 +226,9 @@ def measure(store: str, workers: int, tables: int, spectators: int, bot: str, se
             )
             client_cpu = time.process_time() - client_cpu
         finally:
-            server.kill()
-            server.wait(10)
-            for child in descendants(server.pid):
-                with contextlib.suppress(OSError):
-                    os.kill(child, 9)
+            # The workers are found while they are still the supervisor's children, and each
+            # is killed if the supervisor's orderly stop leaves it (it once left two, orphaned).
+            stop_serve(server, limit=30)
     latencies = sorted(latency * 1000 for client in clients for latency in client.latencies)
     if not latencies:
         raise SystemExit(f"{store}, {workers} workers: no action was acknowledged")
@@ -239,15 +237,6 @@ def measure(store: str, workers: int, tables: int, spectators: int, bot: str, se
         sum(client.finished for client in clients) // 4, sum(len(client.acks) for client in clients), elapsed,
         latencies, cpu, database, client_cpu,
     )  # fmt: skip
-
-
-def descendants(pid: int) -> list[int]:
-    """The processes under ``pid`` still running (a killed server's workers)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and (stat := _stat(int(entry.name))) is not None and int(stat[1]) == pid:
-            found.append(int(entry.name))
-    return found
 
 
 def table_of(figures: list[Figures]) -> str:

@@ -21,9 +21,15 @@ protocol and the security model.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import json
 import os
 import re
+import signal
+import sys
+import threading
+import time
 from typing import Any, Final
 
 import attrs
@@ -49,6 +55,10 @@ __all__ = ["Limits", "Server", "Store", "Table", "create_app", "serve", "worker_
 MAX_WORKERS: Final = 64
 # How serve() hands its settings to the worker processes it starts (they import the app anew).
 _SETTINGS: Final = "PERSIAN_RUMMY_SERVE"
+# ... and the process id of the supervisor they die with.
+_SUPERVISOR: Final = "PERSIAN_RUMMY_SUPERVISOR"
+#: Seconds a worker whose supervisor is gone gives its orderly stop before it ends at once.
+ORPHAN_SECONDS: Final = 10.0
 
 
 def _shown(db: str) -> str:
@@ -119,6 +129,7 @@ def serve(
         uvicorn.run(app, **options)
         return
     os.environ[_SETTINGS] = json.dumps({"db": db, "bot_delay": bot_delay, "limits": attrs.asdict(limits)})
+    os.environ[_SUPERVISOR] = str(os.getpid())
     uvicorn.run("persian_rummy.server:worker_app", factory=True, workers=workers, **options)
 
 
@@ -139,4 +150,32 @@ def worker_app() -> Any:
     """The application of one worker that :func:`serve` started (uvicorn calls it in each
     worker process), with the settings ``serve`` left in the environment."""
     settings = json.loads(os.environ[_SETTINGS])
+    if os.environ.get(_SUPERVISOR, "").isdigit():
+        _follow_supervisor(int(os.environ[_SUPERVISOR]))
     return create_app(settings["db"], bot_delay=settings["bot_delay"], limits=Limits(**settings["limits"]))
+
+
+def _follow_supervisor(supervisor: int) -> None:
+    """Stop this worker once its supervisor (process ``supervisor``) is gone, killed as it may
+    be (``kill -9``, the out-of-memory killer): an orphaned worker would keep the port and its
+    tables, and a server started again could not listen. On Linux the kernel sends the worker
+    SIGTERM as its parent dies (``PR_SET_PDEATHSIG``); everywhere, a thread looks twice a
+    second whether the worker's parent is still ``supervisor`` (it may have died before the
+    kernel was asked), sends SIGTERM then (uvicorn's orderly stop), and ends the process
+    :data:`ORPHAN_SECONDS` later if it is still running."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    threading.Thread(target=_watch, args=(supervisor,), name="persian-rummy supervisor", daemon=True).start()
+
+
+_PR_SET_PDEATHSIG: Final = 1
+
+
+def _watch(supervisor: int) -> None:
+    while os.getppid() == supervisor:
+        time.sleep(0.5)
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(ORPHAN_SECONDS)
+    os._exit(1)

@@ -6,8 +6,10 @@ message rates that the tests move themselves (:class:`PacedClock`)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -47,6 +49,49 @@ _SERVE_WITH_LIMITS = (
     "options.update((name, value) for name, value in json.loads(sys.argv[4]).items() if name in parameters); "
     "serve('127.0.0.1', int(sys.argv[1]), sys.argv[2], **options)"
 )
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` and that are not yet ended (Linux's ``/proc``;
+    none elsewhere): a server's workers."""
+    found = []
+    for entry in Path("/proc").iterdir() if Path("/proc/self/stat").exists() else ():
+        state = _state(entry.name) if entry.name.isdigit() else None
+        if state is not None and state[1] == pid and state[0] not in "ZX":
+            found.append(int(entry.name))
+    return found
+
+
+def is_running(pid: int) -> bool:
+    """Whether process ``pid`` runs (not ended, and not a zombie waiting to be reaped)."""
+    state = _state(str(pid))
+    return state is not None and state[0] not in "ZX"
+
+
+def _state(pid: str) -> tuple[str, int] | None:
+    # A process's state letter and parent, from /proc/PID/stat (after the command's parenthesis).
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return None
+    return fields[0], int(fields[1])
+
+
+def stop_serve(process: subprocess.Popen[bytes], *, limit: float = DEFAULT_LIMIT) -> None:
+    """Stop a server :func:`start_serve` started, its workers with it: Ctrl-C (uvicorn's
+    orderly stop, its workers first), then SIGKILL past ``limit`` seconds, to the workers too
+    (found before the supervisor is gone, while they are still its children)."""
+    workers = children_of(process.pid)
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(limit)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(limit)
+    for worker in workers:
+        with contextlib.suppress(OSError):
+            if is_running(worker):
+                os.kill(worker, signal.SIGKILL)
 
 
 def start_serve(

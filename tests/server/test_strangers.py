@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from live import execute, free_port, start_serve
+from live import execute, free_port, start_serve, stop_serve
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from waiting import DEFAULT_LIMIT, join, wait_until
@@ -344,8 +344,7 @@ def test_the_served_server_does_not_name_itself_nor_compress_frames(client_path:
         headers = asyncio.run(handshake_headers(f"ws://127.0.0.1:{port}/ws/no-such-token-here"))
         assert "server" not in headers and "sec-websocket-extensions" not in headers
     finally:
-        process.kill()
-        process.wait(10)
+        stop_serve(process)  # its workers too
 
 
 def test_a_frame_is_written_once_for_all_the_spectators(client_path: str, monkeypatch: pytest.MonkeyPatch) -> None:

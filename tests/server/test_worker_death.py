@@ -7,13 +7,14 @@ which joins the others."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import time
 from typing import Any
 
 import pytest
-from live import create_table, free_port, start_serve
+from live import children_of, create_table, free_port, is_running, start_serve, stop_serve
 from pgcluster import Cluster
 from waiting import WaitTimeout
 
@@ -98,12 +99,7 @@ def test_a_worker_killed_mid_game_loses_nothing_and_a_new_one_joins(pg_cluster: 
         )
         wait_for(lambda: finished(pg_cluster, url, bots["id"]), "the server's bots to finish their game")
     finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            server.wait(30)
-        except Exception:
-            server.kill()
-            server.wait(10)
+        stop_serve(server, limit=30)
     for table_id, group in clients.items():
         stored = actions(pg_cluster, url, table_id)
         acks = [(seq, action) for client in group for seq, action in client.acks.items()]
@@ -145,3 +141,27 @@ def replayed(row: tuple[Any, ...], stored: list[tuple[int, str]]) -> Table:
         table_id="replay", seats=json.loads(seats), rules=Rules.parse(rules), names=json.loads(names),
         seed=int(seed, 16), dealer=dealer, actions=stored,
     )  # fmt: skip
+
+
+@pytest.mark.thorough
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="the processes are read from Linux's /proc")
+def test_workers_whose_supervisor_is_killed_stop_and_leave_the_port(pg_cluster: Cluster) -> None:
+    # kill -9 of the supervisor (the out-of-memory killer does the same) left its workers
+    # running, orphaned, on the port and the tables; now each stops, and the port is free.
+    url, port = pg_cluster.database(), free_port()
+    server = start_serve(url, port, workers=WORKERS)
+    workers: list[int] = []
+    try:
+        wait_for(lambda: len(listening_workers(pg_cluster, url)) == WORKERS, "every worker to listen")
+        workers = children_of(server.pid)
+        assert set(listening_workers(pg_cluster, url)) <= set(workers)
+        server.kill()
+        server.wait(LIMIT)
+        wait_for(lambda: not any(is_running(worker) for worker in workers), "the orphaned workers to stop")
+        again = start_serve(url, port)  # the port is free again
+        stop_serve(again)
+    finally:
+        stop_serve(server)
+        for worker in workers:  # never leave one behind, even when the test fails
+            with contextlib.suppress(OSError):
+                os.kill(worker, signal.SIGKILL)
