@@ -106,7 +106,7 @@ nitpick_ignore_regex = [
     # and signatures may name them, unlinked.
     (
         r"py:.*",
-        r"(persian_rummy\.server\.)?(protocol|tables|store|postgres|storage|quotas|connections|live|hub|app|pages|hints|levels|client)(\..*)?",
+        r"(persian_rummy\.server\.)?(protocol|tables|store|postgres|storage|quotas|connections|live|keeper|commits|turns|sockets|hub|app|pages|hints|levels|seats|client)(\..*)?",
     ),
     (r"py:class", r"(LogEntry|LogTexts|Storage|LiveTable|TokenBucket)"),
     # Type variables and aliases, which autodoc names but does not document.

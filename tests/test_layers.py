@@ -70,14 +70,21 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "server.quotas",
         "server.limits",  # the old name of server.quotas, kept with a deprecation warning
         "server.seats",  # what a seat may be at a served table, and its bots' budget
-        "server.tables",
-        # what the hub asks of a database, then SQLite's and PostgreSQL's answers
+        # what the hub asks of a database (in rows, knowing nothing of the live table), then
+        # SQLite's and PostgreSQL's answers; the live table is made from the rows above them
         "server.storage",
         "server.store",
         "server.postgres",
+        "server.tables",
         "server.connections",
         "server.live",
         "server.hints",
+        # the hub's parts, each one job: the tables in memory, the commit protocol and the
+        # workers' notices, the bots' moves, the WebSockets; then the hub that wires them
+        "server.keeper",
+        "server.commits",
+        "server.turns",
+        "server.sockets",
         "server.hub",
         "server.pages",
         "server.app",

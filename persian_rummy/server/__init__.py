@@ -5,12 +5,16 @@ own view (needs the ``[server]`` extra: Starlette, uvicorn, websockets).
 application for any ASGI server. The pieces: :mod:`~persian_rummy.server.protocol` (the
 protocol's version, names and codes, and the encoder of frames),
 :mod:`~persian_rummy.server.tables` (a game and what each seat is sent),
-:mod:`~persian_rummy.server.store` (SQLite persistence), :mod:`~persian_rummy.server.postgres` (PostgreSQL, for several workers),
-:mod:`~persian_rummy.server.storage` (what the hub asks of either), :mod:`~persian_rummy.server.quotas`
-(what strangers may do), :mod:`~persian_rummy.server.connections` (the WebSockets and sending
-under a time limit), :mod:`~persian_rummy.server.live` (a table in play: its game, lock,
-connections and rematch), :mod:`~persian_rummy.server.hub` (the tables in play, the bots,
-the messages), :mod:`~persian_rummy.server.app` (the HTTP endpoints) and
+:mod:`~persian_rummy.server.storage` (what the hub asks of a database, in rows),
+:mod:`~persian_rummy.server.store` (SQLite, for one process), :mod:`~persian_rummy.server.postgres`
+(PostgreSQL, for several workers), :mod:`~persian_rummy.server.quotas` (what strangers may do),
+:mod:`~persian_rummy.server.connections` (the WebSockets and sending under a time limit),
+:mod:`~persian_rummy.server.live` (a table in play: its game, lock and connections),
+:mod:`~persian_rummy.server.keeper` (the tables in play, made, opened, expired),
+:mod:`~persian_rummy.server.commits` (the commit protocol and the workers' notices),
+:mod:`~persian_rummy.server.turns` (the bots' moves), :mod:`~persian_rummy.server.sockets`
+(the WebSockets' messages), :mod:`~persian_rummy.server.hub` (the server, wiring them),
+:mod:`~persian_rummy.server.app` (the HTTP endpoints) and
 :mod:`~persian_rummy.server.pages` (HTML). The "Serving games" page of the docs describes the
 protocol and the security model.
 
@@ -30,6 +34,7 @@ import signal
 import sys
 import threading
 import time
+import warnings
 from typing import Any, Final
 
 import attrs
@@ -46,10 +51,10 @@ from persian_rummy.server.app import create_app
 from persian_rummy.server.hub import Server
 from persian_rummy.server.quotas import Limits
 from persian_rummy.server.storage import StoreUnavailable
-from persian_rummy.server.store import Store
+from persian_rummy.server.store import SqliteStore
 from persian_rummy.server.tables import Table
 
-__all__ = ["Limits", "Server", "Store", "Table", "create_app", "serve", "worker_app"]
+__all__ = ["Limits", "Server", "SqliteStore", "Table", "create_app", "serve", "worker_app"]
 
 #: The most worker processes ``serve`` runs.
 MAX_WORKERS: Final = 64
@@ -179,3 +184,16 @@ def _watch(supervisor: int) -> None:
     os.kill(os.getpid(), signal.SIGTERM)
     time.sleep(ORPHAN_SECONDS)
     os._exit(1)
+
+
+def __getattr__(name: str) -> object:
+    # Deprecated names, each still given with a warning that names its new one.
+    if name == "Store":
+        warnings.warn(
+            "persian_rummy.server.Store is now persian_rummy.server.SqliteStore (the SQLite database as the hub "
+            "uses it, every read and write a coroutine); the old name will go in a later release",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return SqliteStore
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -45,8 +45,8 @@ from persian_rummy.server.pages import created, lobby, problem, table_page
 from persian_rummy.server.protocol import HUMAN
 from persian_rummy.server.quotas import DEFAULT_LIMITS, CapacityError, Limits, client_address
 from persian_rummy.server.seats import check_seats
-from persian_rummy.server.storage import Storage, StoreUnavailable
-from persian_rummy.server.store import SQLiteStorage, Store
+from persian_rummy.server.storage import Database, StoreUnavailable
+from persian_rummy.server.store import SqliteStore
 from persian_rummy.state import PLAYERS, SEAT_NAMES
 
 __all__ = ["create_app", "open_storage"]
@@ -325,32 +325,28 @@ _ROUTES: Final = [
 ]
 
 
-def open_storage(db: str | Store | Storage) -> Storage:
+def open_storage(db: str | Database) -> Database:
     """The database ``db`` names: a PostgreSQL URL (``postgresql://USER@HOST/DB``, for one
     worker or several), else the path of a SQLite file (one process); or the
-    :class:`~persian_rummy.server.store.Store` or
-    :class:`~persian_rummy.server.storage.Storage` given.
+    :class:`~persian_rummy.server.storage.Database` given.
 
     >>> type(open_storage(":memory:")).__name__
-    'SQLiteStorage'
+    'SqliteStore'
     """
-    if isinstance(db, Storage):
+    if isinstance(db, Database):
         return db
-    if isinstance(db, str) and db.startswith(("postgresql://", "postgres://")):
+    if db.startswith(("postgresql://", "postgres://")):
         from persian_rummy.server.postgres import PostgresStore
 
         return PostgresStore(db)
-    if isinstance(db, Store):
-        return SQLiteStorage(db)
     try:
-        store = Store(db)
+        return SqliteStore(db)
     except (sqlite3.Error, ValueError, OSError) as error:  # no such folder, not a database, a null byte
         raise StoreUnavailable(f"the SQLite database {excerpt(db)} cannot be opened: {error}") from None
-    return SQLiteStorage(store)
 
 
 def create_app(
-    db: str | Store | Storage = "persian-rummy.sqlite3",
+    db: str | Database = "persian-rummy.sqlite3",
     *,
     bot_delay: float = 0.0,
     limits: Limits = DEFAULT_LIMITS,

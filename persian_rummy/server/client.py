@@ -37,7 +37,7 @@ from typing import Any
 
 from persian_rummy.arena import BotSpec, build_bot
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, PersianRummyError, excerpt
-from persian_rummy.server.protocol import PROTOCOL
+from persian_rummy.server.protocol import PROTOCOL, ActionMessage, encode_frame
 from persian_rummy.server.quotas import DEFAULT_LIMITS, Limits, TokenBucket
 from persian_rummy.view import PlayerView
 
@@ -159,4 +159,4 @@ class SeatClient:
         action = self.bot(PlayerView.from_json(json.dumps(frame["view"])))
         self._requests += 1
         self._sent[self._requests] = time.perf_counter()
-        return json.dumps({"type": "action", "action": str(action), "id": self._requests})
+        return encode_frame(ActionMessage(action, self._requests))

@@ -27,8 +27,9 @@ from persian_rummy.actions import Action
 from persian_rummy.bots import Bot, make_bot
 from persian_rummy.errors import PersianRummyError
 from persian_rummy.rules import Rules
-from persian_rummy.server.connections import Connection, error_frame, send_in_turn
+from persian_rummy.server.connections import Connection, send_in_turn
 from persian_rummy.server.live import LiveTable
+from persian_rummy.server.protocol import ErrorFrame, HintFrame, RequestId
 from persian_rummy.server.tables import Table, offer_text
 
 __all__ = ["HINTS_KEPT", "HINT_BOT", "Hints", "hint_bot", "hints_off"]
@@ -82,7 +83,7 @@ class Hints:
         """How many answers are kept."""
         return len(self._answers)
 
-    async def answer(self, live: LiveTable, connection: Connection, request_id: object) -> None:
+    async def answer(self, live: LiveTable, connection: Connection, request_id: RequestId) -> None:
         """Answer a seat's hint message (under the table's lock, as an action is played): the
         hint frame to the seat (``action`` and, in words, ``text``), and, the first time at
         this action number, the log's new entry to every connection; or an error frame that
@@ -91,11 +92,11 @@ class Hints:
         assert seat is not None  # a spectator's hint is refused when the message is parsed
         off = await asyncio.to_thread(hints_off, table)  # the first time, it loads the learned player
         if off is not None:
-            await connection.send(error_frame("hints_off", off, id=request_id))
+            await connection.send(ErrorFrame("hints_off", off, id=request_id))
             return
         state = table.state
         if not state.phase.is_live or state.current_player != seat:
-            await connection.send(error_frame("not_your_turn", "a hint is for your own turn", id=request_id))
+            await connection.send(ErrorFrame("not_your_turn", "a hint is for your own turn", id=request_id))
             return
         view = state.view(seat)  # the seat's own view: nothing of another hand (R27)
         key = (table.id, table.seq, seat)
@@ -112,5 +113,4 @@ class Hints:
             logged = len(table.entries)
             table.note_hint(seat, action)
             await send_in_turn(live.frames((logged, len(table.entries))))
-        frame = {"type": "hint", "id": request_id, "seq": table.seq, "action": str(action)}
-        await connection.send({**frame, "text": offer_text(view, action)})
+        await connection.send(HintFrame(request_id, table.seq, str(action), offer_text(view, action)))

@@ -26,8 +26,8 @@ from collections.abc import Sequence
 
 from persian_rummy.actions import Action
 from persian_rummy.game import Game
-from persian_rummy.server.connections import Connection, ack_frame, close_connection, error_frame
-from persian_rummy.server.protocol import CLOSE_CODES, PROTOCOL
+from persian_rummy.server.connections import Connection, close_connection
+from persian_rummy.server.protocol import CLOSE_CODES, Ack, ErrorFrame, RequestId, Welcome, encode_frame
 from persian_rummy.server.tables import Table
 from persian_rummy.state import PLAYERS, GameState
 
@@ -104,16 +104,7 @@ class LiveTable:
             if seat is not None and connection.window < self._windows.get(seat, 0):
                 await close_connection(connection, CLOSE_CODES["superseded"], _superseded())
                 return True
-            await connection.send(
-                {
-                    "type": "welcome",
-                    "protocol": PROTOCOL,
-                    "table": self.id,
-                    "seat": seat,
-                    "role": "spectator" if seat is None else "player",
-                    "names": list(self.table.names),
-                }
-            )
+            await connection.send(Welcome(self.id, seat, self.table.names))
             await connection.send_text(self.table.frames([seat])[0])
             if self._ended:  # let go while the frames went out: nothing to stay for
                 connection.closed = True
@@ -152,7 +143,7 @@ class LiveTable:
             del self._players[connection.seat]
 
     def commit(
-        self, action: Action, after: Game, sender: Connection | None = None, request_id: object = None
+        self, action: Action, after: Game, sender: Connection | None = None, request_id: RequestId = None
     ) -> _Sends:
         """Play ``action``, checked on the current game and stored, leading to ``after``
         (:meth:`~persian_rummy.server.tables.Table.commit`); returns what to send: its
@@ -167,7 +158,7 @@ class LiveTable:
         table = self.table
         before, logged = table.state, len(table.entries)
         table.commit(action, after)
-        sends: _Sends = [] if sender is None else [(sender, ack_frame(table.seq, action, request_id))]
+        sends: _Sends = [] if sender is None else [(sender, encode_frame(Ack(table.seq, str(action), request_id)))]
         if table.state.deal_number != before.deal_number and table.ended is not None:
             # The finished deal (its action and score), then the next deal's heading.
             heading = len(table.entries) - 1
@@ -206,5 +197,5 @@ class LiveTable:
         return list(connections)
 
 
-def _superseded() -> dict[str, str]:
-    return error_frame("superseded", "this seat was opened in another window")
+def _superseded() -> ErrorFrame:
+    return ErrorFrame("superseded", "this seat was opened in another window")

@@ -30,7 +30,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, cast
 
 from persian_rummy._extras import needs_extra
@@ -41,15 +41,19 @@ from persian_rummy.server.storage import (
     ActionRow,
     BadNotice,
     Conflict,
+    Database,
+    GroupCommit,
     Notice,
-    Storage,
+    StoredAction,
+    StoredTable,
     StoreUnavailable,
+    TableRow,
+    TokenRow,
     capacity_refusal,
     expiry_chunks,
     parse_notice,
+    token_digest,
 )
-from persian_rummy.server.store import token_digest
-from persian_rummy.server.tables import Table
 
 if TYPE_CHECKING:
     # psycopg's types take a query only as text known when the module is written (PEP 675).
@@ -140,7 +144,7 @@ _LIVE_WORKERS: Final = cast(  # type: ignore[redundant-cast]  # mypy reads Liter
       AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
 """,
 )
-_COLUMNS: Final = "id, rules, seed, dealer, seats, names, owner, extract(epoch FROM created)"
+_COLUMNS: Final = "id, rules, seed, dealer, seats, names, owner, extract(epoch FROM created), rematch_of"
 # The actions arriving together, stored in one statement with their tables' marks and the
 # notice of each table's last number (sent when the transaction commits).
 _STORE_ACTIONS: Final = f"""
@@ -165,6 +169,18 @@ _STORE_ACTIONS: Final = f"""
 _QUICK: Final = "set_config('synchronous_commit', 'off', true)"
 # The longest pause between two tries at the database's notices.
 _LAST_PAUSE: Final = 5.0
+
+
+def _stored(row: tuple[Any, ...], actions: tuple[StoredAction, ...]) -> StoredTable:
+    """A table's row as :data:`_COLUMNS` selects it, with its actions."""
+    table_id, rules, seed, dealer, seats, names, owner, created, rematch_of = row
+    return StoredTable(
+        TableRow(
+            table_id, Rules.parse(rules), int(seed, 16), dealer, tuple(json.loads(seats)), tuple(json.loads(names)),
+            owner, float(created), rematch_of,
+        ),
+        actions,
+    )  # fmt: skip
 
 
 async def schema_version(connection: psycopg.AsyncConnection[Any]) -> int:
@@ -205,49 +221,7 @@ async def migrate(connection: psycopg.AsyncConnection[Any], target: int = len(MI
     return had
 
 
-class _Batches:
-    """The commits of accepted actions, grouped: the rows that arrive while a commit runs are
-    committed together in the next, one commit at a time."""
-
-    def __init__(self, commit: Callable[[list[ActionRow]], Awaitable[list[BaseException | None]]]) -> None:
-        self._commit = commit
-        self._pending: list[tuple[ActionRow, asyncio.Future[None]]] = []
-        self._running = False
-        self._task: asyncio.Task[None] | None = None
-
-    async def add(self, row: ActionRow) -> None:
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[None] = loop.create_future()
-        self._pending.append((row, done))
-        if not self._running:
-            self._running = True
-            self._task = loop.create_task(self._run())
-        await done
-
-    async def _run(self) -> None:
-        try:
-            while self._pending:
-                batch, self._pending = self._pending, []
-                try:
-                    outcomes = await self._commit([row for row, _ in batch])
-                except Exception as error:  # not stored: each sender is told
-                    outcomes = [error] * len(batch)
-                for (_, done), outcome in zip(batch, outcomes, strict=True):
-                    if done.done():
-                        continue  # its sender went away meanwhile
-                    if outcome is None:
-                        done.set_result(None)
-                    else:
-                        done.set_exception(outcome)
-        finally:
-            self._running = False
-            for _, done in self._pending:  # cancelled (the server is closing)
-                if not done.done():
-                    done.set_exception(StoreUnavailable("the server is closing"))
-            self._pending = []
-
-
-class PostgresStore(Storage):
+class PostgresStore(Database):
     """The PostgreSQL database at ``url`` (``postgresql://USER@HOST/DB``, or any libpq
     connection string), through a pool of ``pool_size`` connections and one that listens to
     the other workers' notices. :meth:`start` opens it (waiting at most ``start_seconds`` for
@@ -260,7 +234,6 @@ class PostgresStore(Storage):
     shared = True
 
     def __init__(self, url: str, *, pool_size: int = 8, timeout: float = 5.0, start_seconds: float = 30.0) -> None:
-        super().__init__()
         self.url = url
         self.timeout = timeout
         self.start_seconds = start_seconds
@@ -277,7 +250,7 @@ class PostgresStore(Storage):
             # after the database is back stays under about 16 seconds.
             reconnect_timeout=30.0,
         )  # fmt: skip
-        self._batches = _Batches(self._commit)
+        self._commits = GroupCommit(self._store, retried=(Conflict,))
         self._worker = 0
         self._listening: asyncio.Task[None] | None = None
         self._heard = asyncio.Event()
@@ -375,14 +348,7 @@ class PostgresStore(Storage):
 
     # --- tables ------------------------------------------------------------------------------
 
-    async def add_table(
-        self,
-        table: Table,
-        tokens: Mapping[str, int | None],
-        *,
-        limits: Limits | None = None,
-        rematch_of: str | None = None,
-    ) -> None:
+    async def add_table(self, row: TableRow, tokens: Mapping[str, int | None], limits: Limits | None = None) -> None:
         try:
             async with self._connection() as connection, connection.transaction():
                 if limits is not None:
@@ -391,29 +357,29 @@ class PostgresStore(Storage):
                     cursor = await connection.execute(
                         "SELECT count(*), count(*) FILTER (WHERE owner = %s) FROM tables "
                         "WHERE NOT finished AND NOT expired",
-                        (table.owner,),
+                        (row.owner,),
                     )
                     counts = await cursor.fetchone()
                     total, owned = (0, 0) if counts is None else counts
-                    refusal = capacity_refusal(limits, total, owned if table.owner else 0)
+                    refusal = capacity_refusal(limits, total, owned if row.owner else 0)
                     if refusal is not None:
                         raise refusal
                 await connection.execute(
                     "INSERT INTO tables (id, rules, seed, dealer, seats, names, owner, created, touched, rematch_of) "
                     "VALUES (%s, %s, %s, %s, %s, %s, %s, to_timestamp(%s), to_timestamp(%s), %s)",
                     (
-                        table.id, str(table.rules), f"{table.seed:#x}", table.dealer, json.dumps(table.seats),
-                        json.dumps(table.names), table.owner, table.created, table.created, rematch_of,
+                        row.id, str(row.rules), f"{row.seed:#x}", row.dealer, json.dumps(list(row.seats)),
+                        json.dumps(list(row.names)), row.owner, row.created, row.created, row.rematch_of,
                     ),
                 )  # fmt: skip
                 async with connection.cursor() as cursor:
                     await cursor.executemany(
                         "INSERT INTO tokens (digest, table_id, seat) VALUES (%s, %s, %s)",
-                        [(token_digest(token), table.id, seat) for token, seat in tokens.items()],
+                        [(token_digest(token), row.id, seat) for token, seat in tokens.items()],
                     )
         except psycopg.errors.UniqueViolation as error:
-            if rematch_of is not None:
-                raise Conflict(f"the game at {rematch_of} has its rematch already") from None
+            if row.rematch_of is not None:
+                raise Conflict(f"the game at {row.rematch_of} has its rematch already") from None
             raise StoreUnavailable(f"the table could not be stored: {error}") from error
 
     async def add_token(self, token: str, table_id: str, seat: int | None) -> None:
@@ -423,65 +389,50 @@ class PostgresStore(Storage):
                 (token_digest(token), table_id, seat),
             )
 
-    async def find_token(self, token: str) -> tuple[str, int | None] | None:
+    async def find_token(self, token: str) -> TokenRow | None:
         rows = await self._rows(
             "SELECT tokens.table_id, tokens.seat FROM tokens JOIN tables ON tables.id = tokens.table_id "
             "WHERE digest = %s AND NOT expired",
             (token_digest(token),),
         )
-        return None if not rows else (rows[0][0], rows[0][1])
+        return None if not rows else TokenRow(rows[0][0], rows[0][1])
 
-    async def load(self, table_id: str) -> Table | None:
+    async def load(self, table_id: str) -> StoredTable | None:
         tables = await self._tables(f"SELECT {_COLUMNS} FROM tables WHERE id = %s AND NOT expired", (table_id,))
         return tables[0] if tables else None
 
-    async def unfinished(self) -> list[Table]:
+    async def unfinished(self) -> list[StoredTable]:
         return await self._tables(
             f"SELECT {_COLUMNS} FROM tables WHERE NOT finished AND NOT expired ORDER BY created, id", ()
         )
 
-    async def _tables(self, query: LiteralString, parameters: Sequence[Any]) -> list[Table]:
-        """The tables ``query`` selects (:data:`_COLUMNS`), each replayed to its last action."""
+    async def _tables(self, query: LiteralString, parameters: Sequence[Any]) -> list[StoredTable]:
+        """The tables ``query`` selects (:data:`_COLUMNS`), each with its actions."""
         async with self._connection() as connection:
             cursor = await connection.execute(query, parameters)
             rows = await cursor.fetchall()
             cursor = await connection.execute(
-                "SELECT table_id, seat, action FROM actions WHERE table_id = ANY(%s) ORDER BY table_id, seq",
+                "SELECT table_id, seq, seat, action FROM actions WHERE table_id = ANY(%s) ORDER BY table_id, seq",
                 ([row[0] for row in rows],),
             )
-            actions: dict[str, list[tuple[int, str]]] = {}
-            for table_id, seat, action in await cursor.fetchall():
-                actions.setdefault(table_id, []).append((seat, action))
-        tables = []
-        for table_id, rules, seed, dealer, seats, names, owner, created in rows:
-            table = Table.resume(
-                table_id=table_id,
-                seats=json.loads(seats),
-                rules=Rules.parse(rules),
-                names=json.loads(names),
-                seed=int(seed, 16),
-                dealer=dealer,
-                actions=actions.get(table_id, []),
-            )
-            table.owner = owner
-            table.created = float(created)
-            tables.append(table)
-        return tables
+            actions: dict[str, list[StoredAction]] = {}
+            for table_id, seq, seat, action in await cursor.fetchall():
+                actions.setdefault(table_id, []).append(StoredAction(seq, seat, action))
+        return [_stored(row, tuple(actions.get(row[0], ()))) for row in rows]
 
-    async def actions_after(self, seqs: Mapping[str, int]) -> dict[str, list[tuple[int, int, str]]]:
-        found: dict[str, list[tuple[int, int, str]]] = {table_id: [] for table_id in seqs}
-        if not seqs:
-            return found
-        rows = await self._rows(
-            "SELECT actions.table_id, actions.seq, actions.seat, actions.action FROM actions "
-            "JOIN unnest(%s::text[], %s::int[]) AS known (table_id, seq) "
-            "ON actions.table_id = known.table_id AND actions.seq > known.seq "
-            "ORDER BY actions.table_id, actions.seq",
-            (list(seqs), list(seqs.values())),
-        )
-        for table_id, seq, seat, action in rows:
-            found[table_id].append((seq, seat, action))
-        return found
+    async def actions_after(self, seqs: Mapping[str, int]) -> dict[str, tuple[StoredAction, ...]]:
+        found: dict[str, list[StoredAction]] = {table_id: [] for table_id in seqs}
+        if seqs:
+            rows = await self._rows(
+                "SELECT actions.table_id, actions.seq, actions.seat, actions.action FROM actions "
+                "JOIN unnest(%s::text[], %s::int[]) AS known (table_id, seq) "
+                "ON actions.table_id = known.table_id AND actions.seq > known.seq "
+                "ORDER BY actions.table_id, actions.seq",
+                (list(seqs), list(seqs.values())),
+            )
+            for table_id, seq, seat, action in rows:
+                found[table_id].append(StoredAction(seq, seat, action))
+        return {table_id: tuple(actions) for table_id, actions in found.items()}
 
     async def expire(self, now: float, limits: Limits) -> list[str]:
         async with self._connection() as connection, connection.transaction():
@@ -502,27 +453,7 @@ class PostgresStore(Storage):
     # --- actions -----------------------------------------------------------------------------
 
     async def add_action(self, row: ActionRow) -> None:
-        await self._batches.add(row)
-
-    async def _commit(self, rows: list[ActionRow]) -> list[BaseException | None]:
-        """Commit ``rows`` together or, when one of them is refused (its number is taken), the
-        others one by one: each row's outcome (``None`` when stored)."""
-        try:
-            await self._store(rows)
-            return [None] * len(rows)
-        except Conflict as conflict:
-            if len(rows) == 1:
-                return [conflict]
-        except StoreUnavailable as error:
-            return [error] * len(rows)
-        outcomes: list[BaseException | None] = []
-        for row in rows:
-            try:
-                await self._store([row])
-                outcomes.append(None)
-            except (Conflict, StoreUnavailable) as error:
-                outcomes.append(error)
-        return outcomes
+        await self._commits.add(row)
 
     async def _store(self, rows: list[ActionRow]) -> None:
         try:

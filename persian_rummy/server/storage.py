@@ -1,14 +1,17 @@
-"""What the hub asks of its database, whichever it is: :class:`Storage`, with two
-implementations, SQLite for one process (:class:`~persian_rummy.server.store.SQLiteStorage`)
+"""What the hub asks of its database, whichever it is: :class:`Database`, with two
+implementations, SQLite for one process (:class:`~persian_rummy.server.store.SqliteStore`)
 and PostgreSQL for several workers sharing the same tables
-(:class:`~persian_rummy.server.postgres.PostgresStore`); the errors a database answers with
+(:class:`~persian_rummy.server.postgres.PostgresStore`); the rows it takes and gives, frozen
+values that know nothing of the live table (:class:`TableRow`, :class:`StoredTable`,
+:class:`ActionRow`, :class:`StoredAction`, :class:`TokenRow`); the group commit both
+databases share (:class:`GroupCommit`); the errors a database answers with
 (:class:`~persian_rummy.server.storage.StoreUnavailable`, :class:`~persian_rummy.server.storage.Conflict`); and the :class:`~persian_rummy.server.storage.Notice` by which workers learn
 of each other's writes, parsed and checked like any input (:func:`~persian_rummy.server.storage.parse_notice`).
 
 The database decides the order of a table's actions: it stores action number ``seq`` of a
 table at most once (its key is the table and the number), so of two writers of the same
 number one stores it and the other gets :class:`~persian_rummy.server.storage.Conflict`, re-reads what was stored
-(:meth:`~persian_rummy.server.storage.Storage.actions_after`) and answers its client from there.
+(:meth:`~persian_rummy.server.storage.Database.actions_after`) and answers its client from there.
 
 >>> parse_notice('{"k":"a","t":"5f0c2a9e1b3d4c6a","s":12}')
 Notice(kind='a', table='5f0c2a9e1b3d4c6a', seq=12, seat=None, window=0, tables=())
@@ -17,20 +20,19 @@ Notice(kind='a', table='5f0c2a9e1b3d4c6a', seq=12, seat=None, window=0, tables=(
 from __future__ import annotations
 
 import abc
-import itertools
+import asyncio
+import hashlib
 import json
 import re
-from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
+import warnings
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, ClassVar, Final
 
 import attrs
 
 from persian_rummy.errors import PersianRummyError
+from persian_rummy.rules import Rules
 from persian_rummy.server.quotas import CapacityError, Limits
-
-if TYPE_CHECKING:
-    from persian_rummy.server.tables import Table
 
 __all__ = [
     "NOTICE_BYTES",
@@ -38,12 +40,18 @@ __all__ = [
     "ActionRow",
     "BadNotice",
     "Conflict",
+    "Database",
+    "GroupCommit",
     "Notice",
-    "Storage",
     "StoreUnavailable",
+    "StoredAction",
+    "StoredTable",
+    "TableRow",
+    "TokenRow",
     "capacity_refusal",
     "expiry_chunks",
     "parse_notice",
+    "token_digest",
 ]
 
 #: The longest notice a worker reads (PostgreSQL allows 8000 bytes; ours are under 200).
@@ -57,7 +65,31 @@ NOTICE_TABLES: Final = 40
 _MOST: Final = 2**31 - 1
 
 
-class ActionRow(NamedTuple):
+@attrs.frozen
+class TableRow:
+    """A table as the database keeps it: its id, rules, secret seed, first dealer, seat kinds
+    and names, the address of the client that created it (``owner``), when it was created
+    (seconds since the epoch) and the game it is the rematch of, if any. The live table
+    makes one (:meth:`~persian_rummy.server.tables.Table.row`) and is made from one
+    (:meth:`~persian_rummy.server.tables.Table.from_stored`).
+
+    >>> TableRow("t1", Rules(), 5, 0, ("human",) * 4, ("N", "E", "S", "W")).rematch_of is None
+    True
+    """
+
+    id: str
+    rules: Rules
+    seed: int
+    dealer: int
+    seats: tuple[str, ...]
+    names: tuple[str, ...]
+    owner: str = ""
+    created: float = 0.0
+    rematch_of: str | None = None
+
+
+@attrs.frozen
+class ActionRow:
     """One accepted action to store: its table, its number ``seq`` (1-based), the seat that
     played it, its text, whether it ended the game and whether a person (not a bot) played it.
 
@@ -71,6 +103,54 @@ class ActionRow(NamedTuple):
     action: str
     finished: bool = False
     person: bool = False
+
+
+@attrs.frozen
+class StoredAction:
+    """A stored action as it is read back: its number ``seq``, its seat and its text.
+
+    >>> StoredAction(1, 1, "draw").seq
+    1
+    """
+
+    seq: int
+    seat: int
+    action: str
+
+
+@attrs.frozen
+class StoredTable:
+    """A table as it is read back: its :class:`TableRow` and its actions in order.
+
+    >>> stored = StoredTable(TableRow("t1", Rules(), 5, 0, ("human",) * 4, ("N", "E", "S", "W")),
+    ...                      (StoredAction(1, 1, "draw"),))
+    >>> stored.row.id, [action.action for action in stored.actions]
+    ('t1', ['draw'])
+    """
+
+    row: TableRow
+    actions: tuple[StoredAction, ...] = ()
+
+
+@attrs.frozen
+class TokenRow:
+    """What a token opens: the table ``table_id`` and its ``seat`` (``None`` for a spectator).
+
+    >>> TokenRow("t1", None)
+    TokenRow(table_id='t1', seat=None)
+    """
+
+    table_id: str
+    seat: int | None
+
+
+def token_digest(token: str) -> str:
+    """The SHA-256 digest (hex) under which a token is stored (the token itself never is).
+
+    >>> token_digest("abc")[:12]
+    'ba7816bf8f01'
+    """
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class StoreUnavailable(PersianRummyError):
@@ -191,26 +271,24 @@ def parse_notice(text: str) -> Notice:
     raise BadNotice(f"a notice is one of kinds a, w, x, not {shown}")
 
 
-class Storage(abc.ABC):
-    """The database of a server, as the hub uses it: every method that reads or writes is a
-    coroutine, and any of them may raise :class:`~persian_rummy.server.storage.StoreUnavailable` when the database cannot
-    be reached (nothing was stored then). :attr:`shared` tells whether other processes serve
-    the same tables (their writes are then told by :class:`~persian_rummy.server.storage.Notice`).
-
-    The counts of open connections (:meth:`enter`, :meth:`leave`) are kept here, in memory
-    by default: a database shared by several workers keeps them where every worker counts.
+class Database(abc.ABC):
+    """The database of a server, as the hub uses it: it takes and gives rows
+    (:class:`TableRow`, :class:`StoredTable`, :class:`ActionRow`, :class:`StoredAction`,
+    :class:`TokenRow`), never the live table. Every method that reads or writes is a
+    coroutine, and any of them may raise :class:`~persian_rummy.server.storage.StoreUnavailable`
+    when the database cannot be reached (nothing was stored then). :attr:`shared` tells
+    whether other processes serve the same tables (their writes are then told by
+    :class:`~persian_rummy.server.storage.Notice`). Two implementations:
+    :class:`~persian_rummy.server.store.SqliteStore` (one process) and
+    :class:`~persian_rummy.server.postgres.PostgresStore` (several workers).
     """
 
     #: Whether other processes may serve the same tables (and write to the same database).
     shared: ClassVar[bool] = False
 
-    def __init__(self) -> None:
-        self._present: Counter[str] = Counter()
-        self._windows = itertools.count(1)
-
     async def start(self, listener: Callable[[Notice | None], None] | None = None) -> None:  # noqa: B027
         """Open the database (and, when it is shared, hand every other worker's notice to
-        ``listener``, and every notice after a lost connection: the hub then reads again
+        ``listener``, and ``None`` after a lost connection: the hub then reads again
         whatever it holds)."""
 
     @abc.abstractmethod
@@ -218,76 +296,150 @@ class Storage(abc.ABC):
         """Close the database."""
 
     @abc.abstractmethod
-    async def add_table(
-        self,
-        table: Table,
-        tokens: Mapping[str, int | None],
-        *,
-        limits: Limits | None = None,
-        rematch_of: str | None = None,
-    ) -> None:
+    async def add_table(self, row: TableRow, tokens: Mapping[str, int | None], limits: Limits | None = None) -> None:
         """Store a new table and the digests of its tokens (``token -> seat``, ``None`` for a
         spectator link) at once. With ``limits``, first count the tables in play (in all, and
         the table's owner's) and raise :class:`~persian_rummy.server.quotas.CapacityError`
-        at a limit, in the same transaction; with ``rematch_of``, raise :class:`~persian_rummy.server.storage.Conflict`
-        if that game has its rematch already."""
+        at a limit, in the same transaction; a row that is the rematch of a game
+        (:attr:`TableRow.rematch_of`) that has its rematch already raises
+        :class:`~persian_rummy.server.storage.Conflict`."""
 
     @abc.abstractmethod
     async def add_action(self, row: ActionRow) -> None:
         """Store an accepted action, committed before this returns (the actions that arrive
-        together are committed together). Raises :class:`~persian_rummy.server.storage.Conflict` when the table has an
-        action of that number already, :class:`~persian_rummy.server.storage.StoreUnavailable` when it was not stored."""
+        together are committed together, :class:`GroupCommit`). Raises
+        :class:`~persian_rummy.server.storage.Conflict` when the table has an action of that
+        number already, :class:`~persian_rummy.server.storage.StoreUnavailable` when it was
+        not stored."""
 
     @abc.abstractmethod
     async def add_token(self, token: str, table_id: str, seat: int | None) -> None:
         """Let ``token`` open ``seat`` of ``table_id`` too (nothing if it does already)."""
 
     @abc.abstractmethod
-    async def find_token(self, token: str) -> tuple[str, int | None] | None:
-        """The table and seat (``None`` for a spectator) a token opens, or ``None``."""
+    async def find_token(self, token: str) -> TokenRow | None:
+        """The table and seat a token opens, or ``None``."""
 
     @abc.abstractmethod
-    async def load(self, table_id: str) -> Table | None:
-        """The table with this id, replayed to its last stored action, or ``None``."""
+    async def load(self, table_id: str) -> StoredTable | None:
+        """The table with this id and its actions, or ``None`` (also when it expired)."""
 
     @abc.abstractmethod
-    async def actions_after(self, seqs: Mapping[str, int]) -> dict[str, list[tuple[int, int, str]]]:
+    async def actions_after(self, seqs: Mapping[str, int]) -> dict[str, tuple[StoredAction, ...]]:
         """For each table id in ``seqs``, its stored actions numbered after the number
-        given, as ``(seq, seat, action text)`` in order."""
+        given, in order."""
 
     @abc.abstractmethod
-    async def unfinished(self) -> list[Table]:
-        """Every table whose game is not over and that has not expired, replayed."""
+    async def unfinished(self) -> list[StoredTable]:
+        """Every table whose game is not over and that has not expired, with its actions."""
 
     @abc.abstractmethod
     async def expire(self, now: float, limits: Limits) -> list[str]:
-        """Mark expired the tables in play that are stale at ``now`` (seconds since the
-        epoch): created ``limits.unplayed_seconds`` ago with no action of a person, or with
-        no action at all for ``limits.idle_seconds``; returns their ids (and tells the other
-        workers)."""
+        """Mark expired, in one transaction, the tables in play that are stale at ``now``
+        (seconds since the epoch): created ``limits.unplayed_seconds`` ago with no action of
+        a person, or with no action at all for ``limits.idle_seconds``; returns their ids
+        (and tells the other workers). They are never replayed again and their tokens open
+        nothing."""
 
     @abc.abstractmethod
     async def rematch_of(self, table_id: str) -> str | None:
         """The id of the rematch of the game at ``table_id``, once one is made."""
 
+    @abc.abstractmethod
     async def open_window(self, table_id: str, seat: int) -> int:
         """A number for a new window of ``seat`` at ``table_id``, larger than every earlier
         window's (told to the other workers, whose earlier windows of the seat close)."""
-        return next(self._windows)
 
+    @abc.abstractmethod
     async def enter(self, key: str, limit: int) -> bool:
-        """Count one more open connection under ``key`` if fewer than ``limit`` are open;
-        whether it was counted."""
-        if self._present[key] >= limit:
-            return False
-        self._present[key] += 1
-        return True
+        """Count one more open connection under ``key`` if fewer than ``limit`` are open (on
+        every worker of the database); whether it was counted."""
 
+    @abc.abstractmethod
     async def leave(self, key: str) -> None:
         """Count one connection under ``key`` fewer."""
-        self._present[key] -= 1
-        if self._present[key] <= 0:
-            del self._present[key]
+
+
+class GroupCommit:
+    """The commits of accepted actions, grouped, for either database: the rows that arrive
+    while a commit runs (other tables') are committed together in the next, one commit at a
+    time, so a busy server makes one ``fsync`` for many actions. ``commit`` stores a list of
+    rows in one transaction, all or none; when it raises one of ``retried`` for a group of
+    several, the rows are committed again one at a time, so only the row that cannot be
+    stored fails. Each :meth:`add` returns once its row is committed, or raises what kept it
+    out (:class:`StoreUnavailable` when the server closes meanwhile).
+
+    >>> import asyncio
+    >>> groups = []
+    >>> async def commit(rows):
+    ...     groups.append([row.table_id for row in rows])
+    >>> commits = GroupCommit(commit, retried=(Conflict,))
+    >>> async def together():
+    ...     await asyncio.gather(*(commits.add(ActionRow(name, 1, 1, "draw")) for name in "abc"))
+    >>> asyncio.run(together()); groups
+    [['a', 'b', 'c']]
+    """
+
+    def __init__(
+        self,
+        commit: Callable[[list[ActionRow]], Awaitable[None]],
+        *,
+        retried: tuple[type[BaseException], ...] = (Conflict, StoreUnavailable),
+    ) -> None:
+        self._commit = commit
+        self._retried = retried
+        self._pending: list[tuple[ActionRow, asyncio.Future[None]]] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def add(self, row: ActionRow) -> None:
+        """Store ``row``, committed before this returns."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._pending.append((row, done))
+        if self._task is None:
+            # It starts after this turn of the event loop: the actions that came in together
+            # (their sockets were read at once) are committed together.
+            self._task = loop.create_task(self._run())
+        await done
+
+    async def _run(self) -> None:
+        try:
+            while self._pending:
+                batch, self._pending = self._pending, []
+                outcomes = await self._outcomes([row for row, _ in batch])
+                for (_, done), outcome in zip(batch, outcomes, strict=True):
+                    if done.done():
+                        continue  # its sender went away meanwhile
+                    if outcome is None:
+                        done.set_result(None)
+                    else:
+                        done.set_exception(outcome)
+        finally:
+            self._task = None
+            for _, done in self._pending:  # cancelled (the server is closing)
+                if not done.done():
+                    done.set_exception(StoreUnavailable("the server is closing"))
+            self._pending = []
+
+    async def _outcomes(self, rows: list[ActionRow]) -> list[BaseException | None]:
+        """Commit ``rows`` together, or one by one if that fails for one of them: each row's
+        outcome (``None`` when stored)."""
+        try:
+            await self._commit(rows)
+            return [None] * len(rows)
+        except self._retried as error:
+            if len(rows) == 1:
+                return [error]
+        except Exception as error:  # not stored: each sender is told
+            return [error] * len(rows)
+        outcomes: list[BaseException | None] = []
+        for row in rows:
+            try:
+                await self._commit([row])
+                outcomes.append(None)
+            except Exception as error:
+                outcomes.append(error)
+        return outcomes
 
 
 def expiry_chunks(table_ids: Sequence[str]) -> list[Notice]:
@@ -322,3 +474,16 @@ def capacity_refusal(limits: Limits, total: int, owned: int) -> CapacityError | 
             status=429,
         )
     return None
+
+
+def __getattr__(name: str) -> object:
+    # Deprecated names, each still given with a warning that names its new one.
+    if name == "Storage":
+        warnings.warn(
+            "persian_rummy.server.storage.Storage is now persian_rummy.server.storage.Database; "
+            "the old name will go in a later release",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return Database
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

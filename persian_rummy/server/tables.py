@@ -4,7 +4,7 @@ The table holds the authoritative :class:`~persian_rummy.Game`; it plays each ac
 seat that sent it (``game.play(..., seat=...)``), numbers the accepted actions (``seq``,
 counted over the whole game) and keeps the game's log in words (a :class:`LogEntry` per
 action, deal and score); the game deals the next deal as soon as one ends (R7). What each seat
-is sent is built here, as values (:meth:`Table.frame_values`) each written as JSON once
+is sent is built here, as typed frames (:meth:`Table.state_frames`) each written as JSON once
 (:meth:`Table.frames`): its own :class:`~persian_rummy.PlayerView`, its legal actions and
 the log as it may read it, never another hand (R27); the page draws the table from them.
 
@@ -43,8 +43,9 @@ from persian_rummy.record import GameRecord, dumps
 from persian_rummy.rules import Rules
 from persian_rummy.scoring import score_round
 from persian_rummy.serialization import make_converter
-from persian_rummy.server.protocol import HUMAN, PROTOCOL, WEB_STYLE, encode_frame
+from persian_rummy.server.protocol import HUMAN, PROTOCOL, WEB_STYLE, StateFrame, encode_frame, encode_value
 from persian_rummy.server.seats import seat_bot
+from persian_rummy.server.storage import StoredTable, TableRow
 from persian_rummy.state import PLAYERS, SEAT_NAMES, TEAM_NAMES, GameState, Phase
 from persian_rummy.view import PlayerView
 
@@ -160,8 +161,8 @@ class LogEntry:
         >>> LogEntry("score", 9, 1, "Deal 1: ...").texts()
         (None, '{"kind":"score","seq":9,"deal":1,"text":"Deal 1: ..."}', '')
         """
-        public = encode_frame(self.value(None))
-        return self.seat, public, "" if self.seat is None else encode_frame(self.value(self.seat))
+        public = encode_value(self.value(None))
+        return self.seat, public, "" if self.seat is None else encode_value(self.value(self.seat))
 
 
 class LogTexts(Sequence[tuple[int | None, str, str]]):
@@ -358,6 +359,39 @@ class Table:
             table.apply(seat, Action.parse(text))
         return table
 
+    @classmethod
+    def from_stored(cls, stored: StoredTable) -> Table:
+        """The table a database read back (:class:`~persian_rummy.server.storage.StoredTable`),
+        replayed to its last stored action: the one way from rows to a live table (:meth:`row`
+        is the way back).
+
+        >>> from persian_rummy.server.storage import StoredAction
+        >>> table = Table.new(seats=("human",) * 4, seed=5, dealer=0, table_id="t")
+        >>> _ = table.apply(1, "draw")
+        >>> again = Table.from_stored(StoredTable(table.row(), (StoredAction(1, 1, "draw"),)))
+        >>> again.state == table.state, again.seq, again.created == table.created
+        (True, 1, True)
+        """
+        row = stored.row
+        table = cls.resume(
+            table_id=row.id, seats=row.seats, rules=row.rules, names=row.names, seed=row.seed, dealer=row.dealer,
+            actions=[(action.seat, action.action) for action in stored.actions],
+        )  # fmt: skip
+        table.owner, table.created = row.owner, row.created
+        return table
+
+    def row(self, rematch_of: str | None = None) -> TableRow:
+        """The table as its database keeps it (:class:`~persian_rummy.server.storage.TableRow`),
+        the rematch of the game at ``rematch_of`` if given.
+
+        >>> row = Table.new(seats=("human",) * 4, seed=5, dealer=2, table_id="t").row()
+        >>> row.id, row.seed, row.dealer, row.seats[0]
+        ('t', 5, 2, 'human')
+        """
+        return TableRow(
+            self.id, self.rules, self.seed, self.dealer, self.seats, self.names, self.owner, self.created, rematch_of
+        )
+
     @property
     def finished(self) -> bool:
         """Whether the game is over (R7, R26).
@@ -458,24 +492,18 @@ class Table:
     def frames(
         self, seats: Sequence[int | None], state: GameState | None = None, log: tuple[int, int] | None = None
     ) -> list[str]:
-        """The state frames of ``seats`` (:meth:`frame_values`), each as the JSON text sent.
+        """The state frames of ``seats`` (:meth:`state_frames`), each as the JSON text sent.
 
         >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
         >>> table.frames([2])[0][:60]
         '{"type":"state","protocol":2,"seq":0,"seat":2,"deal":1,"deal'
         """
-        return [encode_frame(frame) for frame in self.frame_values(seats, state, log)]
+        return [encode_frame(frame) for frame in self.state_frames(seats, state, log)]
 
     def frame_values(
         self, seats: Sequence[int | None], state: GameState | None = None, log: tuple[int, int] | None = None
     ) -> list[dict[str, Any]]:
-        """The state frames (protocol :data:`~persian_rummy.server.protocol.PROTOCOL`) of
-        ``seats`` (``None``: the spectators) on ``state`` (default: the current state), built
-        together as values ready for JSON, what they share built once: each seat's view as
-        :meth:`~persian_rummy.PlayerView.to_json` writes it, its legal actions when it is to
-        move (``legal``, and in words: ``legal_text``), the score sheet once the deal is over,
-        each team's points on the table, and the entries ``log`` (a slice of :attr:`entries`,
-        default all) as that seat may read them. A spectator's view has no hand and no seat (R27).
+        """The state frames of ``seats`` (:meth:`state_frames`), each as a value ready for JSON.
 
         >>> table = Table.new(seats=("human",) * 4, seed=1, dealer=0)
         >>> east, watcher = table.frame_values([1, None])
@@ -484,8 +512,25 @@ class Table:
         >>> watcher["view"]["hand"], watcher["legal"], [entry["text"] for entry in watcher["log"]]
         (None, [], ['Deal 1 of 2: East is first to play (North deals)'])
         """
+        return [frame.value() for frame in self.state_frames(seats, state, log)]
+
+    def state_frames(
+        self, seats: Sequence[int | None], state: GameState | None = None, log: tuple[int, int] | None = None
+    ) -> list[StateFrame]:
+        """The state frames (:class:`~persian_rummy.server.protocol.StateFrame`, protocol
+        :data:`~persian_rummy.server.protocol.PROTOCOL`) of ``seats`` (``None``: the
+        spectators) on ``state`` (default: the current state), built together, what they
+        share built once: each seat's view as :meth:`~persian_rummy.PlayerView.to_json` writes
+        it, its legal actions when it is to move (``legal``, and in words: ``legal_text``), the
+        score sheet once the deal is over, each team's points on the table, and the entries
+        ``log`` (a slice of :attr:`entries`, default all) as that seat may read them. A
+        spectator's view has no hand and no seat (R27).
+
+        >>> east, = Table.new(seats=("human",) * 4, seed=1, dealer=0).state_frames([1])
+        >>> east.seat, east.legal[:1], east.public["turn"]
+        (1, ('draw',), 1)
+        """
         state = self.state if state is None else state
-        head = {"type": "state", "protocol": PROTOCOL, "seq": self.seq}
         public = self._public(state)
         entries = self.entries[slice(*log) if log is not None else slice(None)]
         views = {seat: state.view(seat) for seat in seats if seat is not None}
@@ -496,17 +541,14 @@ class Table:
             shown[None] = {**any_view, "seat": None, "hand": None}
         frames = []
         for seat in seats:
-            legal: list[str] = []
-            legal_text: list[str] = []
+            legal: tuple[str, ...] = ()
+            legal_text: tuple[str, ...] = ()
             if seat is not None and views[seat].is_to_move:
                 actions = legal_actions(views[seat])
-                legal = [str(action) for action in actions]
-                legal_text = [offer_text(views[seat], action) for action in actions]
-            log_values = [entry.value(seat) for entry in entries]
-            frames.append(
-                {**head, "seat": seat, **public, "legal": legal, "legal_text": legal_text, "log": log_values,
-                 "view": shown[seat]}
-            )  # fmt: skip
+                legal = tuple(str(action) for action in actions)
+                legal_text = tuple(offer_text(views[seat], action) for action in actions)
+            log_values = tuple(entry.value(seat) for entry in entries)
+            frames.append(StateFrame(self.seq, seat, public, legal, legal_text, log_values, shown[seat]))
         return frames
 
     def _public(self, state: GameState) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 The server's tests run on both stores: ``db`` is a SQLite file's path or the URL of a fresh
 PostgreSQL database (a throwaway cluster for the session, :mod:`pgcluster`), and ``storage``
-makes a fresh :class:`~persian_rummy.server.storage.Storage` of either kind. Without
+makes a fresh :class:`~persian_rummy.server.storage.Database` of either kind. Without
 PostgreSQL installed, its half is skipped saying why, unless ``PERSIAN_RUMMY_REQUIRE_EXTRAS=1``
 (CI), where that fails.
 """
@@ -19,8 +19,8 @@ from pgcluster import Cluster, binaries
 from starlette.testclient import WebSocketTestSession
 
 from persian_rummy.server.app import open_storage
-from persian_rummy.server.storage import Storage
-from persian_rummy.server.store import SQLiteStorage, Store
+from persian_rummy.server.storage import Database
+from persian_rummy.server.store import SqliteStore
 
 STORES = ("sqlite", "postgres")
 
@@ -52,12 +52,12 @@ def db(request: pytest.FixtureRequest, tmp_path: Any) -> str:
 
 
 @pytest.fixture
-def storage(db: str) -> Callable[[], Storage]:
+def storage(db: str) -> Callable[[], Database]:
     """Makes the storage of ``db`` (not started: a server starts it on its own event loop);
     SQLite's in memory, as the hub's unit tests had it."""
     if db.startswith("postgresql://"):
         return lambda: open_storage(db)
-    return lambda: SQLiteStorage(Store(":memory:"))
+    return lambda: SqliteStore(":memory:")
 
 
 @pytest.fixture

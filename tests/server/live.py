@@ -224,12 +224,13 @@ def bounded_receive(session: WebSocketTestSession) -> Message:
 def unfinished_in(db: str) -> list[Any]:
     """The unfinished tables stored in ``db`` (a SQLite path or a PostgreSQL URL), replayed."""
     from persian_rummy.server.app import open_storage
+    from persian_rummy.server.tables import Table
 
     async def read() -> list[Any]:
         storage = open_storage(db)
         await storage.start()
         try:
-            return await storage.unfinished()
+            return [Table.from_stored(stored) for stored in await storage.unfinished()]
         finally:
             await storage.close()
 

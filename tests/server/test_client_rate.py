@@ -63,7 +63,7 @@ def test_a_client_refused_for_the_rate_sends_again_slower_and_finishes(db: str) 
 def test_a_clock_or_sleep_that_is_no_function_is_refused_where_it_enters(tmp_path: Path) -> None:
     """Each is refused with the library's error before anything is made: no database opened."""
     from persian_rummy import ArgumentTypeError
-    from persian_rummy.server import Server, Store, create_app
+    from persian_rummy.server import Server, SqliteStore, create_app
     from persian_rummy.server.quotas import TokenBucket
 
     db = tmp_path / "games.sqlite3"
@@ -71,7 +71,7 @@ def test_a_clock_or_sleep_that_is_no_function_is_refused_where_it_enters(tmp_pat
         create_app(str(db), clock=0.0)  # type: ignore[arg-type]
     assert not db.exists()
     with pytest.raises(ArgumentTypeError, match="a clock is a function that returns seconds, not 'now'"):
-        Server(Store(":memory:"), clock="now")  # type: ignore[arg-type]
+        Server(SqliteStore(":memory:"), clock="now")  # type: ignore[arg-type]
     with pytest.raises(ArgumentTypeError, match="a clock is a function"):
         TokenBucket(1.0, 1.0, clock=None)  # type: ignore[arg-type]
     with pytest.raises(ArgumentTypeError, match="SeatClient's clock must be a function, not 1"):

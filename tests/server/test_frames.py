@@ -19,7 +19,7 @@ from persian_rummy.melds import credits
 from persian_rummy.presentation import narrate
 from persian_rummy.server.connections import Connection
 from persian_rummy.server.live import LiveTable
-from persian_rummy.server.protocol import encode_frame
+from persian_rummy.server.protocol import encode_value
 from persian_rummy.server.quotas import Limits
 from persian_rummy.server.tables import PROTOCOL, WEB_STYLE, Table
 
@@ -116,7 +116,7 @@ def test_a_frame_is_one_value_written_at_once_its_view_as_the_library_writes_it(
         values = table_.frame_values(SEATS, log=(before, len(table_.entries)))
         texts = table_.frames(SEATS, log=(before, len(table_.entries)))
         for seat, value, text in zip(SEATS, values, texts, strict=True):
-            assert text == encode_frame(json.loads(text)) == encode_frame(value)
+            assert text == encode_value(json.loads(text)) == encode_value(value)
             # The view's keys and values in the library's order (R27: a spectator's has no hand).
             view = table_.state.view(0 if seat is None else seat)
             expected_view = ordered(view.to_json())

@@ -16,7 +16,8 @@ from starlette.testclient import TestClient
 from persian_rummy import Action, PlayerView, Rules, legal_actions
 from persian_rummy.bots import make_bot
 from persian_rummy.server import Limits, create_app, hints
-from persian_rummy.server.hub import BadMessage, Server, parse_message
+from persian_rummy.server.hub import Server
+from persian_rummy.server.protocol import BadMessage, parse_message
 from persian_rummy.server.tables import Table, offer_text
 
 HUMANS = ["human"] * 4
@@ -122,7 +123,7 @@ def test_a_hint_is_refused_out_of_turn_and_where_the_learned_player_does_not_pla
 def test_a_spectator_cannot_ask_for_a_hint() -> None:
     with pytest.raises(BadMessage, match="a spectator link cannot play") as refused:
         parse_message('{"type": "hint", "id": 1}', 4096, spectator=True)
-    assert refused.value.frame()["id"] == 1
+    assert refused.value.frame().id == 1
 
 
 def answer_to(ws: Any, request: object) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from persian_rummy.server.connections import Connection
 from persian_rummy.server.hub import KEEP_FINISHED, Server
 from persian_rummy.server.live import LiveTable
 from persian_rummy.server.protocol import CLOSE_CODES
-from persian_rummy.server.storage import Storage
+from persian_rummy.server.storage import Database
 
 
 class Socket:
@@ -59,7 +59,7 @@ async def settle(sockets: list[Socket]) -> None:
 
 
 def test_an_expired_table_releases_its_seats_spectators_and_lock_and_nothing_keeps_it(
-    storage: Callable[[], Storage],
+    storage: Callable[[], Database],
 ) -> None:
     server = Server(storage(), limits=Limits(unplayed_seconds=60))
     sockets = [Socket() for _ in range(5)]
@@ -105,7 +105,7 @@ async def play_to_the_end(server: Server, live: LiveTable) -> None:
 
 
 def test_seats_asking_together_get_one_rematch_on_any_worker_and_again_the_same(
-    storage: Callable[[], Storage],
+    storage: Callable[[], Database],
 ) -> None:
     server = Server(storage())
 
@@ -138,7 +138,7 @@ def test_seats_asking_together_get_one_rematch_on_any_worker_and_again_the_same(
     assert kept() is None
 
 
-def test_a_bot_waiting_for_the_lock_of_a_table_let_go_plays_nothing(storage: Callable[[], Storage]) -> None:
+def test_a_bot_waiting_for_the_lock_of_a_table_let_go_plays_nothing(storage: Callable[[], Database]) -> None:
     server = Server(storage(), limits=Limits(unplayed_seconds=60))
 
     async def run() -> None:

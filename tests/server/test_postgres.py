@@ -22,8 +22,7 @@ from persian_rummy.server import create_app
 from persian_rummy.server.hub import Server
 from persian_rummy.server.postgres import MIGRATIONS, PostgresStore, migrate, schema_version
 from persian_rummy.server.protocol import CLOSE_CODES
-from persian_rummy.server.storage import ActionRow, Conflict, StoreUnavailable
-from persian_rummy.server.store import token_digest
+from persian_rummy.server.storage import ActionRow, Conflict, StoreUnavailable, TokenRow, token_digest
 from persian_rummy.server.tables import Table
 
 
@@ -46,8 +45,8 @@ def test_an_empty_database_gets_every_version_once_even_from_two_workers_startin
     async def run() -> None:
         stores = await asyncio.gather(started(url), started(url))
         table = Table.new(seats=("human",) * 4, seed=3, dealer=0)
-        await stores[0].add_table(table, {"token-of-north": 0})
-        assert await stores[1].find_token("token-of-north") == (table.id, 0)
+        await stores[0].add_table(table.row(), {"token-of-north": 0})
+        assert await stores[1].find_token("token-of-north") == TokenRow(table.id, 0)
         for store in stores:
             await store.close()
 
@@ -77,9 +76,10 @@ def test_a_database_of_the_previous_version_is_brought_up_and_its_games_resume(p
 
     async def now() -> None:
         store = await started(url)
-        (resumed,) = await store.unfinished()
+        (stored,) = await store.unfinished()
+        resumed = Table.from_stored(stored)
         assert resumed.id == "old" and resumed.state == table.state and resumed.owner == "x"
-        assert await store.find_token("old-token-of-north") == ("old", 0)
+        assert await store.find_token("old-token-of-north") == TokenRow("old", 0)
         # What the new version keeps works on the old rows: expiry reads them, a rematch is made.
         assert await store.expire(time.time(), Server(store).limits) == []
         assert await store.rematch_of("old") is None
@@ -184,7 +184,7 @@ def test_actions_arriving_together_are_committed_together_and_a_taken_number_fai
     async def run() -> list[Any]:
         store = await started(url)
         for name in ("a", "b", "c"):
-            await store.add_table(Table.new(seats=("human",) * 4, seed=1, dealer=0, table_id=name), {})
+            await store.add_table(Table.new(seats=("human",) * 4, seed=1, dealer=0, table_id=name).row(), {})
         await store.add_action(ActionRow("a", 1, 1, "draw", person=True))
         # Three actions in one turn of the event loop: one commit, in which a's number 1 is
         # taken; the batch is committed again one by one, so only that one fails.

@@ -27,7 +27,7 @@ from persian_rummy.server import Limits, create_app
 from persian_rummy.server.client import PROTOCOL as CLIENT_PROTOCOL
 from persian_rummy.server.hub import Server
 from persian_rummy.server.levels import levels
-from persian_rummy.server.protocol import HUMAN, PROTOCOL, WEB_STYLE, page_protocol
+from persian_rummy.server.protocol import HUMAN, PROTOCOL, WEB_STYLE, has_lone_surrogate, page_protocol
 from persian_rummy.state import SEAT_NAMES, TEAM_NAMES
 
 HUMANS = ["human"] * 4
@@ -252,6 +252,13 @@ def test_a_second_window_for_a_seat_takes_it_over(client: TestClient) -> None:
         ("[" * 3000 + "]" * 3000, "too_large"),
         ("[" * 2000 + "]" * 2000, "bad_frame"),  # deep but small: parsed, then refused
         (b"\x00\x01", "bad_frame"),
+        # Issue 53 item 3: valid JSON whose text is no Unicode (a lone surrogate) was echoed, the
+        # encoder raised and the socket dropped without a close frame. Refused, wherever it is.
+        ('{"type": "ping", "id": "\\ud800"}', "bad_frame"),
+        ('{"type": "hint", "id": "\\udfff"}', "bad_frame"),
+        ('{"type": "action", "action": "draw", "id": "a\\ud800b"}', "bad_frame"),
+        ('{"type": "action", "action": "discard \\ud800"}', "bad_frame"),
+        ('{"type": "ping", "\\ud800": 1}', "bad_frame"),
     ],
 )
 def test_a_bad_message_gets_an_error_frame_and_the_connection_goes_on(
@@ -379,13 +386,13 @@ def test_an_action_that_cannot_be_stored_is_not_played(
     store = server_of(client).store
     with joined(client, tokens[1]) as (east, _, _):
         if store is not None:  # SQLite: its disk is full once
-            real = store.add_actions
+            real = store._store_actions
 
             def full_disk(*args: Any, **kwargs: Any) -> None:
-                monkeypatch.setattr(store, "add_actions", real)  # once
+                monkeypatch.setattr(store, "_store_actions", real)  # once
                 raise sqlite3.OperationalError("database or disk is full")
 
-            monkeypatch.setattr(store, "add_actions", full_disk)
+            monkeypatch.setattr(store, "_store_actions", full_disk)
         else:  # PostgreSQL: the database turns read-only for a while (its sessions start again)
             read_only(db, True)
         east.send_json({"type": "action", "action": "draw", "id": 1})
@@ -490,3 +497,42 @@ def test_the_pages_script_keeps_no_copy_of_the_protocols_names_or_numbers() -> N
     numbers = {names["protocol"], *names["close_codes"].values()}
     assert not [number for number in numbers if re.search(rf"(?<![\w.]){number}(?![\w.])", SCRIPT) and number > 9]
     assert not re.search(r"\bPROTOCOL\s*=\s*\d", SCRIPT)
+
+
+def test_a_lone_surrogate_is_refused_with_its_reason_and_nothing_is_played_or_logged(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Issue 53 item 3, on SQLite and PostgreSQL: the pong echoed the id, its encoding raised,
+    # the socket dropped without a close frame and a traceback was logged.
+    table_id, tokens, _ = new_table(client)
+    with joined(client, tokens[1]) as (ws, _, _):
+        for text in ('{"type":"ping","id":"\\ud800"}', '{"type":"action","action":"draw","id":"\\ud800"}'):
+            ws.send_text(text)
+            assert ws.receive_json() == {
+                "type": "error",
+                "code": "bad_frame",
+                "reason": "a message's texts are Unicode text (no lone surrogate)",
+            }
+        ws.send_json({"type": "action", "action": "draw", "id": 1})
+        assert ws.receive_json()["type"] == "ack"
+    assert server_of(client).tables[table_id].seq == 1
+    assert not [record for record in caplog.records if record.exc_info]
+
+
+def test_a_request_with_a_lone_surrogate_is_refused_without_echoing_it(client: TestClient) -> None:
+    # Over HTTP the texts a table stores are checked already (a name is printable text, a seat
+    # kind one the lobby offers, the rules a preset or knobs): a lone surrogate is refused
+    # there, and the answer (which names it escaped, if at all) is sent whole.
+    for field, value in (("names", ["\ud800", "b", "c", "d"]), ("rules", "\ud800"), ("seats", ["\ud800"] * 4)):
+        text = json.dumps({"seats": ["human"] * 4, field: value})  # the surrogate as its escape
+        answer = client.post("/api/tables", content=text, headers={"content-type": "application/json"})
+        assert answer.status_code == 400 and answer.json()["error"] and not has_lone_surrogate(answer.json())
+    assert server_of(client).tables == {}
+
+
+def test_the_encoder_writes_a_lone_surrogate_as_its_escape_and_everything_else_as_it_is() -> None:
+    from persian_rummy.server.protocol import ErrorFrame, Pong, encode_frame
+
+    assert encode_frame(Pong("\ud800")) == '{"type":"pong","id":"\\ud800"}'
+    assert encode_frame(Pong("10♣")) == '{"type":"pong","id":"10♣"}'
+    assert encode_frame(ErrorFrame("refused", "x\udfff", id=1)).encode("utf-8").isascii()

@@ -23,8 +23,8 @@ from persian_rummy.server import connections as app_module
 from persian_rummy.server.connections import Connection
 from persian_rummy.server.hub import Server
 from persian_rummy.server.live import LiveTable
-from persian_rummy.server.storage import Storage
-from persian_rummy.server.store import SQLiteStorage, Store
+from persian_rummy.server.storage import Database
+from persian_rummy.server.store import SqliteStore
 
 TIMEOUT = 1.0
 T = TypeVar("T")
@@ -107,7 +107,7 @@ async def seated(
     return live, connections
 
 
-def test_an_action_sends_the_ack_then_each_connections_frame(storage: Callable[[], Storage]) -> None:
+def test_an_action_sends_the_ack_then_each_connections_frame(storage: Callable[[], Database]) -> None:
     server = Server(storage())
 
     async def play() -> tuple[LiveTable, dict[int | None, list[Connection]]]:
@@ -147,7 +147,7 @@ def test_clients_that_do_not_read_are_dropped_and_the_others_get_their_frames(
     # SQLite's storage, whatever the suite's store: sending does not depend on it, and the
     # loop's virtual clock would move with a database's own timers. No sweeper either: its
     # timer would be what the virtual clock jumps to while the commit's thread works.
-    server = Server(SQLiteStorage(Store(":memory:")))
+    server = Server(SqliteStore(":memory:"))
     monkeypatch.setattr(server, "start_sweeping", lambda: None)
     readers: dict[int | None, list[bool]] = {0: [True], 1: [False], 2: [True], 3: [True], None: [False, True, False]}
 

@@ -28,7 +28,7 @@ from persian_rummy.bots import RandomBot
 from persian_rummy.server import Limits, create_app
 from persian_rummy.server.hub import Server
 from persian_rummy.server.quotas import CapacityError
-from persian_rummy.server.storage import Storage
+from persian_rummy.server.storage import Database
 
 HUMANS = ["human"] * 4
 SEATS = {"seats": HUMANS}
@@ -493,7 +493,7 @@ def test_creating_a_table_does_not_stall_the_event_loop_during_a_commit(
 
 
 def test_tables_created_together_on_two_servers_sharing_the_database_cannot_pass_a_limit(
-    storage: Callable[[], Storage],
+    storage: Callable[[], Database],
 ) -> None:
     # Creations that wait for the database together, on one server or on two sharing the
     # database, are counted and stored one transaction at a time: of eight creations under
@@ -538,11 +538,11 @@ def test_tables_created_together_on_two_servers_sharing_the_database_cannot_pass
 def test_a_bad_message_is_refused_by_the_pure_parser_with_its_reason(
     text: str | None, spectator: bool, code: str, has_id: bool
 ) -> None:
-    from persian_rummy.server.hub import BadMessage, parse_message
+    from persian_rummy.server.protocol import BadMessage, parse_message
 
     with pytest.raises(BadMessage) as refused:
         parse_message(text, 4096, spectator=spectator)
-    frame = refused.value.frame()
+    frame = refused.value.frame().value()
     assert frame["code"] == code and frame["reason"] and ("id" in frame) == has_id
     assert parse_message('{"type": "action", "action": "take 2", "id": "a"}', 4096, spectator=False).id == "a"
 

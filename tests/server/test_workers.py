@@ -29,6 +29,7 @@ from persian_rummy.server.hub import BOT_STANDBY, Server
 from persian_rummy.server.live import LiveTable
 from persian_rummy.server.postgres import CHANNEL, PostgresStore
 from persian_rummy.server.protocol import CLOSE_CODES
+from persian_rummy.server.storage import StoredAction
 from persian_rummy.server.tables import Table
 
 # Every wait below is for a condition, bounded by this many seconds.
@@ -186,7 +187,7 @@ def test_the_bots_play_once_a_turn_on_two_workers_and_on_when_the_driving_one_is
         # The stored game is one game, each number once, every action legal where it stands.
         stored = Table.resume(
             table_id=table.id, seats=table.seats, rules=table.rules, names=table.names, seed=table.seed,
-            dealer=table.dealer, actions=[(seat, text) for _, seat, text in await actions_of(url, table.id)],
+            dealer=table.dealer, actions=[(action.seat, action.action) for action in await actions_of(url, table.id)],
         )  # fmt: skip
         assert stored.finished and stored.state == there.table.state
         assert [frame["seq"] for frame in watching.frames()] == list(
@@ -196,7 +197,7 @@ def test_the_bots_play_once_a_turn_on_two_workers_and_on_when_the_driving_one_is
     asyncio.run(run())
 
 
-async def actions_of(url: str, table_id: str) -> list[tuple[int, int, str]]:
+async def actions_of(url: str, table_id: str) -> tuple[StoredAction, ...]:
     storage = PostgresStore(url)
     await storage.start()
     try:
