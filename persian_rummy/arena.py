@@ -48,7 +48,7 @@ import pickle
 import sys
 import types
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar
 
 import attrs
 
@@ -56,11 +56,18 @@ from persian_rummy._bot_specs import BotFactory, BotSpec, build_bot, check_bot_s
 from persian_rummy.actions import Action
 from persian_rummy.bots import Bot, Player
 from persian_rummy.dealing import deal_seed
-from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, excerpt
+from persian_rummy.errors import (
+    ArgumentTypeError,
+    IllegalActionError,
+    InvalidArgumentError,
+    NotationError,
+    PersianRummyError,
+    excerpt,
+)
 from persian_rummy.game import Game
 from persian_rummy.rules import Rules
 from persian_rummy.standings import Z95, Standings, wilson_interval
-from persian_rummy.state import PLAYERS, GameState
+from persian_rummy.state import PLAYERS, SEAT_NAMES, GameState
 from persian_rummy.view import InfoState, PlayerView
 
 __all__ = [
@@ -76,6 +83,7 @@ __all__ = [
     "deal_seed",
     "derived_seed",
     "is_bot",
+    "misplayed",
     "play_game",
     "round_robin",
     "run_match",
@@ -149,6 +157,7 @@ def play_game(
     rules: Rules = Rules(),
     on_deal: Callable[[GameState], None] | None = None,
     on_action: Callable[[GameState, Action, GameState], None] | None = None,
+    names: Sequence[str] | None = None,
 ) -> PlayedGame:
     """Play a whole game (every deal, R7) with ``bots[seat]`` choosing for each seat from its
     own view (R27); a bot that reads the public history (:class:`~persian_rummy.bots.HistoryBot`,
@@ -158,7 +167,10 @@ def play_game(
     :func:`~persian_rummy.deal_seed`. Returns a :class:`PlayedGame`: the final state
     (``GAME_OVER``), every deal's actions and the game itself. ``on_deal`` sees each fresh
     deal and each finished one; ``on_action`` sees every action with the states before and
-    after it.
+    after it. A bot that answers what cannot be played (``None``, an illegal action) stops the
+    game with what :func:`~persian_rummy.play` raises, its message naming the bot and its seat
+    (:func:`misplayed`): by ``names[seat]`` when given (the spec it was made from), else by
+    what it is.
 
     >>> from persian_rummy.bots import GreedyBot
     >>> game = play_game([GreedyBot()] * 4, 3)
@@ -180,7 +192,10 @@ def play_game(
             seat = state.current_player
             info = infos.get(seat)
             action = ask_bot(players[seat], state.view(seat) if info is None else info)
-            game = game.play(action)
+            try:
+                game = game.play(action)
+            except (IllegalActionError, ArgumentTypeError, NotationError) as error:
+                raise misplayed(error, seat, players[seat], action, None if names is None else names[seat]) from None
             after = game.after  # the deal's last state, if the action ended it
             if on_action is not None:
                 on_action(state, action, after)
@@ -191,6 +206,32 @@ def play_game(
             on_deal(state)
         if game.is_over:
             return PlayedGame(state, seed, game.deals, game)
+
+
+#: What play() refuses a bot's answer with.
+_Refusal = TypeVar("_Refusal", bound=PersianRummyError)
+
+
+def misplayed(error: _Refusal, seat: int, bot: Bot | Player, answer: object, name: str | None = None) -> _Refusal:
+    """``error``, which refused the ``answer`` ``bot`` gave at ``seat``, its message naming
+    the bot (by ``name``, the spec it was made from, when given, else by what it is), the seat
+    and the answer: the same exception, so that what catches :func:`~persian_rummy.play`'s
+    refusals catches it.
+
+    >>> from persian_rummy import new_game, play
+    >>> def lazy(view):
+    ...     return None
+    >>> try:
+    ...     play(new_game(1), None)
+    ... except ArgumentTypeError as error:
+    ...     print(misplayed(error, 1, lazy, None, "mybots:lazy"))
+    the bot mybots:lazy at seat 1 (East) answered None: expected an Action or its text, not None
+    """
+    label = name if name is not None else name_of(Player.of(bot).bot)
+    shown = str(answer) if isinstance(answer, Action) else excerpt(answer)
+    text = error.args[0] if error.args and isinstance(error.args[0], str) else str(error)
+    error.args = (f"the bot {label} at seat {seat} ({SEAT_NAMES[seat]}) answered {shown}: {text}", *error.args[1:])
+    return error
 
 
 def ask_bot(bot: Bot | Player, seen: PlayerView | InfoState) -> Action:
@@ -421,7 +462,8 @@ def _play_one(task: _Task, game: int) -> GameResult:
     pair, swapped = (game // 2, game % 2 == 1) if task.swap_seats else (game, False)
     specs = _seat_specs(task.sides, swapped)
     bots = [_build(spec, derived_seed(task.seed, game, seat), task.rules) for seat, spec in enumerate(specs)]
-    played = play_game(bots, f"{task.seed}/{pair}", dealer=pair % PLAYERS, rules=task.rules)
+    names = [_spec_name(spec) for spec in specs]
+    played = play_game(bots, f"{task.seed}/{pair}", dealer=pair % PLAYERS, rules=task.rules, names=names)
     return GameResult(game, swapped, played.final.scores, played.action_count)
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from persian_rummy import NotationError, record
+from persian_rummy import NotationError, Rules, record
 from persian_rummy.arena import BotFactory, play_game
 from persian_rummy.bots import GreedyBot
 from persian_rummy.cli import main
@@ -630,7 +630,10 @@ def test_a_factory_whose_bots_take_anything_says_it_returned_a_bot(
     # check its argument: the factory's result reaches the game as a move.
     _scripted(monkeypatch, "1\n" * 40 + "quit\n")
     args = ["--seat", "0"] if command == "play" else []
-    code, _, err = _run(capsys, command, "--seed", "4", *args, "--bot", "mybots.shapes:loose_factory")
+    code, out, err = _run(capsys, command, "--seed", "4", *args, "--bot", "mybots.shapes:loose_factory")
+    if command == "play":  # the game is saved, not lost (issue 50 item 4), and the message is the game's
+        assert code == 2 and err == "" and "Your game is not lost: persian-rummy play --resume" in out
+        err = out.split("The game stopped: ")[1].split("\n")[0] + "\n"
     assert code == 2 and err.count("\n") == 1, err
     assert "(loose_factory) returned " in err and "a bot, not an action" in err
     assert "give it as BotFactory(loose_factory)" in err
@@ -788,3 +791,77 @@ def test_the_library_takes_the_command_lines_spellings(first_bots: Path) -> None
         run_match("mybots:nobody", "greedy", games=2, workers=1)
     with pytest.raises(NotationError, match="mybots is a module in the current folder"):
         run_match("mybots", "greedy", games=2, workers=1)
+
+
+def test_a_bot_that_answers_what_cannot_be_played_is_named_with_its_seat(
+    first_bots: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 50 item 4: a bot that answers None or an illegal action stops simulate (and a
+    match) with one line that names the bot by its spec, its seat and its answer, then the
+    rules' refusal; the exception is the one play raises."""
+    from persian_rummy import ArgumentTypeError, IllegalActionError
+    from persian_rummy.arena import run_match
+
+    for spec, said in (("mybots:answers_none", "answered None: expected an Action"), ("mybots:illegal", "R12")):
+        code, _, err = _run(capsys, "simulate", "--seed", "1", "--bot", "greedy", spec, "--color", "never")
+        assert code == 2 and err.count("\n") == 1, err
+        assert f"the bot {spec} at seat 1 (East) answered " in err and said in err
+    with pytest.raises(ArgumentTypeError, match=r"the bot mybots:answers_none at seat [13] \(\w+\) answered None"):
+        run_match("greedy", "mybots:answers_none", games=2, workers=1)
+    with pytest.raises(IllegalActionError, match=r"the bot mybots:illegal at seat [13] \(\w+\) answered 'discard Jk'"):
+        run_match("greedy", "mybots:illegal", games=2, workers=1)
+
+
+@pytest.mark.parametrize("save", [None, "mine.prr"])
+def test_play_saves_the_game_a_bot_fails_in_and_resumes_it(
+    first_bots: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, save: str | None
+) -> None:
+    """Issue 50 item 4: in play, a bot that answers None does not cost the person the game:
+    it is saved (to --save, else to a new file in the current folder), the message says where
+    and how to go on, and play --resume goes on with every action played so far."""
+    from persian_rummy.record import load
+
+    _scripted(monkeypatch, "1\n" * 30 + "quit\n")
+    saving = [] if save is None else ["--save", save]
+    code, out, _ = _run(capsys, "play", "--seed", "5", "--bot", "greedy", "mybots:answers_none", *saving)
+    path = first_bots / (save or "persian-rummy-5.prr")
+    assert code == 2 and path.is_file()
+    assert "The game stopped: the bot mybots:answers_none at seat 1 (East) answered None" in out
+    assert f"Saved the game record to {path.name}." in out
+    resume = f"persian-rummy play --resume {path.name} --bot greedy mybots:answers_none goes on with it"
+    assert resume in out
+    with path.open(encoding="utf-8") as file:
+        saved = load(file)
+    _scripted(monkeypatch, "1\n" * 8 + "quit\n")
+    code, out, err = _run(capsys, "play", "--resume", path.name, "--bot", "greedy", "--save", "after.prr")
+    assert code == 0 and err == "" and "Goodbye." in out, err
+    with (first_bots / "after.prr").open(encoding="utf-8") as file:
+        after = load(file)
+    played, before = after.deals[0].actions, saved.deals[0].actions
+    assert len(played) > len(before) and played[: len(before)] == before
+    code, _, err = _run(capsys, "play", "--resume", path.name, "--seed", "5")
+    assert code == 2 and "give --seed or --resume, not both" in err
+
+
+def test_play_names_the_level_and_shows_a_bot_thinking(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 50 item 11: play says which level the person plays against (or which bots), and
+    on a terminal a line says which bot is thinking while it does, cleared when it answers."""
+    from persian_rummy.cli._play import _play
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    _scripted(monkeypatch, "quit\n")
+    code, out, _ = _run(capsys, "play", "--seed", "2", "--level", "easy")
+    assert code == 0 and "You play against the easy level; your partner plays it too. Gentle:" in out
+    assert "is thinking" not in out  # not a terminal: nothing to clear
+    _scripted(monkeypatch, "quit\n")
+    assert _run(capsys, "play", "--seed", "2", "--bot", "greedy", "random")[1].count("The bots: North-South") == 1
+    _scripted(monkeypatch, "1\nquit\n")
+    terminal = Terminal()
+    assert _play(2, 2, ["easy"], Rules(), terminal, Style.for_stream(terminal, "never")) == 0
+    shown = terminal.getvalue()
+    assert "  East is thinking...\r\x1b[K  East draws" in shown  # East plays before South

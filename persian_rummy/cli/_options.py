@@ -77,6 +77,11 @@ def bots_for(specs: Sequence[str], rules: Rules | None = None) -> list[Bot]:
     # Each bot's seed is its seat's number: fixed, so a game replays from its own seed, and
     # never the game's seed, which shuffles the deck (a bot's randomness says nothing about the
     # deal). Its choices differ game to game because they draw from what its seat has seen.
+    return [build(spec, seat, rules=rules) for seat, spec in enumerate(seat_specs(specs))]
+
+
+def seat_specs(specs: Sequence[str]) -> list[str]:
+    """The ``--bot`` spec of each seat: one for every seat, two by team, or four by seat."""
     if len(specs) == 1:
         per_seat = [specs[0]] * 4
     elif len(specs) == 2:
@@ -87,8 +92,7 @@ def bots_for(specs: Sequence[str], rules: Rules | None = None) -> list[Bot]:
         raise NotationError(
             f"give one bot (every seat), two (North-South, East-West) or four (by seat), not {len(specs)}"
         )
-    # A name of BOTS, or a user's own bot as module:name (see arena.build_bot).
-    return [build(spec, seat, rules=rules) for seat, spec in enumerate(per_seat)]
+    return per_seat
 
 
 def lineup(specs: Sequence[str]) -> str:

@@ -1,10 +1,14 @@
 """``persian-rummy play``: a game in the terminal against bots (the partner is a bot too);
 without ``--seed`` a random seed is dealt and printed, so the game can be played again.
-``--save`` saves the game when it ends or the player leaves (quit, Ctrl-D or Ctrl-C)."""
+``--save`` saves the game when it ends or the player leaves (quit, Ctrl-D or Ctrl-C); a bot
+that answers what cannot be played (or fails) saves it too, and ``--resume FILE`` goes on with
+a saved game. It says which bots (which level) the person plays against, and, on a terminal,
+which bot is thinking while it does."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import secrets
 import shlex
@@ -13,21 +17,31 @@ from typing import Final, TextIO
 
 from persian_rummy._bits import partner_of
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards
-from persian_rummy.arena import ask_bot
-from persian_rummy.bots import DEFAULT_LEVEL, LEVELS, Player, default_level
+from persian_rummy.arena import ask_bot, misplayed
+from persian_rummy.bots import DEFAULT_LEVEL, LEVELS, Bot, Player, default_level
 from persian_rummy.cli._options import (
     SEED_HELP,
     bots_for,
     command,
     guarded,
     interactive,
+    is_terminal,
+    lineup,
     rules_and_bots,
     save_game,
+    seat_specs,
     seed_option,
 )
 from persian_rummy.dealing import Seed
 from persian_rummy.engine import legal_actions, play
-from persian_rummy.errors import IllegalActionError, InvalidArgumentError, NotationError, excerpt
+from persian_rummy.errors import (
+    ArgumentTypeError,
+    IllegalActionError,
+    InvalidArgumentError,
+    NotationError,
+    PersianRummyError,
+    excerpt,
+)
 from persian_rummy.game import Game
 from persian_rummy.presentation import (
     Style,
@@ -61,6 +75,7 @@ def add_parser(
         persian-rummy play --level easy                  against the easiest bots
         persian-rummy play --seed 42 --save mine.prr     the game is saved when it ends or you quit
         persian-rummy play --seat 0 --bot mc             North, against Monte Carlo bots
+        persian-rummy play --resume mine.prr             go on with a saved game
         The levels (--level LEVEL, or --bot LEVEL), from the easiest:
         {_LEVELS_HELP}
         At the prompt type an option's number, or the action (draw, take 2, meld 7s 7h 7d,
@@ -85,6 +100,11 @@ def add_parser(
         "--save", metavar="FILE", help="save the game as a game record when it ends or you quit (quit, Ctrl-D, Ctrl-C)"
     )
     game.add_argument(
+        "--resume",
+        metavar="FILE",
+        help="go on with the game saved in FILE (by --save, or when a bot failed), with its seed and rules",
+    )
+    game.add_argument(
         "--level",
         choices=list(LEVELS),
         default=None,
@@ -103,9 +123,29 @@ def play_command(args: argparse.Namespace, out: TextIO) -> int:
         args.bot = [args.level]
     if args.bot is None:  # the default level, or the strongest below it that plays the rules
         args.bot = [default_level(Rules.parse(args.rules))]
+    resumed = None if args.resume is None else _resumed(args)
     rules = rules_and_bots(args)
     seed = _random_seed() if args.seed is None else args.seed
-    return _play(seed, args.seat, args.bot, rules, out, style, args.save)
+    return _play(seed, args.seat, args.bot, rules, out, style, args.save, resumed)
+
+
+def _resumed(args: argparse.Namespace) -> Game:
+    # The saved game --resume names; its rules are the game's (--rules may only repeat them).
+    from persian_rummy.record import load
+
+    if args.seed is not None:
+        raise InvalidArgumentError("give --seed or --resume, not both: a saved game has its seed")
+    try:
+        with open(args.resume, encoding="utf-8") as file:
+            game = Game.from_record(load(file))
+    except OSError as error:
+        raise InvalidArgumentError(f"the saved game {args.resume} cannot be read: {error.strerror}") from None
+    if args.rules != "default" and Rules.parse(args.rules) != game.rules:
+        raise InvalidArgumentError(f"the saved game is played by the rules {str(game.rules)!r}, not {args.rules!r}")
+    if game.is_over:
+        raise InvalidArgumentError(f"the game saved in {args.resume} is over: {result_text(game.state)}")
+    args.rules, args.seed = str(game.rules), game.seed
+    return game
 
 
 def again(seed: Seed, seat: int, specs: Sequence[str], rules: Rules) -> str:
@@ -228,9 +268,16 @@ def _ask(state: GameState, seat: int, actions: Sequence[Action], out: TextIO, st
 
 
 def _play(
-    seed: Seed, seat: int, specs: Sequence[str], rules: Rules, out: TextIO, style: Style, save: str | None = None
+    seed: Seed,
+    seat: int,
+    specs: Sequence[str],
+    rules: Rules,
+    out: TextIO,
+    style: Style,
+    save: str | None = None,
+    resumed: Game | None = None,
 ) -> int:
-    game = [Game.new(seed, rules=rules)]
+    game = [Game.new(seed, rules=rules) if resumed is None else resumed]
     try:
         return _play_game(seat, specs, out, style, save, game)
     except KeyboardInterrupt:
@@ -241,6 +288,67 @@ def _play(
         raise
 
 
+def _opponents(specs: Sequence[str]) -> str:
+    """Who the person plays against (and with): the level and what it is like, or the bots."""
+    if len(set(specs)) == 1 and specs[0] in LEVELS:
+        level = LEVELS[specs[0]]
+        return f"You play against the {level.name} level; your partner plays it too. {level.description}"
+    return f"The bots: {lineup(specs)} (your seat's bot is you)."
+
+
+def _bot_turn(game: list[Game], mover: int, bots: Sequence[Bot], spec: str, out: TextIO) -> Action | Exception:
+    """Ask the bot of ``mover`` and play its answer into ``game[0]``, returning the action; on
+    a terminal, say it is thinking while it does. What it answers that cannot be played, or
+    anything it raises, comes back as an error (the game is as it was) instead of ending the
+    person's game."""
+    thinking = is_terminal(out)
+    if thinking:  # cleared at once when the bot has answered
+        print(f"  {SEAT_NAMES[mover]} is thinking...", end="", file=out, flush=True)
+    # A bot that reads the public history (the expert level) is handed its information
+    # state, as the arena hands it; the others their view.
+    player = Player.of(bots[mover])
+    state = game[0].state
+    try:
+        action = ask_bot(player, game[0].info_state(mover) if player.reads_history else state.view(mover))
+        try:
+            game[0] = game[0].play(action)
+        except (IllegalActionError, ArgumentTypeError, NotationError) as error:
+            return misplayed(error, mover, player, action, spec)
+    except Exception as error:  # the bot itself failed: its own exception, whatever it is
+        if isinstance(error, PersianRummyError) and str(error).startswith("the bot "):
+            return error
+        return PersianRummyError(f"the bot {spec} at seat {mover} ({SEAT_NAMES[mover]}) failed: {error!r}")
+    finally:
+        if thinking:
+            print("\r\x1b[K", end="", file=out, flush=True)
+    return action
+
+
+def _saved_after_a_failure(
+    failure: Exception, game: Game, seat: int, specs: Sequence[str], save: str | None, out: TextIO
+) -> int:
+    """Save the game a bot failed in (to ``save``, else to a new file here) and say how to go on."""
+    print(f"\nThe game stopped: {failure}.", file=out)
+    path = save if save is not None else _fresh_path(game.seed)
+    save_game(path, game, out)
+    words = ["persian-rummy", "play", "--resume", path]
+    if seat != _DEFAULT_SEAT:
+        words += ["--seat", str(seat)]
+    print(f"Your game is not lost: {shlex.join([*words, '--bot', *specs])} goes on with it "
+          "(give --bot the bots to play instead).", file=out)  # fmt: skip
+    return 2
+
+
+def _fresh_path(seed: Seed) -> str:
+    # A file name in the current folder that no file has yet.
+    stem = f"persian-rummy-{seed}" if isinstance(seed, int) and seed >= 0 else "persian-rummy-game"
+    path, number = f"{stem}.prr", 1
+    while os.path.exists(path):
+        number += 1
+        path = f"{stem}-{number}.prr"
+    return path
+
+
 def _play_game(seat: int, specs: Sequence[str], out: TextIO, style: Style, save: str | None, game: list[Game]) -> int:
     # ``game[0]`` is the game as it stands: every action is in it once it has been played.
     seed = game[0].seed
@@ -248,12 +356,16 @@ def _play_game(seat: int, specs: Sequence[str], out: TextIO, style: Style, save:
     print(style.bold(f"Persian Rummy: you are {SEAT_NAMES[seat]} (seat {seat}); your partner is "
                      f"{SEAT_NAMES[partner_of(seat)]}."), file=out)  # fmt: skip
     print(f"Seed {seed}: {again(seed, seat, specs, game[0].rules)} deals this game again.", file=out)
+    print(_opponents(specs), file=out)
     print("Type help at the prompt for the syntax; quit (or Ctrl-D, or Ctrl-C) leaves.", file=out)
     while True:
         state = game[0].state
         print(file=out)
+        going_on = " (going on with the saved game)" if game[0].deals[-1] else ""
         print(
-            style.bold(f"== Deal {state.deal_number} of {state.rules.deals}: {SEAT_NAMES[state.dealer]} deals =="),
+            style.bold(
+                f"== Deal {state.deal_number} of {state.rules.deals}: {SEAT_NAMES[state.dealer]} deals =={going_on}"
+            ),
             file=out,
         )
         while state.phase.is_live:
@@ -266,11 +378,12 @@ def _play_game(seat: int, specs: Sequence[str], out: TextIO, style: Style, save:
                     print("Goodbye.", file=out)
                     return 0
             else:
-                # A bot that reads the public history (the expert level) is handed its
-                # information state, as the arena hands it; the others their view.
-                player = Player.of(bots[mover])
-                action = ask_bot(player, game[0].info_state(mover) if player.reads_history else state.view(mover))
-            game[0] = game[0].play(action)
+                answer = _bot_turn(game, mover, bots, seat_specs(specs)[mover], out)
+                if not isinstance(answer, Action):
+                    return _saved_after_a_failure(answer, game[0], seat, specs, save, out)
+                action = answer
+            if mover == seat:
+                game[0] = game[0].play(action)
             state, before = game[0].after, state  # the deal's last state, if the action ended it
             if mover == seat:
                 print(f"  You {describe(before, action, state, style, you=True)}", file=out)

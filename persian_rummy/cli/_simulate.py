@@ -23,6 +23,7 @@ from persian_rummy.cli._options import (
     output_width,
     rules_and_bots,
     save_game,
+    seat_specs,
     seed_option,
     wrap,
 )
@@ -139,7 +140,7 @@ def _print_game(seed: Seed, specs: Sequence[str], rules: Rules, out: TextIO, sty
             flush(seat, len(after.hands[seat]))
 
     bots = bots_for(specs)
-    game = play_game(bots, seed, rules=rules, on_deal=on_deal, on_action=on_action)
+    game = play_game(bots, seed, rules=rules, on_deal=on_deal, on_action=on_action, names=seat_specs(specs))
     print(file=out)
     print(style.bold(f"{result_text(game.final)}."), file=out)
     return game
@@ -181,7 +182,10 @@ def _summarise(
     started = time.perf_counter()
     for number in range(games):
         bots = bots_for(specs)
-        finals.append(play_game(bots, seed + number, rules=rules, on_deal=on_deal, on_action=on_action).final)
+        played = play_game(
+            bots, seed + number, rules=rules, on_deal=on_deal, on_action=on_action, names=seat_specs(specs)
+        )
+        finals.append(played.final)
         if progress is not None:
             _progress(number + 1, games, started, progress)
     elapsed = time.perf_counter() - started
