@@ -241,8 +241,9 @@ def _kind(spec: object) -> str:
             f"not {_describe(spec)}"
         )
     if isinstance(spec, type):
-        says = getattr(spec, "made_from_seed", None)  # a class may say either way, or nothing
-        if isinstance(spec, SeededBotClass) and says is True:
+        # a class may say either way (the SeededBotClass protocol), or nothing
+        says = spec.made_from_seed if isinstance(spec, SeededBotClass) else None
+        if says is True:
             return "seeded"
         if says is None and _takes_seed(spec):
             if not _accepts_seed_keyword(spec):

@@ -152,3 +152,24 @@ def test_every_bundled_bot_takes_a_numpy_seed_as_the_whole_number_it_is() -> Non
             with pytest.raises(ArgumentTypeError, match=f"{name}'s seed is a whole number"):
                 make(wrong)
     assert isinstance(expert_bot(1), ExpertBot)
+
+
+def test_a_class_says_through_the_protocol_whether_it_is_made_from_each_seats_seed() -> None:
+    # made_from_seed true: cls(seed); false: cls() though it takes a seed; unsaid: cls(seed=seed).
+    class Says(OldStyle):
+        made_from_seed = True
+
+    class SaysNot(OldStyle):
+        made_from_seed = False
+
+    class Unsaid:
+        def __init__(self, seed: int = 0) -> None:
+            self.seed = seed
+
+        def __call__(self, view: PlayerView) -> Action:
+            return legal_actions(view)[0]
+
+    assert isinstance(Says, SeededBotClass) and isinstance(SaysNot, SeededBotClass)
+    assert not isinstance(Unsaid, SeededBotClass)
+    made = [build_bot(cls, 7) for cls in (Says, SaysNot, Unsaid)]
+    assert [bot.seed for bot in made] == [7, 0, 7]  # type: ignore[attr-defined]
