@@ -11,6 +11,18 @@ each rollout stopped. It keeps the policy's own choice unless another candidate 
 the same worlds by more than :data:`CLEAR` standard errors, so that the noise of a few samples
 does not undo what the policy learned.
 
+The candidates of a decision are compared with common random numbers: they meet the same
+worlds, the same rollout policy (which plays its best action, drawing nothing) and, where a
+rollout runs past the end of the round, the same next deal (each world's own seed); and every
+candidate's leaf is the same number of turns after the decision (a candidate that ends the
+seat's turn counts that turn), so a difference of values measures the candidates, not the
+luck of their samples.
+
+``think_ms`` bounds a searched decision's time: the worlds are searched a few at a time and
+the search stops when the time is spent, answering from the worlds it finished (the policy's
+choice if none). Such a search is anytime, and not reproducible from machine to machine; the
+sample knobs alone (``think_ms=None``, the default) play the same game again anywhere.
+
 A leaf is valued by the policy's value head when the policy has one (:attr:`Policy.has_value
 <persian_rummy.policy.Policy.has_value>`): the rollout then stops at the first turn of the
 searching team after ``horizon`` turns and the head values that seat's observation, added to
@@ -33,6 +45,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Sequence
 from typing import Final
 
@@ -53,12 +66,17 @@ from persian_rummy.state import GameState, Phase, team_of
 from persian_rummy.view import InfoState, PlayerView
 from persian_rummy.worlds import determinize, seat_seed
 
-__all__ = ["CLEAR", "ROLLOUT_LIMIT", "SURE", "WIN_VALUE", "ExpertBot"]
+__all__ = ["CLEAR", "ROLLOUT_LIMIT", "SURE", "THINK_LIMIT_MS", "WIN_VALUE", "ExpertBot"]
 
 #: The most rollout turns one decision of :class:`ExpertBot` may cost: the largest
 #: ``samples * candidates * horizon`` (a million turns, minutes), so that one move is bounded
 #: work whatever a spec asks.
 ROLLOUT_LIMIT: Final = 1_000_000
+#: The longest ``think_ms`` of :class:`ExpertBot` (a minute a decision), so that one move is
+#: bounded time whatever a spec asks.
+THINK_LIMIT_MS: Final = 60_000
+#: How many worlds a time-bounded search (``think_ms``) plays out between looks at the clock.
+_WORLDS_A_LOOK: Final = 2
 #: The probability the policy's best action must have for the bot to play it without a search.
 SURE: Final = 0.9
 #: How many standard errors (of the differences between two candidates' values in the same
@@ -105,13 +123,16 @@ class ExpertBot:
     """Determinized search guided by a :class:`~persian_rummy.policy.Policy` (the shipped
     one by default; see the module's docstring for the search).
 
-    Knobs (whole numbers): ``samples`` worlds dealt for each searched decision (at least 1),
+    Knobs (whole numbers): ``samples`` worlds dealt for each searched decision (at least 1;
+    with ``think_ms``, the most it deals),
     ``candidates`` actions tried (the policy's best, at least 1: one plays as
     :class:`~persian_rummy.policy.NeuralBot`), ``horizon`` turns each rollout plays before its
     leaf is valued (at least 0; about 20 reach the end of the round from most positions). A
     searched decision costs about ``samples * candidates * horizon`` rollout turns, at most
     :data:`ROLLOUT_LIMIT`; the defaults were chosen on measured strength and time (the docs'
-    "Playing strength" page). Decisions where the policy is sure and forced moves are
+    "Playing strength" page). ``think_ms`` (1 to :data:`THINK_LIMIT_MS`, or ``None``, the
+    default) stops a searched decision once that many milliseconds are spent, answering from
+    the worlds searched so far: anytime, and so not the same game on every machine. Decisions where the policy is sure and forced moves are
     answered at once. The bot reads only the view
     it is given, or the information state (it sets ``takes_info_state``, so the arena hands
     it one); each decision's sampling comes from its seed and what its seat has seen
@@ -124,7 +145,7 @@ class ExpertBot:
     DrawStock()
     """
 
-    __slots__ = ("_network", "candidates", "horizon", "policy", "samples", "seed")
+    __slots__ = ("_network", "candidates", "horizon", "policy", "samples", "seed", "think_ms")
 
     #: The arena hands this bot its seat's information state (the view and the public history).
     takes_info_state: Final = True
@@ -139,12 +160,18 @@ class ExpertBot:
         samples: int = 5,
         horizon: int = 16,
         candidates: int = 2,
+        think_ms: int | None = None,
         policy: Policy | None = None,
     ) -> None:
         seed = bot_seed("ExpertBot", seed)
         self.samples = bot_knob("ExpertBot", "samples", samples, 1)
         self.horizon = bot_knob("ExpertBot", "horizon", horizon, 0)
         self.candidates = bot_knob("ExpertBot", "candidates", candidates, 1)
+        if think_ms is not None and bot_knob("ExpertBot", "think_ms", think_ms, 1) > THINK_LIMIT_MS:
+            raise InvalidArgumentError(
+                f"ExpertBot think_ms is at most {THINK_LIMIT_MS:,} (a minute a decision), not {excerpt(think_ms)}"
+            )
+        self.think_ms = think_ms
         if samples * candidates * max(horizon, 1) > ROLLOUT_LIMIT:
             raise InvalidArgumentError(
                 f"ExpertBot samples * candidates * horizon (the rollout turns of one decision) is at most "
@@ -195,32 +222,48 @@ class ExpertBot:
 
     def _decide(self, view: PlayerView | InfoState, seat: int, candidates: list[int]) -> int:
         """The position in ``candidates`` of the action to play: the policy's choice (the
-        first) unless another did better in the same ``samples`` worlds by more than
-        :data:`CLEAR` standard errors of the paired differences."""
+        first) unless another did better in the same worlds by more than :data:`CLEAR`
+        standard errors of the paired differences."""
         rng = random.Random(seat_seed(self.seed, view))
-        starts: list[GameState] = []
-        for _ in range(self.samples):
-            world = determinize(view, rng)
-            starts.extend(play(world, ACTIONS[index]) for index in candidates)
-        values = self._rollouts(starts, team_of(seat), rng).reshape(self.samples, len(candidates))
+        deadline = None if self.think_ms is None else time.perf_counter() + self.think_ms / 1000
+        step = self.samples if deadline is None else _WORLDS_A_LOOK
+        rows: list[npt.NDArray[np.float64]] = []
+        searched = 0
+        while searched < self.samples and (deadline is None or time.perf_counter() < deadline):
+            count = min(step, self.samples - searched)
+            starts: list[GameState] = []
+            seeds: list[int] = []
+            for _ in range(count):
+                world = determinize(view, rng)
+                seed = rng.getrandbits(63)  # the world's next deals: the same for every candidate
+                starts.extend(play(world, ACTIONS[index]) for index in candidates)
+                seeds.extend([seed] * len(candidates))
+            rows.append(self._rollouts(starts, seat, seeds).reshape(count, len(candidates)))
+            searched += count
+        if not rows:
+            return 0
+        values = np.concatenate(rows)
         differences = values[:, 1:] - values[:, :1]
         gains = differences.mean(axis=0)
-        if self.samples > 1:
-            gains -= CLEAR * differences.std(axis=0, ddof=1) / math.sqrt(self.samples)
+        if len(values) > 1:
+            gains -= CLEAR * differences.std(axis=0, ddof=1) / math.sqrt(len(values))
         best = int(np.argmax(gains))  # the first of equal gains
         return best + 1 if gains[best] > 0 else 0
 
-    def _rollouts(self, states: list[GameState], team: int, rng: random.Random) -> npt.NDArray[np.float64]:
-        """Play the policy from each state, all of them a step at a time, and value the leaves
-        for ``team``."""
+    def _rollouts(self, states: list[GameState], seat: int, seeds: list[int]) -> npt.NDArray[np.float64]:
+        """Play the policy from each state (a candidate just played by ``seat``), all of them
+        a step at a time, and value the leaves for ``seat``'s team; a rollout past the end of
+        the round deals on from its seed (``game_seed`` of :func:`~persian_rummy.next_deal`)."""
+        team = team_of(seat)
         valued = self.policy.has_value
-        turns = [self.horizon] * len(states)
+        # The turns from the decision: a candidate that passed the turn on has played one.
+        turns = [self.horizon - (state.current_player != seat) for state in states]
         results = np.zeros(len(states))
         leaves: list[int] = []
         live = []
         for number, state in enumerate(states):
             if valued and state.phase is Phase.ROUND_OVER:
-                states[number] = state = next_deal(state, rng.getrandbits(63))
+                states[number] = state = next_deal(state, game_seed=seeds[number])
             if state.phase.is_live:
                 live.append(number)
             else:
@@ -235,7 +278,7 @@ class ExpertBot:
                 if state.current_player != mover:
                     turns[number] -= 1
                 if valued and state.phase is Phase.ROUND_OVER:
-                    state = next_deal(state, rng.getrandbits(63))  # a value reaches past the deal
+                    state = next_deal(state, game_seed=seeds[number])  # a value reaches past the deal
                 states[number] = state
                 if not state.phase.is_live:
                     results[number] = self._final(state, team)
@@ -287,5 +330,7 @@ class ExpertBot:
 
     def __repr__(self) -> str:
         return (
-            f"ExpertBot(seed={self.seed}, samples={self.samples}, horizon={self.horizon}, candidates={self.candidates})"
+            f"ExpertBot(seed={self.seed}, samples={self.samples}, horizon={self.horizon}, candidates={self.candidates}"
+            + ("" if self.think_ms is None else f", think_ms={self.think_ms}")
+            + ")"
         )

@@ -27,6 +27,7 @@ from persian_rummy import (
 )
 from persian_rummy.arena import play_game
 from persian_rummy.bots import BOTS, DEFAULT_LEVEL, LEVELS, GreedyBot, Level, MonteCarloBot, make_bot
+from persian_rummy.encoding import action_to_int
 from persian_rummy.policy import NeuralBot, Policy, shipped_policy
 from persian_rummy.search import ExpertBot
 
@@ -185,6 +186,10 @@ def test_the_expert_uses_a_value_head_when_the_policy_has_one() -> None:
         ({"samples": 2.5}, "samples must be a whole number of at least 1, not 2.5"),
         ({"samples": True}, "samples must be a whole number of at least 1, not True"),
         ({"samples": 10**6, "horizon": 10**6}, "at most 1,000,000"),
+        ({"think_ms": 0}, "think_ms must be a whole number of at least 1, not 0"),
+        ({"think_ms": 2.5}, "think_ms must be a whole number of at least 1, not 2.5"),
+        ({"think_ms": True}, "think_ms must be a whole number of at least 1, not True"),
+        ({"think_ms": 60_001}, "think_ms is at most 60,000"),
     ],
 )
 def test_the_experts_knobs_are_checked(knobs: dict[str, object], message: str) -> None:
@@ -201,6 +206,10 @@ def test_the_expert_is_made_by_name_with_its_knobs() -> None:
         make_bot("expert:depth=3")
     with pytest.raises(InvalidArgumentError, match="samples must be"):
         make_bot("expert:samples=0")
+    timed = make_bot("expert:samples=64,think_ms=20", 1)
+    assert repr(timed) == "ExpertBot(seed=1, samples=64, horizon=16, candidates=2, think_ms=20)"
+    with pytest.raises(InvalidArgumentError, match="think_ms must be"):
+        make_bot("expert:think_ms=0")
     with pytest.raises(ArgumentTypeError, match="plays a Policy"):
         ExpertBot(0, policy="default.npz")  # type: ignore[arg-type]
     with pytest.raises(ArgumentTypeError, match="seed is a whole number"):
@@ -231,3 +240,107 @@ def test_the_observations_the_search_batches_are_the_views() -> None:
     state = choice_position(2, 20)
     for seat in range(4):
         assert np.array_equal(seat_tensor(state, seat), observation_tensor(state.view(seat)))
+
+
+def _rollout_values(monkeypatch: pytest.MonkeyPatch, bot: ExpertBot) -> list[np.ndarray]:
+    # Every batch of rollout values a decision computes, as it computed them.
+    found: list[np.ndarray] = []
+    rollouts = ExpertBot._rollouts
+
+    def recording(self: ExpertBot, *given: object) -> np.ndarray:
+        values = rollouts(self, *given)  # type: ignore[arg-type]
+        found.append(values)
+        return values
+
+    monkeypatch.setattr(ExpertBot, "_rollouts", recording)
+    return found
+
+
+def test_r7_r27_the_candidates_meet_the_same_worlds_and_the_same_next_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Common random numbers: two candidates that are the same action get the same value in
+    every world, though each rollout plays past the end of the round into a next deal (R7)
+    that is shuffled at random (before, each rollout met its own next deal)."""
+    state = new_game(3)
+    while len(state.stock) > 15:  # near the end of the round: the rollouts pass it
+        state = play(state, GreedyBot()(state.view(state.current_player)))
+    assert state.phase.is_live
+    bot = ExpertBot(2, samples=6, horizon=40, candidates=2)
+    found = _rollout_values(monkeypatch, bot)
+    action = legal_actions(state)[0]
+    index = action_to_int(action, state)
+    assert bot._decide(state.view(state.current_player), state.current_player, [index, index]) == 0
+    values = np.concatenate(found).reshape(6, 2)
+    assert np.array_equal(values[:, 0], values[:, 1])
+
+
+def at_meld_and_discard_choice() -> GameState:
+    """The first position of greedy games where the mover may meld or discard."""
+    for seed in range(50):
+        state = new_game(seed)
+        bot = GreedyBot()
+        while state.phase.is_live:
+            kinds = {type(action).__name__ for action in legal_actions(state)}
+            if {"MeldCards", "Discard"} <= kinds:
+                return state
+            state = play(state, bot(state.view(state.current_player)))
+    raise AssertionError("no greedy game reached a choice of a meld or a discard")
+
+
+def test_every_candidates_leaf_is_the_same_number_of_turns_after_the_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A candidate that ends the seat's turn (a discard) and one that does not (a meld) are
+    valued the same number of turns after the decision: the leaf is the searching team's
+    first turn after ``horizon`` turns, counted from the decision for both."""
+    import persian_rummy.search as search
+
+    state = at_meld_and_discard_choice()
+    seat = state.current_player
+    meld = next(action for action in legal_actions(state) if type(action).__name__ == "MeldCards")
+    discard = next(action for action in legal_actions(state) if type(action).__name__ == "Discard")
+    bot = ExpertBot(0, horizon=6)
+    turns: dict[int, int] = {}
+    kept: list[GameState] = []
+    moves = search.play
+
+    def counting(before: GameState, action: object) -> GameState:
+        after = moves(before, action)  # type: ignore[arg-type]
+        kept.append(after)  # alive, so that no id is reused
+        turns[id(after)] = turns.get(id(before), 0) + (after.current_player != before.current_player)
+        return after
+
+    leaves: list[int] = []
+    tensor = search.seat_tensor
+
+    def reading(position: GameState, viewer: int) -> np.ndarray:
+        leaves.append(turns.get(id(position), 0))
+        return tensor(position, viewer)
+
+    monkeypatch.setattr(search, "play", counting)
+    monkeypatch.setattr(search, "seat_tensor", reading)
+    depths = []
+    for action in (meld, discard):
+        leaves.clear()
+        start = counting(state, action)
+        bot._rollouts([start], seat, [1])
+        depths.append(leaves[-1])  # the leaf is read last
+    assert depths[0] == depths[1] >= 6
+
+
+def test_a_time_bounded_search_stops_when_its_time_is_spent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``think_ms`` the worlds are searched a few at a time until the time is spent (here
+    a clock that jumps a second a look), then the decision is made from those searched."""
+    import persian_rummy.search as search
+
+    state = choice_position(5, 40)
+    seconds = iter(range(1000))
+    monkeypatch.setattr(search.time, "perf_counter", lambda: float(next(seconds)))
+    bot = ExpertBot(1, samples=50, think_ms=2500, horizon=2)
+    found = _rollout_values(monkeypatch, bot)
+    candidates = [action_to_int(action, state) for action in legal_actions(state)[:2]]
+    bot._decide(state.view(state.current_player), state.current_player, candidates)
+    # Looks at 1 s and 2 s (before the 2.5 s deadline) each search two worlds; at 3 s it stops.
+    assert [len(values) for values in found] == [4, 4]
+    timed = np.concatenate(found)
+    found.clear()
+    ExpertBot(1, samples=4, horizon=2)._decide(state.view(state.current_player), state.current_player, candidates)
+    assert [len(values) for values in found] == [8]  # all four worlds at once, without a clock
+    assert np.array_equal(timed, found[0])  # the same worlds, in the same order
