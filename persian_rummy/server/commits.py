@@ -52,7 +52,14 @@ class Commits:
     """The commit protocol of the tables in play here: an action is checked, stored, then
     played and sent (:meth:`accept`); what other workers stored is played as it is read
     (:meth:`play_stored`). ``moved`` is told of each table that moved and whether this worker
-    stored its last action (the hub starts the bots' next move)."""
+    stored its last action (the hub starts the bots' next move).
+
+    >>> from persian_rummy.server.quotas import DEFAULT_LIMITS
+    >>> from persian_rummy.server.store import SqliteStore
+    >>> store, tasks = SqliteStore(":memory:"), Tasks()
+    >>> Commits(store, TableKeeper(store, DEFAULT_LIMITS, tasks), tasks).database is store
+    True
+    """
 
     def __init__(
         self,
@@ -132,7 +139,14 @@ class Commits:
 class Notices:
     """What other workers tell through the database, acted on: a table that moved is read
     again (all such tables in one query, :meth:`behind`), a seat's newer window closes this
-    worker's, expired tables are let go."""
+    worker's, expired tables are let go.
+
+    >>> from persian_rummy.server.quotas import DEFAULT_LIMITS
+    >>> from persian_rummy.server.store import SqliteStore
+    >>> store, tasks = SqliteStore(":memory:"), Tasks()
+    >>> notices = Notices(Commits(store, TableKeeper(store, DEFAULT_LIMITS, tasks), tasks))
+    >>> notices(Notice("a", "a table not here", seq=3))  # nothing to read: not in play here
+    """
 
     def __init__(self, commits: Commits) -> None:
         self.commits = commits

@@ -95,6 +95,13 @@ class TableKeeper:
     """The tables in play here, by id, in memory, and their lifecycle: made, opened, resumed,
     expired, let go. ``adopted`` is told of each table taken into memory and whether this
     server is to play its bots at once (the hub starts their moves).
+
+    >>> import asyncio
+    >>> from persian_rummy.server.quotas import DEFAULT_LIMITS
+    >>> from persian_rummy.server.store import SqliteStore
+    >>> keeper = TableKeeper(SqliteStore(":memory:"), DEFAULT_LIMITS, Tasks())
+    >>> asyncio.run(keeper.open("no such token")), keeper.tables
+    (None, {})
     """
 
     def __init__(

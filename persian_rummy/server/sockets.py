@@ -47,7 +47,17 @@ class Sockets:
     WebSocket until it closes, :meth:`receive` answers one message. :attr:`clients` counts
     this process's open connections of each client address (the limit counts every worker's,
     :meth:`~persian_rummy.server.storage.Database.enter`); ``clock`` measures the
-    connections' message rates (:class:`~persian_rummy.server.quotas.TokenBucket`)."""
+    connections' message rates (:class:`~persian_rummy.server.quotas.TokenBucket`).
+
+    >>> from persian_rummy.server.keeper import Tasks
+    >>> from persian_rummy.server.quotas import DEFAULT_LIMITS
+    >>> from persian_rummy.server.store import SqliteStore
+    >>> store, tasks = SqliteStore(":memory:"), Tasks()
+    >>> commits = Commits(store, TableKeeper(store, DEFAULT_LIMITS, tasks), tasks)
+    >>> sockets = Sockets(commits, Notices(commits), Hints(), DEFAULT_LIMITS)
+    >>> sockets.clients, sockets.limits.message_bytes
+    (Counter(), 4096)
+    """
 
     def __init__(
         self,

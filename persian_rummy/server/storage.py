@@ -281,6 +281,12 @@ class Database(abc.ABC):
     :class:`~persian_rummy.server.storage.Notice`). Two implementations:
     :class:`~persian_rummy.server.store.SqliteStore` (one process) and
     :class:`~persian_rummy.server.postgres.PostgresStore` (several workers).
+
+    >>> import asyncio
+    >>> from persian_rummy.server.store import SqliteStore
+    >>> database = SqliteStore(":memory:")
+    >>> isinstance(database, Database), database.shared, asyncio.run(database.load("t1"))
+    (True, False, None)
     """
 
     #: Whether other processes may serve the same tables (and write to the same database).
