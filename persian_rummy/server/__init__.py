@@ -34,12 +34,12 @@ import signal
 import sys
 import threading
 import time
-import warnings
 from typing import Any, Final
 
 import attrs
 
 from persian_rummy._extras import needs_extra
+from persian_rummy._moved import moved_names
 from persian_rummy.errors import InvalidArgumentError, excerpt
 
 with needs_extra("server", __name__):  # checked here, at once: the server runs on all three
@@ -186,14 +186,18 @@ def _watch(supervisor: int) -> None:
     os._exit(1)
 
 
+_MOVED = moved_names(
+    __name__,
+    {
+        "Store": (
+            SqliteStore,
+            "persian_rummy.server.SqliteStore (the SQLite database as the hub uses it, every read and write a "
+            "coroutine)",
+        )
+    },
+)
+
+
 def __getattr__(name: str) -> object:
     # Deprecated names, each still given with a warning that names its new one.
-    if name == "Store":
-        warnings.warn(
-            "persian_rummy.server.Store is now persian_rummy.server.SqliteStore (the SQLite database as the hub "
-            "uses it, every read and write a coroutine); the old name will go in a later release",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return SqliteStore
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _MOVED(name)

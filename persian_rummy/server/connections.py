@@ -11,12 +11,12 @@ import asyncio
 import contextlib
 import sys
 import time
-import warnings
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from persian_rummy._moved import moved_names
 from persian_rummy.actions import Action
 from persian_rummy.server.protocol import NO_ID, Ack, ErrorFrame, ServerFrame, encode_frame
 from persian_rummy.server.quotas import Limits, TokenBucket
@@ -124,15 +124,18 @@ def _error_frame(code: str, reason: str, **extra: Any) -> dict[str, Any]:
     return ErrorFrame(code, reason, id=extra.get("id", NO_ID), action=extra.get("action")).value()
 
 
+_MOVED = moved_names(
+    __name__,
+    {
+        "ack_frame": (_ack_frame, "persian_rummy.server.protocol.Ack (a typed frame, written by encode_frame)"),
+        "error_frame": (
+            _error_frame,
+            "persian_rummy.server.protocol.ErrorFrame (a typed frame, written by encode_frame)",
+        ),
+    },
+)
+
+
 def __getattr__(name: str) -> object:
     # Deprecated names, each still given with a warning that names its new one.
-    if name in ("ack_frame", "error_frame"):
-        kind = "Ack" if name == "ack_frame" else "ErrorFrame"
-        warnings.warn(
-            f"persian_rummy.server.connections.{name} is now persian_rummy.server.protocol.{kind} (a typed frame, "
-            "written by encode_frame); the old name will go in a later release",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return _ack_frame if name == "ack_frame" else _error_frame
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _MOVED(name)

@@ -30,13 +30,13 @@ and programs use.
 from __future__ import annotations
 
 import time
-import warnings
 from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from starlette.websockets import WebSocket
 
+from persian_rummy._moved import moved_names
 from persian_rummy.actions import Action
 from persian_rummy.errors import ArgumentTypeError, excerpt
 from persian_rummy.rules import Rules
@@ -264,14 +264,19 @@ class Server:
         return await self.sockets.receive(connection, message)
 
 
-def __getattr__(name: str) -> object:
-    # Names that moved to the protocol's module, each still given with a warning.
-    if name in ("BadMessage", "ClientMessage", "parse_message"):
-        warnings.warn(
-            f"persian_rummy.server.hub.{name} is now persian_rummy.server.protocol.{name} (the protocol's one "
-            "decoder and its values); the old name will go in a later release",
-            DeprecationWarning,
-            stacklevel=2,
+_MOVED = moved_names(
+    __name__,
+    {
+        name: (value, f"persian_rummy.server.protocol.{name} (the protocol's one decoder and its values)")
+        for name, value in (
+            ("BadMessage", _BadMessage),
+            ("ClientMessage", _ClientMessage),
+            ("parse_message", _parse_message),
         )
-        return {"BadMessage": _BadMessage, "ClientMessage": _ClientMessage, "parse_message": _parse_message}[name]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    },
+)
+
+
+def __getattr__(name: str) -> object:
+    # Deprecated names, each still given with a warning that names its new one.
+    return _MOVED(name)

@@ -24,12 +24,12 @@ import asyncio
 import hashlib
 import json
 import re
-import warnings
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, ClassVar, Final
 
 import attrs
 
+from persian_rummy._moved import moved_names
 from persian_rummy.errors import PersianRummyError
 from persian_rummy.rules import Rules
 from persian_rummy.server.quotas import CapacityError, Limits
@@ -482,14 +482,12 @@ def capacity_refusal(limits: Limits, total: int, owned: int) -> CapacityError | 
     return None
 
 
+_MOVED = moved_names(
+    __name__,
+    {"Storage": (Database, "persian_rummy.server.storage.Database")},
+)
+
+
 def __getattr__(name: str) -> object:
     # Deprecated names, each still given with a warning that names its new one.
-    if name == "Storage":
-        warnings.warn(
-            "persian_rummy.server.storage.Storage is now persian_rummy.server.storage.Database; "
-            "the old name will go in a later release",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return Database
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _MOVED(name)

@@ -41,12 +41,12 @@ import json
 import sqlite3
 import threading
 import time
-import warnings
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any, Final, TypeVar
 
+from persian_rummy._moved import moved_names
 from persian_rummy.rules import Rules
 from persian_rummy.server.quotas import Limits
 from persian_rummy.server.storage import (
@@ -344,14 +344,19 @@ class SqliteStore(Database):
             del self._present[key]
 
 
+_MOVED = moved_names(
+    __name__,
+    {
+        name: (
+            SqliteStore,
+            "persian_rummy.server.store.SqliteStore (the SQLite database as the hub uses it, every read and write "
+            "a coroutine)",
+        )
+        for name in ("Store", "SQLiteStorage")
+    },
+)
+
+
 def __getattr__(name: str) -> object:
     # Deprecated names, each still given with a warning that names its new one.
-    if name in ("Store", "SQLiteStorage"):
-        warnings.warn(
-            f"persian_rummy.server.store.{name} is now persian_rummy.server.store.SqliteStore (the SQLite "
-            "database as the hub uses it, every read and write a coroutine); the old name will go in a later release",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return SqliteStore
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _MOVED(name)

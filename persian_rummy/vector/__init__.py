@@ -33,9 +33,8 @@ pictures a state draws of itself (``_picture``, as pgx's ``State.to_svg``).
 
 from __future__ import annotations
 
-import warnings
-
 from persian_rummy._extras import needs_extra
+from persian_rummy._moved import moved_names
 
 with needs_extra("jax", __name__):
     import jax  # noqa: F401
@@ -47,14 +46,17 @@ from persian_rummy.vector._state import GameArrays, State
 __all__ = ["Env", "GameArrays", "State", "sample_legal", "sample_policy"]
 
 
+_MOVED = moved_names(
+    __name__,
+    {
+        "Position": (
+            GameArrays,
+            "persian_rummy.vector.GameArrays (the library's positions are GameState values and their position strings)",
+        )
+    },
+)
+
+
 def __getattr__(name: str) -> object:
     # Deprecated names, each still given with a warning that names its new one.
-    if name == "Position":
-        warnings.warn(
-            "persian_rummy.vector.Position is now persian_rummy.vector.GameArrays (the library's "
-            "positions are GameState values and their position strings); the old name will go in a later release",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return GameArrays
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _MOVED(name)
