@@ -165,3 +165,53 @@ def test_workers_whose_supervisor_is_killed_stop_and_leave_the_port(pg_cluster: 
         for worker in workers:  # never leave one behind, even when the test fails
             with contextlib.suppress(OSError):
                 os.kill(worker, signal.SIGKILL)
+
+
+@pytest.mark.thorough
+@pytest.mark.parametrize("victim", [0, 1])
+def test_two_servers_started_apart_share_a_table_and_lose_nothing_when_one_is_killed(
+    pg_cluster: Cluster, victim: int
+) -> None:
+    # Two `persian-rummy serve` started on their own (as on two machines), on two ports, one
+    # PostgreSQL database: a table made on the first has a seat and a spectator on each; one
+    # server is killed with SIGKILL mid-game and started again, its clients connect to it
+    # again, and the game plays to its end with every acknowledged action stored once.
+    url = pg_cluster.database()
+    ports = [free_port()]
+    while len(ports) < 2:
+        ports += [port for port in [free_port()] if port != ports[0]]
+    servers = [start_serve(url, port) for port in ports]
+    try:
+        table = create_table(f"http://127.0.0.1:{ports[0]}", ["human", "greedy", "human", "greedy"], "deals=1")
+        tokens = {seat["seat"]: seat["token"] for seat in table["seats"] if seat["token"]}
+        seats = [
+            SeatClient(f"ws://127.0.0.1:{ports[0]}/ws/{tokens[0]}", "random", seed=0),
+            SeatClient(f"ws://127.0.0.1:{ports[1]}/ws/{tokens[2]}", "random", seed=2),
+        ]
+        watchers = [SeatClient(f"ws://127.0.0.1:{port}/ws/{table['spectator']['token']}", "random") for port in ports]
+
+        async def play() -> None:
+            deadline = time.monotonic() + LIMIT
+            games = [asyncio.ensure_future(play_on(client, deadline)) for client in [*seats, *watchers]]
+            while sum(len(client.acks) for client in seats) < 6:
+                if time.monotonic() > deadline or all(game.done() for game in games):
+                    break
+                await asyncio.sleep(0.01)
+            servers[victim].kill()
+            servers[victim].wait(LIMIT)
+            servers[victim] = await asyncio.to_thread(start_serve, url, ports[victim])
+            await asyncio.gather(*games)
+
+        asyncio.run(play())
+    finally:
+        for server in servers:
+            stop_serve(server, limit=30)
+    assert all(client.finished for client in [*seats, *watchers])
+    assert len(seats[victim].joined) > 1 and len(watchers[victim].joined) > 1  # they connected again
+    stored = actions(pg_cluster, url, table["id"])
+    acks = [(seq, action) for client in seats for seq, action in client.acks.items()]
+    assert len({seq for seq, _ in acks}) == len(acks)
+    assert all(stored[seq - 1][1] == action for seq, action in acks)
+    assert replayed(tables_row(pg_cluster, url, table["id"]), stored).finished
+    # Both spectators saw the same game, to its end, whichever server they watched it on.
+    assert watchers[0].log == watchers[1].log and "Game over" in watchers[0].log[-1], watchers[0].log[-3:]
