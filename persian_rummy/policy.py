@@ -51,7 +51,6 @@ import io
 import json
 import math
 import os
-import stat
 import zipfile
 import zlib
 from collections.abc import Mapping, Sequence
@@ -63,7 +62,7 @@ import numpy as np
 import numpy.typing as npt
 
 from persian_rummy._bot_protocol import bot_seed, out_of_turn
-from persian_rummy._files import write_atomically
+from persian_rummy._files import NotARegularFileError, open_regular, write_atomically
 from persian_rummy.actions import Action
 from persian_rummy.encoding import ACTIONS, NUM_ACTIONS, legal_flags
 from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, PersianRummyError, PolicyFileError, excerpt
@@ -421,28 +420,17 @@ def _read_file(path: str | os.PathLike[str]) -> bytes:
     """The bytes of the policy file at ``path`` (at most one past the limit), refusing with
     :class:`~persian_rummy.PolicyFileError` a path no file can have (a null byte, a lone
     surrogate), a file that cannot be opened, and anything that is not a regular file (a
-    folder, a pipe, a device) before reading it: a pipe is opened without waiting for a
-    writer, and what was opened is checked again, so nothing here blocks."""
+    folder, a pipe, a device) before reading it, without blocking (``open_regular``)."""
     shown = excerpt(os.fspath(path))
-    irregular = PolicyFileError(f"the policy file {shown} is not a regular file (a folder, a pipe or a device)")
     try:
-        regular = stat.S_ISREG(os.stat(path).st_mode)
-        handle = (
-            os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)) if regular else -1
-        )
+        with open_regular(path) as file:
+            return file.read(_FILE_LIMIT + 1)
+    except NotARegularFileError:
+        raise PolicyFileError(f"the policy file {shown} is not a regular file (a folder, a pipe or a device)") from None
     except OSError as error:
         raise PolicyFileError(f"the policy file {shown} cannot be read: {error.strerror}") from None
     except ValueError:  # a null byte, or a lone surrogate the file system cannot encode
         raise PolicyFileError(f"{shown} is not a path a file can have") from None
-    if not regular:
-        raise irregular
-    with os.fdopen(handle, "rb") as file:
-        try:
-            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):  # replaced since it was looked at
-                raise irregular
-            return file.read(_FILE_LIMIT + 1)
-        except OSError as error:
-            raise PolicyFileError(f"the policy file {shown} cannot be read: {error.strerror}") from None
 
 
 def _read_archive(data: bytes, path: str | os.PathLike[str] | None = None) -> dict[str, npt.NDArray[Any]]:

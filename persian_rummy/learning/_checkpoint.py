@@ -13,7 +13,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from persian_rummy._files import write_atomically
+from persian_rummy._files import open_regular, write_atomically
 from persian_rummy.errors import InvalidArgumentError, PolicyFileError
 from persian_rummy.learning._config import TrainConfig
 from persian_rummy.learning._trainer import Trainer, TrainState
@@ -65,7 +65,8 @@ def save_checkpoint(
 
 def _read(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray[Any, Any]]]:
     try:
-        with np.load(path, allow_pickle=False) as archive:
+        # A regular file only, opened without blocking: a pipe named as a checkpoint would wait for ever.
+        with open_regular(path) as file, np.load(file, allow_pickle=False) as archive:
             header = json.loads(archive[_HEADER].tobytes().decode())
             if isinstance(header, dict) and "format" in header and "layers" in header:
                 raise PolicyFileError(

@@ -25,6 +25,7 @@ from persian_rummy.learning import (
     TrainConfig,
     Trainer,
     Transition,
+    checkpoint_config,
     export_policy,
     forward,
     init_params,
@@ -237,6 +238,18 @@ def test_a_checkpoint_of_other_settings_is_refused_naming_them(tmp_path: Path) -
     (tmp_path / CHECKPOINT).write_bytes(b"not a checkpoint")
     with pytest.raises(PolicyFileError, match="cannot be read"):
         load_checkpoint(tmp_path / CHECKPOINT, trainer)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX's")
+def test_a_pipe_folder_or_bad_path_named_as_a_checkpoint_is_refused_without_blocking(tmp_path: Path) -> None:
+    # As a policy file's path is: a pipe would block np.load's open() for ever.
+    pipe = tmp_path / "pipe.npz"
+    os.mkfifo(pipe)
+    for path in (pipe, tmp_path):
+        with pytest.raises(PolicyFileError, match="not a regular file"):
+            checkpoint_config(path)
+    with pytest.raises(PolicyFileError, match="cannot be read"):
+        checkpoint_config(Path("a\x00b.npz"))
 
 
 @pytest.mark.thorough
