@@ -7,7 +7,7 @@ instead of a bare ``No module named 'numpy'``.
 ...     import no_such_module_here
 Traceback (most recent call last):
 ...
-persian_rummy.errors.MissingExtraError: persian_rummy.example needs the [rl] extra: pip install "persian-rummy[rl]" (no module named 'no_such_module_here')
+persian_rummy.errors.MissingExtraError: persian_rummy.example needs the [rl] extra: pip install ".[rl]" in a clone of the repository (not on PyPI yet) (no module named 'no_such_module_here')
 """
 
 from __future__ import annotations
@@ -16,6 +16,16 @@ import contextlib
 from collections.abc import Iterator
 
 from persian_rummy.errors import MissingExtraError
+
+
+def install_command(extra: str) -> str:
+    """The command that installs ``extra``: from a clone of the repository, in its folder,
+    until the package is released on PyPI.
+
+    >>> install_command("server")
+    'pip install ".[server]" in a clone of the repository (not on PyPI yet)'
+    """
+    return f'pip install ".[{extra}]" in a clone of the repository (not on PyPI yet)'
 
 
 @contextlib.contextmanager
@@ -28,6 +38,6 @@ def needs_extra(extra: str, module: str) -> Iterator[None]:
     except ImportError as error:
         missing = error.name or "a package"
         raise MissingExtraError(
-            f'{module} needs the [{extra}] extra: pip install "persian-rummy[{extra}]" (no module named {missing!r})',
+            f"{module} needs the [{extra}] extra: {install_command(extra)} (no module named {missing!r})",
             name=error.name,
         ) from error

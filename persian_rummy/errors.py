@@ -154,7 +154,7 @@ class PersianRummyError(Exception):
 
 class MissingExtraError(PersianRummyError, ModuleNotFoundError):
     """A module of an optional extra imported without it: the message says which
-    ``pip install`` brings it (``pip install "persian-rummy[rl]"``). ``name`` is the missing
+    ``pip install`` brings it (``pip install ".[rl]"`` in a clone of the repository). ``name`` is the missing
     package, as :class:`ModuleNotFoundError` has it, so code that catches a missing module
     (and ``pytest.importorskip``) catches it.
 

@@ -1,7 +1,7 @@
 """Hypothesis strategies for Persian Rummy: cards, hands, melds, rules, reachable game states
 and actions, for testing bots, servers and the engine itself.
 
-This module needs Hypothesis (``pip install "persian-rummy[hypothesis]"``); the rest of the
+This module needs Hypothesis (``pip install ".[hypothesis]"`` in a clone of the repository); the rest of the
 package does not, and ``import persian_rummy`` never imports this module.
 
 Every strategy shrinks towards something simple: cards towards the two of spades, decks

@@ -418,7 +418,7 @@ def test_every_python_block_of_the_pages_runs(where: str, code: str, tmp_path: P
     import sys
 
     if "jax" in code:
-        pytest.importorskip("jax", reason='needs the [jax] extra: pip install "persian-rummy[jax]"')
+        pytest.importorskip("jax", reason='needs the [jax] extra: pip install ".[jax]" in a clone')
     if "my-player/policy.npz" in code:
         from persian_rummy.policy import shipped_policy_path
 
@@ -442,3 +442,32 @@ def test_the_command_lines_bot_option_names_every_bot_and_level() -> None:
     option = page[page.index("- ``--bot NAME ...``") :].split("\n- ")[0]
     for name in [*BOTS, *LEVELS, ".npz", "module:name"]:
         assert f"``{name}" in option, name
+
+
+#: A pip install of the package from PyPI (``persian-rummy``, with or without extras).
+_FROM_PYPI = re.compile(r"""pip install\s+(?:-\S+\s+)*["']?persian-rummy\b""")
+#: The sentences that may name PyPI's install: the ones that say it is not there yet.
+_NOT_YET = ("not on PyPI yet", "Once it is released")
+
+
+def test_every_install_line_installs_from_a_clone_until_the_release() -> None:
+    """Issue 50 item 9: the package is not on PyPI yet, so no page, README line, command help
+    or library message tells a newcomer to pip install it from there (but the sentences that
+    say it is not there yet); every extra an install line names is one pyproject declares."""
+    import tomllib
+
+    root = DOCS.parent
+    extras = set(
+        tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    )
+    files = [root / "README.md", *DOCS.rglob("*.rst"), *(root / "persian_rummy").rglob("*.py")]
+    found = []
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        for line in text.splitlines():
+            if _FROM_PYPI.search(line) and not any(words in line for words in _NOT_YET):
+                found.append(f"{path.relative_to(root)}: {line.strip()}")
+            for named in re.findall(r"""pip install [^\n`]*?\.\[([\w,-]+)\]""", line):
+                assert set(named.split(",")) <= extras, (path, line)
+    assert not found, "\n".join(found)
+    assert _FROM_PYPI.search('pip install "persian-rummy[rl]"') and not _FROM_PYPI.search('pip install ".[rl]"')

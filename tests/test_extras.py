@@ -53,7 +53,7 @@ def test_a_module_without_its_extra_says_which_pip_install_brings_it(
     with pytest.raises(MissingExtraError) as raised:
         importlib.import_module(module)
     message = str(raised.value)
-    assert f'pip install "persian-rummy[{extra}]"' in message, message
+    assert f'pip install ".[{extra}]" in a clone of the repository' in message, message
     assert f"needs the [{extra}] extra" in message
     assert isinstance(raised.value, ModuleNotFoundError) and isinstance(raised.value, PersianRummyError)
     # The package made missing, or one imported before it that is not installed here.

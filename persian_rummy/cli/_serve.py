@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import TextIO
 
+from persian_rummy._extras import install_command
 from persian_rummy.cli._options import command
 from persian_rummy.errors import MissingExtraError, PersianRummyError
 
@@ -19,7 +20,7 @@ def add_parser(
         "serve",
         "serve tables in the browser (needs the [server] extra)",
         """
-        pip install "persian-rummy[server]"
+        pip install ".[server]"                          in a clone of the repository (not on PyPI yet)
         persian-rummy serve                              then open http://127.0.0.1:8000/
         persian-rummy serve --host 0.0.0.0 --port 8080 --db games.sqlite3
         persian-rummy serve --db postgresql://rummy@localhost/games --workers 4
@@ -56,7 +57,7 @@ def _serve(host: str, port: int, db: str, workers: int = 1) -> int:
         return 2
     except ImportError as error:
         print(
-            f'persian-rummy: serve needs the [server] extra (pip install "persian-rummy[server]"): {error}',
+            f"persian-rummy: serve needs the [server] extra ({install_command('server')}): {error}",
             file=sys.stderr,
         )
         return 2

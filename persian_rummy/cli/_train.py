@@ -13,7 +13,7 @@ from persian_rummy.cli._options import command, guarded
 from persian_rummy.errors import InvalidArgumentError
 
 EXAMPLES: Final = """
-pip install "persian-rummy[train]"
+pip install ".[train]"                                    in a clone of the repository (not on PyPI yet)
 persian-rummy train --minutes 10 --out my-player          about ten minutes on a laptop CPU
 persian-rummy train --minutes 60 --out my-player --resume  an hour more, from the last checkpoint
 persian-rummy train --rules deals=1 --steps 200 --out short-games

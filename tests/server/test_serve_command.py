@@ -45,7 +45,7 @@ def test_serve_without_the_server_extra_says_what_to_install(
 ) -> None:
     monkeypatch.setitem(sys.modules, "persian_rummy.server", None)  # as if it could not be imported
     assert main(["serve"]) == 2
-    assert 'pip install "persian-rummy[server]"' in capsys.readouterr().err
+    assert 'pip install ".[server]" in a clone of the repository' in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

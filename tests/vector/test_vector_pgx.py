@@ -333,7 +333,7 @@ def patched_api_test(monkeypatch: pytest.MonkeyPatch) -> Any:
     ``state.env_id`` against) widened by ``"persian_rummy"``; and its ``act_randomly``, which
     draws with ``axis=1`` and so fails on one game's mask under JAX 0.10 (pgx's own
     tic_tac_toe too), drawing with ``axis=-1``."""
-    pgx = pytest.importorskip("pgx", reason='pgx is not installed: pip install "persian-rummy[jax-test]"')
+    pgx = pytest.importorskip("pgx", reason='pgx is not installed: pip install ".[jax-test]" in a clone')
     api = importlib.import_module("pgx._src.api_test")
     monkeypatch.setattr(api, "EnvId", Literal[(*get_args(pgx.EnvId), ENV.id)])
 
