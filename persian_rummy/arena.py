@@ -84,6 +84,7 @@ __all__ = [
     "derived_seed",
     "is_bot",
     "misplayed",
+    "play_bot",
     "play_game",
     "round_robin",
     "run_match",
@@ -191,11 +192,8 @@ def play_game(
         while state.phase.is_live:
             seat = state.current_player
             info = infos.get(seat)
-            action = ask_bot(players[seat], state.view(seat) if info is None else info)
-            try:
-                game = game.play(action)
-            except (IllegalActionError, ArgumentTypeError, NotationError) as error:
-                raise misplayed(error, seat, players[seat], action, None if names is None else names[seat]) from None
+            seen = state.view(seat) if info is None else info
+            action, game = play_bot(game, players[seat], seen, None if names is None else names[seat])
             after = game.after  # the deal's last state, if the action ended it
             if on_action is not None:
                 on_action(state, action, after)
@@ -232,6 +230,33 @@ def misplayed(error: _Refusal, seat: int, bot: Bot | Player, answer: object, nam
     text = error.args[0] if error.args and isinstance(error.args[0], str) else str(error)
     error.args = (f"the bot {label} at seat {seat} ({SEAT_NAMES[seat]}) answered {shown}: {text}", *error.args[1:])
     return error
+
+
+def play_bot(
+    game: Game, bot: Bot | Player, seen: PlayerView | InfoState, name: str | None = None
+) -> tuple[Action, Game]:
+    """The action ``bot`` chooses for the player to move of ``game`` from what that seat has
+    ``seen`` (:func:`ask_bot`), and the game after it. An answer the game refuses raises the
+    game's error with a message naming the bot (by ``name`` when given), the seat and the
+    answer (:func:`misplayed`). The arena's games and the play command move their bots so.
+
+    >>> from persian_rummy import Game
+    >>> from persian_rummy.bots import GreedyBot
+    >>> game = Game.new(1)
+    >>> action, after = play_bot(game, GreedyBot(), game.view(1))
+    >>> action, after.actions
+    (DrawStock(), (DrawStock(),))
+    >>> play_bot(game, lambda view: "pass", game.view(1), "mybots:lazy")
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.PassNotAllowedError: the bot mybots:lazy at seat 1 (East) answered 'pass': R20: seat 1 may pass only when the stock is empty (27 cards left) [deal 1 of 2, seat 1 to act, phase DRAW, hand Js 2d Jd Qd Tc Jk Jk, discard pile 2s, stock 27, 0 melds]
+    """
+    seat = game.state.current_player
+    action = ask_bot(bot, seen)
+    try:
+        return action, game.play(action)
+    except (IllegalActionError, ArgumentTypeError, NotationError) as error:
+        raise misplayed(error, seat, bot, action, name) from None
 
 
 def ask_bot(bot: Bot | Player, seen: PlayerView | InfoState) -> Action:

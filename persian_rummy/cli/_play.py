@@ -17,7 +17,7 @@ from typing import Final, TextIO
 
 from persian_rummy._bits import partner_of
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards
-from persian_rummy.arena import ask_bot, misplayed
+from persian_rummy.arena import play_bot
 from persian_rummy.bots import DEFAULT_LEVEL, LEVELS, Bot, Player, default_level
 from persian_rummy.cli._options import (
     SEED_HELP,
@@ -35,7 +35,6 @@ from persian_rummy.cli._options import (
 from persian_rummy.dealing import Seed
 from persian_rummy.engine import legal_actions, play
 from persian_rummy.errors import (
-    ArgumentTypeError,
     IllegalActionError,
     InvalidArgumentError,
     NotationError,
@@ -309,12 +308,9 @@ def _bot_turn(game: list[Game], mover: int, bots: Sequence[Bot], spec: str, out:
     player = Player.of(bots[mover])
     state = game[0].state
     try:
-        action = ask_bot(player, game[0].info_state(mover) if player.reads_history else state.view(mover))
-        try:
-            game[0] = game[0].play(action)
-        except (IllegalActionError, ArgumentTypeError, NotationError) as error:
-            return misplayed(error, mover, player, action, spec)
-    except Exception as error:  # the bot itself failed: its own exception, whatever it is
+        seen = game[0].info_state(mover) if player.reads_history else state.view(mover)
+        action, game[0] = play_bot(game[0], player, seen, spec)
+    except Exception as error:  # its answer refused (named by play_bot), or the bot itself failed
         if isinstance(error, PersianRummyError) and str(error).startswith("the bot "):
             return error
         return PersianRummyError(f"the bot {spec} at seat {mover} ({SEAT_NAMES[mover]}) failed: {error!r}")
