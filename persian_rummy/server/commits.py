@@ -7,14 +7,14 @@ the database (:class:`~persian_rummy.server.storage.Notice`) and reads the table
 all in one query, playing what it finds at each.
 
 >>> import asyncio
->>> from persian_rummy.server.keeper import TableKeeper, Tasks
+>>> from persian_rummy.server.keeper import NewTable, TableKeeper, Tasks
 >>> from persian_rummy.server.quotas import DEFAULT_LIMITS
 >>> from persian_rummy.server.store import SqliteStore
 >>> async def played():
 ...     store, tasks = SqliteStore(":memory:"), Tasks()
 ...     keeper = TableKeeper(store, DEFAULT_LIMITS, tasks)
 ...     commits = Commits(store, keeper, tasks)
-...     table, _ = await keeper.create_table(["human"] * 4, dealer=0)
+...     table, _ = await keeper.create_table(NewTable(("human",) * 4, dealer=0))
 ...     live = keeper.get(table.id)
 ...     async with live.lock:
 ...         await commits.accept(live, 1, Action.parse("draw"))

@@ -43,7 +43,7 @@ from persian_rummy.rules import Rules
 from persian_rummy.server.commits import Commits, Notices
 from persian_rummy.server.connections import Connection
 from persian_rummy.server.hints import Hints
-from persian_rummy.server.keeper import KEEP_FINISHED, SWEEP_SECONDS, TableKeeper, Tasks
+from persian_rummy.server.keeper import KEEP_FINISHED, SWEEP_SECONDS, NewTable, TableKeeper, Tasks
 from persian_rummy.server.live import LiveTable
 from persian_rummy.server.protocol import BadMessage as _BadMessage
 from persian_rummy.server.protocol import ClientMessage as _ClientMessage
@@ -55,6 +55,7 @@ from persian_rummy.server.storage import Database
 from persian_rummy.server.store import SqliteStore
 from persian_rummy.server.tables import Table
 from persian_rummy.server.turns import BOT_STANDBY, BotTurns
+from persian_rummy.state import SEAT_NAMES
 
 __all__ = ["BOT_STANDBY", "KEEP_FINISHED", "SWEEP_SECONDS", "Server"]
 
@@ -188,9 +189,8 @@ class Server:
         >>> asyncio.run(made())
         True
         """
-        return await self.keeper.create_table(
-            seats, rules=rules, names=names, seed=seed, dealer=dealer, client=client, rematch_of=rematch_of
-        )
+        new = NewTable(seats, rules, SEAT_NAMES if names is None else names, seed, dealer, client, rematch_of)
+        return await self.keeper.create_table(new)
 
     #: The former name of :meth:`create_table`.
     create_table_async = create_table

@@ -11,7 +11,7 @@ them, by :class:`~persian_rummy.server.tables.Table` alone. The server's backgro
 >>> from persian_rummy.server.store import SqliteStore
 >>> async def made():
 ...     keeper = TableKeeper(SqliteStore(":memory:"), DEFAULT_LIMITS, Tasks())
-...     table, links = await keeper.create_table(["human"] * 4)
+...     table, links = await keeper.create_table(NewTable(("human",) * 4))
 ...     opened = await keeper.open(links["spectator"])
 ...     return opened[0].table is table, opened[1], list(keeper.tables) == [table.id]
 >>> asyncio.run(made())
@@ -27,6 +27,8 @@ import time
 from collections.abc import Callable, Coroutine, Iterable
 from typing import Any, Final
 
+import attrs
+
 from persian_rummy.errors import NotationError
 from persian_rummy.rules import Rules
 from persian_rummy.server.connections import Connection, close_connection
@@ -37,7 +39,7 @@ from persian_rummy.server.storage import Conflict, Database, StoreUnavailable
 from persian_rummy.server.tables import Table, new_token, rematch_token
 from persian_rummy.state import PLAYERS, SEAT_NAMES
 
-__all__ = ["KEEP_FINISHED", "SWEEP_SECONDS", "TableKeeper", "Tasks"]
+__all__ = ["KEEP_FINISHED", "SWEEP_SECONDS", "NewTable", "TableKeeper", "Tasks"]
 
 #: Seconds between two sweeps for tables to expire.
 SWEEP_SECONDS: Final = 60.0
@@ -91,6 +93,41 @@ class Tasks:
         return True
 
 
+def _texts(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(values)
+
+
+@attrs.frozen
+class NewTable:
+    """A table to make for ``client`` (its address): the seat kinds, the rules, the players'
+    names, the seed and first dealer (random unless given; tests give them) and the game it
+    is the rematch of, if any.
+
+    >>> table, tokens, links = NewTable(("human", "random", "human", "random"), seed=3, dealer=0).make()
+    >>> sorted(tokens.values(), key=str), [seat for seat, _ in links["seats"]]
+    ([0, 2, None], [0, 2])
+    """
+
+    seats: tuple[str, ...] = attrs.field(converter=_texts)
+    rules: Rules = Rules()
+    names: tuple[str, ...] = attrs.field(default=SEAT_NAMES, converter=_texts)
+    seed: int | None = None
+    dealer: int | None = None
+    client: str = ""
+    rematch_of: str | None = None
+
+    def make(self) -> tuple[Table, dict[str, int | None], dict[str, Any]]:
+        """The table (its bots made), its tokens (token -> seat, ``None`` for the spectators'
+        link) and its links (``{"seats": [(seat, token), ...], "spectator": token}``)."""
+        table = Table.new(seats=self.seats, rules=self.rules, names=self.names, seed=self.seed, dealer=self.dealer)
+        table.owner = self.client
+        tokens: dict[str, int | None] = {new_token(): seat for seat in range(PLAYERS) if self.seats[seat] == HUMAN}
+        spectator = new_token()
+        tokens[spectator] = None
+        links = {"seats": [(seat, token) for token, seat in tokens.items() if seat is not None], "spectator": spectator}
+        return table, tokens, links
+
+
 class TableKeeper:
     """The tables in play here, by id, in memory, and their lifecycle: made, opened, resumed,
     expired, let go. ``adopted`` is told of each table taken into memory and whether this
@@ -138,21 +175,12 @@ class TableKeeper:
 
     # --- making and opening ------------------------------------------------------------------
 
-    async def create_table(
-        self,
-        seats: list[str],
-        *,
-        rules: Rules = Rules(),
-        names: list[str] | None = None,
-        seed: int | None = None,
-        dealer: int | None = None,
-        client: str = "",
-        rematch_of: str | None = None,
-    ) -> tuple[Table, dict[str, Any]]:
-        """Create, store and start a table (see :meth:`~persian_rummy.server.hub.Server.create_table`)."""
+    async def create_table(self, new: NewTable) -> tuple[Table, dict[str, Any]]:
+        """Create, store and start the table ``new`` describes (see
+        :meth:`~persian_rummy.server.hub.Server.create_table`); returns it and its links."""
         # Its bots are made on a thread: making one may load a policy (slow work, off the loop).
-        table, tokens, links = await asyncio.to_thread(self._new_table, seats, rules, names, seed, dealer, client)
-        row = table.row(rematch_of)
+        table, tokens, links = await asyncio.to_thread(new.make)
+        row = table.row(new.rematch_of)
         try:
             await self.database.add_table(row, tokens, self.limits)
         except CapacityError:
@@ -160,21 +188,6 @@ class TableKeeper:
             await self.database.add_table(row, tokens, self.limits)
         self._adopt(table, drive=True)
         return table, links
-
-    @staticmethod
-    def _new_table(
-        seats: list[str], rules: Rules, names: list[str] | None, seed: int | None, dealer: int | None, client: str
-    ) -> tuple[Table, dict[str, int | None], dict[str, Any]]:
-        """A new table for ``client``, its tokens (token -> seat) and its links."""
-        table = Table.new(
-            seats=seats, rules=rules, names=SEAT_NAMES if names is None else names, seed=seed, dealer=dealer
-        )
-        table.owner = client
-        tokens: dict[str, int | None] = {new_token(): seat for seat in range(PLAYERS) if seats[seat] == HUMAN}
-        spectator = new_token()
-        tokens[spectator] = None
-        links = {"seats": [(seat, token) for token, seat in tokens.items() if seat is not None], "spectator": spectator}
-        return table, tokens, links
 
     async def rematch(self, token: str, client: str) -> str:
         """The token of the same seat at the rematch of the finished game ``token`` opens (see
@@ -190,7 +203,7 @@ class TableKeeper:
         if rematch_id is None:
             try:
                 made, _ = await self.create_table(
-                    list(table.seats), rules=table.rules, names=list(table.names), client=client, rematch_of=table.id
+                    NewTable(table.seats, table.rules, table.names, client=client, rematch_of=table.id)
                 )
                 rematch_id = made.id
             except Conflict:  # another seat made it meanwhile
