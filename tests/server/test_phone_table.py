@@ -84,15 +84,16 @@ def hidden_or_covered(page: Page, selectors: list[str]) -> list[str]:
 
 
 def too_wide(page: Page) -> list[str]:
-    """What is wider than the screen: the page itself, each element whose right edge is past
-    the screen's, and each box whose content is wider than the box (but the pile, a row that
-    scrolls sideways by design)."""
+    """What is wider than the phone's screen: the page itself (a phone's browser lays a page
+    out as wide as its content, so the window's width is checked too), each element whose right
+    edge is past the screen's, and each box whose content is wider than the box (but the pile,
+    a row that scrolls sideways by design)."""
     return list(
         page.evaluate(
-            """() => {
-            const width = document.documentElement.clientWidth;
+            """width => {
             const found = [];
             if (document.scrollingElement.scrollWidth > width) found.push('the page: ' + document.scrollingElement.scrollWidth);
+            if (window.innerWidth > width) found.push('the window, laid out: ' + window.innerWidth);
             for (const element of document.querySelectorAll('body *')) {
                 const box = element.getBoundingClientRect();
                 const name = element.tagName.toLowerCase() + (element.id ? '#' + element.id : '') + '.' + element.className;
@@ -102,7 +103,8 @@ def too_wide(page: Page) -> list[str]:
                     found.push(name + ' scrolls sideways by ' + (element.scrollWidth - element.clientWidth));
             }
             return found;
-        }"""
+        }""",
+            SCREEN["width"],
         )
     )
 
@@ -188,6 +190,7 @@ def test_discard_before_drawing_says_draw_first_on_screen_and_to_a_screen_reader
     select(page, [page.locator("#hand [data-card]").first.get_attribute("data-card") or ""], True)
     assert page.is_disabled("#discard") and reason(page, "discard") == "draw first"
     assert page.is_disabled("#meld") and reason(page, "meld") == "draw first"
+    assert page.is_disabled("#pass") and reason(page, "pass") == "stock left"  # R20
     before = seq(page)
     page.locator("[data-stock]").tap()
     page.wait_for_selector(f'#table:not([data-seq="{before}"])')

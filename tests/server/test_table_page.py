@@ -367,6 +367,7 @@ def test_an_empty_stock_disables_draw_and_the_stock(browser: Browser, server: Li
     wait_for_turn(page)
     assert "pass" in legal(page) and "draw" not in legal(page)
     assert page.is_disabled("#draw") and page.is_disabled("[data-stock]")
+    assert page.text_content("#draw-why") == "stock empty" and page.text_content("#pass-why") == ""
     assert page.is_enabled("#pass") and "lit" in (page.get_attribute("#pass", "class") or "")
     assert controls_against(page, table_of(server)) == []
     assert problems == []

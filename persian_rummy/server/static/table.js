@@ -616,8 +616,17 @@
     button.replaceChildren(verb, detail, reason);
   }
 
-  // Why Meld or Discard may not be pressed at the seat's turn: what to do first, or what the
-  // selection lacks ("" when it is not the seat's turn: the status line says whose it is).
+  // Why an action may not be pressed at the seat's turn: what to do first, or what the
+  // selection lacks ("" when it is not the seat's turn: the status line says whose it is;
+  // and once the seat has drawn, for Draw and Pass: the status line says what comes next).
+  function drawWhy() {
+    return myTurn() && frame.phase === "draw" ? "stock empty" : "";  // R20
+  }
+
+  function passWhy() {
+    return myTurn() && frame.phase === "draw" ? "stock left" : "";  // R20: only once it is empty
+  }
+
   function meldWhy(cards) {
     if (!myTurn()) return "";
     if (frame.phase === "draw") return "draw first";
@@ -641,6 +650,8 @@
     $("pass").disabled = !isLegal("pass");
     $("pass").classList.toggle("lit", isLegal("pass"));
     $("pass").classList.toggle("hinted", Boolean(hinted && hinted.action === "pass"));
+    setLabel($("draw"), "Draw", [], drawWhy());
+    setLabel($("pass"), "Pass", [], passWhy());
     const meld = Boolean(meldAction());
     $("meld").disabled = !meld;
     $("meld").classList.toggle("lit", meld);
