@@ -5,6 +5,7 @@ library's errors, a value head used when the policy has one."""
 from __future__ import annotations
 
 import random
+import types
 
 import numpy as np
 import pytest
@@ -332,7 +333,8 @@ def test_a_time_bounded_search_stops_when_its_time_is_spent(monkeypatch: pytest.
 
     state = choice_position(5, 40)
     seconds = iter(range(1000))
-    monkeypatch.setattr(search.time, "perf_counter", lambda: float(next(seconds)))
+    clock = types.SimpleNamespace(perf_counter=lambda: float(next(seconds)))
+    monkeypatch.setattr(search, "time", clock)  # the search's clock only
     bot = ExpertBot(1, samples=50, think_ms=2500, horizon=2)
     found = _rollout_values(monkeypatch, bot)
     candidates = [action_to_int(action, state) for action in legal_actions(state)[:2]]
