@@ -93,7 +93,13 @@ def bradley_terry(names: Sequence[str], scores: dict[tuple[str, str], tuple[floa
 
 @attrs.frozen
 class Standing:
-    """One bot's row of the standings."""
+    """One bot's row of the standings.
+
+    >>> from persian_rummy.arena import round_robin
+    >>> best = round_robin(["greedy", "random"], games=2, seed=1).rows[0]
+    >>> best.name, best.games, best.wins, best.rating
+    ('greedy', 2, 2, 0.0)
+    """
 
     #: The bot's label (as in its matches).
     name: str
@@ -120,7 +126,13 @@ class Standing:
 @attrs.frozen
 class Standings:
     """The matches of a round robin and every bot's :class:`Standing`, best rating first.
-    Iterating gives the matches (as the list ``round_robin`` used to return)."""
+    Iterating gives the matches (as the list ``round_robin`` used to return).
+
+    >>> from persian_rummy.arena import round_robin
+    >>> standings = round_robin(["greedy", "random", "mc"], games=2, seed=1)
+    >>> len(standings.matches), [row.name for row in standings.rows][-1]
+    (3, 'random')
+    """
 
     #: Every match, pair by pair.
     matches: tuple[_Match, ...]

@@ -97,7 +97,13 @@ def serve(
     answers with an error frame first). Responses name no server software, frames are not
     compressed, and the client address the limits count by is the connection's own: no
     ``X-Forwarded-For`` header is believed. Raises :class:`~persian_rummy.InvalidArgumentError`
-    for a number of workers out of range, or several on SQLite."""
+    for a number of workers out of range, or several on SQLite.
+
+    >>> serve(db="tables.sqlite3", workers=2)
+    Traceback (most recent call last):
+    ...
+    persian_rummy.errors.InvalidArgumentError: 2 workers share their tables through a PostgreSQL database (--db postgresql://USER@HOST/DB); a SQLite file (tables.sqlite3) serves one process
+    """
     import uvicorn
 
     if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
@@ -153,7 +159,13 @@ def _reach(db: str, seconds: int = 10) -> None:
 
 def worker_app() -> Any:
     """The application of one worker that :func:`serve` started (uvicorn calls it in each
-    worker process), with the settings ``serve`` left in the environment."""
+    worker process), with the settings ``serve`` left in the environment.
+
+    >>> os.environ[_SETTINGS] = '{"db": ":memory:", "bot_delay": 0.1, "limits": {"tables": 5}}'
+    >>> worker_app().state.server.limits.tables
+    5
+    >>> del os.environ[_SETTINGS]
+    """
     settings = json.loads(os.environ[_SETTINGS])
     if os.environ.get(_SUPERVISOR, "").isdigit():
         _follow_supervisor(int(os.environ[_SUPERVISOR]))
