@@ -112,7 +112,7 @@ nitpick_ignore_regex = [
     # Type variables and aliases, which autodoc names but does not document.
     (
         r"py:.*",
-        r"(persian_rummy\.[a-z_]+\.)?(T|P|Seed|AceInRuns|PickupUse|LastCardDiscard|StockOutEnd|BotSpec|Lineup|SearchStrategy|Self|Params|TrainState|Weights|_Match|Array)",
+        r"(persian_rummy\.[a-z_]+\.)?(T|P|Seed|AceInRuns|PickupUse|LastCardDiscard|StockOutEnd|BotSpec|Lineup|SearchStrategy|Self|Params|TrainState|Weights|_Match|_Refusal|Array)",
     ),
 ]
 
