@@ -18,6 +18,13 @@ for it). ``--observation-dtype int16`` times an environment of integer observati
 (``float32,int16``: both, side by side, each runner named by its dtype too);
 ``--keyed`` gives every step a key of its own, split from the row's, as pgx's loops with keys
 call ``step(state, action, key)`` (a keyed step shuffles a deck in every row).
+``--resets every16,finished,pgx`` times, beside the loop that deals finished games afresh
+every 16 calls (``every16``, the default and the only one otherwise), loops that deal them
+afresh after every step, inside the step's compiled call: by
+:meth:`Env.reset_finished <persian_rummy.vector.Env.reset_finished>` (``finished``: only the
+finished rows are dealt) and as pgx's ``auto_reset`` does (``pgx``: ``init`` of every row,
+kept where ``terminated``); ``auto_reset_vs_every16`` gives each one's rate over
+``every16``'s at the same batch and sampler, measured side by side.
 OpenSpiel's line is ``benchmarks/rl_step.py``'s: ``observation_tensor`` of the player to move,
 ``legal_actions`` and ``apply_action``, chance nodes applied and not counted.
 
@@ -76,10 +83,11 @@ SAMPLERS: dict[str, Callable[[jax.Array, jax.Array], jax.Array]] = {
 
 
 def programs(
-    env: Env, sampler: Callable[[jax.Array, jax.Array], jax.Array], *, keyed: bool = False
+    env: Env, sampler: Callable[[jax.Array, jax.Array], jax.Array], *, keyed: bool = False, resets: str = "every16"
 ) -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]]:
     """The compiled batched step (action, step with the mover's observation), reset and init;
-    ``keyed``, the step is given a key of its own (a deal that ends shuffles its deck)."""
+    ``keyed``, the step is given a key of its own (a deal that ends shuffles its deck);
+    ``resets`` ``finished`` or ``pgx``, the step deals finished games afresh after every step."""
 
     def one(state: State, key: jax.Array) -> tuple[State, jax.Array]:
         live = ~state.terminated
@@ -88,11 +96,19 @@ def programs(
             return env.step(state, sampler(key, state.legal_action_mask), deal_key), live
         return env.step(state, sampler(key, state.legal_action_mask)), live
 
+    init, merge = dealing(env)
+
     def step(state: State, keys: jax.Array, count: jax.Array) -> tuple[State, jax.Array]:
         state, live = jax.vmap(one)(state, keys)
+        if resets == "finished":
+            state = env.reset_finished(state, jax.vmap(lambda key: jax.random.fold_in(key, 1))(keys))
+        elif resets == "pgx":  # pgx's auto_reset: init in every row, kept where terminated
+            fresh = jax.vmap(env.init)(jax.vmap(lambda key: jax.random.fold_in(key, 1))(keys))
+            done = state.terminated
+            state = jax.tree_util.tree_map(
+                lambda a, b: jnp.where(jnp.reshape(done, (-1,) + (1,) * (a.ndim - 1)), a, b), fresh, state
+            )
         return state, count + jnp.sum(live)
-
-    init, merge = dealing(env)
 
     def reset(state: State, keys: jax.Array) -> State:
         return merge(state, init(keys))
@@ -120,9 +136,12 @@ class Vector:
     """A runner of one batch size: ``run(seconds)`` steps for about that long and returns
     (steps counted, seconds)."""
 
-    def __init__(self, env: Env, batch: int, seed: int, sampler: str = "legal", *, keyed: bool = False) -> None:
+    def __init__(
+        self, env: Env, batch: int, seed: int, sampler: str = "legal", *, keyed: bool = False, resets: str = "every16"
+    ) -> None:
         self.batch = batch
-        self.step, self.reset, init = programs(env, SAMPLERS[sampler], keyed=keyed)
+        self.resets = resets
+        self.step, self.reset, init = programs(env, SAMPLERS[sampler], keyed=keyed, resets=resets)
         self.key = jax.random.PRNGKey(seed)
         self.state = init(self._keys())
         self.count = jnp.int32(0)
@@ -141,7 +160,7 @@ class Vector:
         while True:
             self.state, self.count = self.step(self.state, self._keys(), self.count)
             self.calls += 1
-            if self.calls % _RESET_EVERY == 0:
+            if self.resets == "every16" and self.calls % _RESET_EVERY == 0:
                 self.state = self.reset(self.state, self._keys())
             if time.perf_counter() - start >= seconds:
                 break
@@ -201,6 +220,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rules", default="default", help="the rules (Rules.parse text; default)")
     parser.add_argument("--compile-batch", type=int, default=1024, help="the batch whose compile is timed (1024)")
     parser.add_argument(
+        "--resets",
+        default="every16",
+        help="how finished games are dealt afresh, comma-separated: every16 (every 16 calls), "
+        "finished (Env.reset_finished after every step), pgx (init in every row after every step)",
+    )
+    parser.add_argument(
         "--keyed", action="store_true", help="give every step a key of its own (pgx's step(state, action, key))"
     )
     args = parser.parse_args(argv)
@@ -214,16 +239,24 @@ def main(argv: list[str] | None = None) -> int:
     openspiel(200)
     samplers = args.samplers.split(",")
 
+    resets = args.resets.split(",")
+    if "every16" not in resets:
+        resets.insert(0, "every16")
+
     def label(sampler: str, dtype: str) -> str:  # the dtype named only when several are timed
         return sampler if len(dtypes) == 1 else f"{sampler}_{dtype}"
 
+    def suffix(reset: str) -> str:  # the reset named only for the loops that reset every step
+        return "" if reset == "every16" else f"_reset_{reset}"
+
     runners = {
-        f"vector_{label(sampler, dtype)}_{size}": Vector(
-            envs[dtype], size, seed=size, sampler=sampler, keyed=args.keyed
+        f"vector_{label(sampler, dtype)}_{size}{suffix(reset)}": Vector(
+            envs[dtype], size, seed=size, sampler=sampler, keyed=args.keyed, resets=reset
         )
         for dtype in dtypes
         for sampler in samplers
         for size in batches
+        for reset in resets
     }
     totals: dict[str, list[float]] = {name: [0, 0.0] for name in ["openspiel_gin_rummy", *runners]}
     for _ in range(args.rounds):
@@ -263,6 +296,19 @@ def main(argv: list[str] | None = None) -> int:
         # Each sampler alone, and the most a loop drawing with it could step, over OpenSpiel's rate.
         "sampler_alone_us_per_row": {sampler: round(us, 2) for sampler, us in alone.items()},
         "sampler_bound_vs_openspiel": {sampler: round(1e6 / us / peer, 2) for sampler, us in alone.items()},
+        # Each loop that deals finished games afresh after every step, over every16's rate.
+        "auto_reset_vs_every16": {
+            f"vector_{label(sampler, dtype)}_{size}{suffix(reset)}": round(
+                rates[f"vector_{label(sampler, dtype)}_{size}{suffix(reset)}"]
+                / rates[f"vector_{label(sampler, dtype)}_{size}"],
+                2,
+            )
+            for dtype in dtypes
+            for sampler in samplers
+            for size in batches
+            for reset in resets
+            if reset != "every16"
+        },
         "compile_seconds": compiled,
         "compile_batch": args.compile_batch,
         "seconds_per_runner": args.seconds * args.rounds,

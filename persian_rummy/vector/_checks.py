@@ -72,6 +72,7 @@ FIELDS: Final[Mapping[str, tuple[tuple[int, ...], np.dtype[Any]]]] = {
         ("rewards", (4,), np.float32),
         ("terminated", (), np.bool_),
         ("truncated", (), np.bool_),
+        ("_ended_deal", (), np.int32),
         ("_step_count", (), np.int32),
         ("_x.current_player", (), np.int32),
         ("_x.hands", (4, CARD_COLUMNS), np.int8),
@@ -383,7 +384,7 @@ def check_rows(arrays: Mapping[str, npt.NDArray[Any]], deals: int) -> None:
     field, else :class:`~persian_rummy.InvalidStateError` naming the row and the field; the
     scalar validator then checks each row's position as a whole (the deck, the turn, the scores).
     ``arrays`` holds the position's fields by their own names, and the State's ``terminated``,
-    ``truncated``, ``rewards`` and ``step_count``."""
+    ``truncated``, ``rewards``, ``ended_deal`` and ``step_count``."""
     for name, low, high in (
         ("current_player", 0, 3),
         ("dealer", 0, 3),
@@ -397,6 +398,7 @@ def check_rows(arrays: Mapping[str, npt.NDArray[Any]], deals: int) -> None:
         ("pile_size", 0, MAX_PILE),
         ("num_melds", 0, MAX_MELDS),
         ("step_count", 0, 2**31 - 1),
+        ("ended_deal", 0, deals),
     ):
         _refuse(arrays, name, _outside(arrays[name], low, high), f"must be {low} to {high}")
     hands = arrays["hands"]

@@ -104,6 +104,7 @@ class State:
       (all True once ``terminated``);
     - ``rewards``: ``float32[4]``, by seat, of the last step;
     - ``terminated``: the game is over; ``truncated``: never set (R21 bounds every deal);
+    - ``_ended_deal``: ``int32``, read as :attr:`ended_deal`;
     - ``_step_count``: ``int32``, the steps taken since ``init``;
     - ``_x``: the position (:class:`GameArrays`; read it through :meth:`Env.to_states
       <persian_rummy.vector.Env.to_states>`, whose values are the library's);
@@ -127,6 +128,7 @@ class State:
     rewards: Array
     terminated: Array
     truncated: Array
+    _ended_deal: Array
     _step_count: Array
     _x: GameArrays
     _rules: Rules = Rules()
@@ -135,6 +137,35 @@ class State:
     def env_id(self) -> str:
         """The environment's name, ``"persian_rummy"`` (pgx's ``State.env_id``)."""
         return ENV_ID
+
+    @property
+    def ended_deal(self) -> Array:
+        """The number (from 1) of the deal that the last step ended, 0 if it ended none
+        (``int32``; a batch gives one a row): the step whose ``rewards`` are that deal's scores
+        (a deal that ends level gives zero rewards, and this still says it ended). The step
+        that ends a deal that is not the last also deals the next one, so :attr:`deal_number`
+        is then one more. (A property over the field ``_ended_deal``, so that pgx's check of
+        a state's public fields, which allows only its own, passes.)
+
+        >>> from persian_rummy import new_game
+        >>> from persian_rummy.vector import Env
+        >>> Env().from_states([new_game(1)]).ended_deal.tolist()
+        [0]
+        """
+        return self._ended_deal
+
+    @property
+    def deal_number(self) -> Array:
+        """The number (from 1) of the deal being played, or of the last one once the game is
+        over (``int32``, a copy of ``_x.deal_number``; a batch gives one a row).
+
+        >>> from persian_rummy import new_game
+        >>> from persian_rummy.vector import Env
+        >>> state = Env().from_states([new_game(1)])
+        >>> state.deal_number.tolist(), state.ended_deal.tolist()
+        ([1], [0])
+        """
+        return self._x.deal_number
 
     def replace(self, **changes: Array | GameArrays | Rules) -> State:
         """A copy with the fields given changed (pgx's ``state.replace``;

@@ -74,6 +74,7 @@ class Programs:
         self.step = jax.jit(jax.vmap(env.step))  # with keys, or without (a program each)
         self.observe = jax.jit(jax.vmap(env.observe))
         self.deck = jax.jit(jax.vmap(env.deck))
+        self.reset_finished = jax.jit(env.reset_finished)
         # The deck of deal n that a step without a key deals: the game's own key folded with n.
         self.own_deck = jax.jit(jax.vmap(lambda own, n: env.deck(jax.random.fold_in(own, n))))
 
@@ -185,6 +186,7 @@ def lockstep(
             state = programs.step(state, jnp.asarray(actions), keys)
         rewards = np.asarray(state.rewards)
         want = np.zeros((games, 4), np.float32)
+        want_ended = np.zeros(games, np.int32)
         following = []
         for row, game in enumerate(scalar):
             if game.phase is Phase.GAME_OVER:
@@ -200,6 +202,7 @@ def lockstep(
                 count(seen, f"action {KINDS[type(action)]}")
                 if not after.phase.is_live:
                     count(seen, f"deal ends: {ending(action, after)}")
+                    want_ended[row] = game.deal_number
                 if after.phase is Phase.ROUND_OVER:
                     seen["deal_ends"] += 1
                     count(seen, "next deal from the game's key" if number % 2 else "next deal from the step's key")
@@ -212,6 +215,10 @@ def lockstep(
         if not np.array_equal(rewards, want):
             row = int(np.nonzero((rewards != want).any(axis=1))[0][0])
             raise AssertionError(f"step {number}, row {row}: rewards {rewards[row]}, not {want[row]}: {scalar[row]!r}")
+        ended = np.asarray(state.ended_deal)
+        if not np.array_equal(ended, want_ended):
+            row = int(np.nonzero(ended != want_ended)[0][0])
+            raise AssertionError(f"step {number}, row {row}: ended_deal {ended[row]}, not {want_ended[row]}")
         scalar = following
         full = not observe_every or number % observe_every == 0
         check_rows(env, state, scalar, f"step {number}", validate=full)
@@ -221,17 +228,32 @@ def lockstep(
             check_observations(programs, state, scalar, movers)
             check_tensors(np.asarray(state.observation), scalar, movers)  # pgx's: the mover's, in the state
         seen["rows"] += games
-        # Finished games start again: a fresh first deal in their rows.
+        # Finished games start again: a fresh first deal in their rows, by Env.reset_finished,
+        # each row reset exactly init of its key and every other row as it was, field by field.
         over = np.asarray(state.terminated)
+        key, sub = jax.random.split(key)
+        fresh_keys = jax.random.split(sub, games)
+        before = state
+        state = programs.reset_finished(state, fresh_keys)
+        capacity = max(1, games // 16)
+        count(seen, "reset none" if not over.any() else "reset few" if over.sum() <= capacity else "reset all")
         if over.any():
-            key, sub = jax.random.split(key)
-            fresh_keys = jax.random.split(sub, games)
-            fresh = programs.init(fresh_keys)
+            check_reset(before, state, programs.init(fresh_keys), over)
             fresh_decks = np.asarray(programs.deck(fresh_keys))
-            rows = jnp.asarray(over)
-            state = jax.tree_util.tree_map(
-                lambda a, b, rows=rows: jnp.where(jnp.reshape(rows, (-1,) + (1,) * (a.ndim - 1)), a, b), fresh, state
-            )
             for row in np.nonzero(over)[0]:
                 scalar[row] = GameState.from_deck([CARDS[int(c)] for c in fresh_decks[row]], rules=env.rules)
     return seen
+
+
+def check_reset(before: State, after: State, fresh: State, over: np.ndarray) -> None:
+    """Every field of each row reset (``over``) is ``fresh``'s (init of the row's key), and of
+    every other row ``before``'s, bit for bit."""
+    paths = jax.tree_util.tree_leaves_with_path(after)
+    for (path, got), was, new in zip(
+        paths, jax.tree_util.tree_leaves(before), jax.tree_util.tree_leaves(fresh), strict=True
+    ):
+        got, was, new = np.asarray(got), np.asarray(was), np.asarray(new)
+        for row in range(len(over)):
+            want = new[row] if over[row] else was[row]
+            if not np.array_equal(got[row], want):
+                raise AssertionError(f"reset_finished, row {row} ({'reset' if over[row] else 'kept'}): field {path}")

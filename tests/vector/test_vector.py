@@ -11,7 +11,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from lockstep import KNOBS, REACHED, Programs, check_observations, check_rows, dealt, lockstep
+from lockstep import KNOBS, REACHED, Programs, check_observations, check_reset, check_rows, dealt, lockstep
 from playouts import RULE_SETS, playout
 
 from persian_rummy import (
@@ -64,6 +64,7 @@ def test_differential_quick_r12_r25() -> None:
     seen = lockstep(programs(Rules()), 32, 64, seed=11, observe_every=8, start=start)
     assert seen["rows"] == 32 * 64
     assert seen["deal_ends"] > 0 and seen["game_ends"] > 0
+    assert seen.get("reset few", 0) > 0 and seen.get("reset none", 0) > 0  # Env.reset_finished
 
 
 @pytest.mark.parametrize("rules", [Rules(), RULE_SETS[3]], ids=["default", "forbidden"])
@@ -180,6 +181,69 @@ def test_a_finished_deal_read_from_a_state_deals_the_next_from_the_key_r6_r7() -
     assert programs(Rules()).env.to_states(after)[0] == want
     assert want.dealer == 1 and want.deal_number == 2 and want.scores == state.scores
     assert after.rewards[0].tolist() == [0.0] * 4
+
+
+def test_reset_finished_deals_exactly_init_in_the_finished_rows_only() -> None:
+    """Env.reset_finished: each finished row becomes init of its key, field by field, and every
+    other row stays as it was, whether no row, a few (gathered) or more than its capacity
+    (every row dealt) are finished (R5-R6)."""
+    progs = programs(Rules())
+    states = sampled_states(Rules(), range(1), 9)[:_BATCH]
+    batch = progs.env.from_states(states + [states[0]] * (_BATCH - len(states)))
+    keys = jax.random.split(jax.random.PRNGKey(4), _BATCH)
+    fresh = progs.init(keys)
+    rng = np.random.default_rng(2)
+    for finished in (0, 1, 2, 3, _BATCH):  # the capacity at 32 rows is 2
+        over = np.zeros(_BATCH, bool)
+        over[rng.choice(_BATCH, finished, replace=False)] = True
+        marked = batch.replace(terminated=jnp.asarray(over))
+        check_reset(marked, progs.reset_finished(marked, keys), fresh, over)
+    with pytest.raises(InvalidArgumentError, match="one key a row"):
+        progs.env.reset_finished(batch, keys[:3])
+    with pytest.raises(InvalidArgumentError, match="capacity must be"):
+        progs.env.reset_finished(batch, keys, capacity=0)
+    with pytest.raises(InvalidArgumentError, match="one leading axis"):
+        progs.env.reset_finished(jax.tree_util.tree_map(lambda leaf: leaf[0], batch), keys)
+
+
+def test_ended_deal_names_the_deal_a_step_ended_and_deal_number_the_next_r7() -> None:
+    """The step that ends deal 1 says so (ended_deal 1), even when the deal's margin is 0,
+    and deals deal 2; a step that ends none says 0."""
+    game = new_game(3)
+    while True:
+        action = legal_actions(game)[-1]
+        after = play(game, action)
+        if not after.phase.is_live:
+            break
+        game = after
+    batch, stepped, _ = step_rows([game, new_game(1)], [action_to_int(action), 0], seed=3)
+    assert stepped.ended_deal[:2].tolist() == [1, 0]
+    assert stepped.deal_number[:2].tolist() == [2, 1] and batch.ended_deal[:2].tolist() == [0, 0]
+
+
+@pytest.mark.thorough  # two more compiled steps
+def test_the_win_bonus_is_paid_at_the_games_end_only_r26() -> None:
+    """Env(win_bonus=b): the last deal's step adds +b to the team ahead and -b to the other
+    (R26); no other step changes."""
+    env = Env(win_bonus=0.5)
+    game = _finished(1)
+    game = next_deal(game, 7)
+    while True:
+        action = legal_actions(game)[-1]
+        after = play(game, action)
+        if not after.phase.is_live:
+            break
+        game = after
+    assert after.phase is Phase.GAME_OVER
+    plain = programs(Rules()).env.from_states([game])
+    keyless = jax.jit(jax.vmap(Env().step))(plain, jnp.asarray([action_to_int(action)], jnp.int32))
+    bonus = jax.jit(jax.vmap(env.step))(env.from_states([game]), jnp.asarray([action_to_int(action)], jnp.int32))
+    sign = np.sign(after.scores[0] - after.scores[1])
+    want = np.asarray(keyless.rewards[0]) + np.float32(0.5 * sign) * np.array([1, -1, 1, -1], np.float32)
+    assert np.array_equal(np.asarray(bonus.rewards[0]), want) and bool(bonus.terminated[0])
+    assert bonus.ended_deal.tolist() == [2]
+    with pytest.raises(InvalidArgumentError, match="win_bonus must be"):
+        Env(win_bonus=1e7)
 
 
 def test_state_is_a_pytree_of_fixed_shapes() -> None:
