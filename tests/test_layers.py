@@ -117,6 +117,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "vector._observe",
         "vector._convert",
         "vector._sample",
+        "vector._returns",  # the advantages of a two-team rollout
+        "vector._export",  # one's own network as a policy file
         "vector._env",
         "vector._picture",  # a batch drawn as pgx's states draw themselves, by svg
         "vector",

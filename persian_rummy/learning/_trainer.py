@@ -14,7 +14,7 @@ from jax.sharding import Mesh, NamedSharding, PartitionSpec
 from persian_rummy.errors import InvalidArgumentError
 from persian_rummy.learning._config import TrainConfig
 from persian_rummy.learning._network import Network, forward, init_params
-from persian_rummy.vector import Env, State, sample_policy
+from persian_rummy.vector import Env, State, sample_policy, team_gae
 
 __all__ = ["Metrics", "TrainState", "Trainer", "Transition"]
 
@@ -255,8 +255,9 @@ class Trainer:
     # --- Learning -----------------------------------------------------------------------
 
     def _advantages(self, state: TrainState, record: Transition) -> jax.Array:
-        """GAE over each team's own decisions in each game: the other team's actions pass their
-        rewards on to the team's previous decision. ``[horizon, envs]``, 0 where no decision."""
+        """GAE over each team's own decisions in each game (:func:`~persian_rummy.vector.team_gae`):
+        the other team's actions pass their rewards on to the team's previous decision.
+        ``[horizon, envs]``, 0 where no decision."""
         config = self.config
         games = state.games
         mover = games.current_player
@@ -268,26 +269,16 @@ class Trainer:
         last = jnp.where((mover % _TEAMS)[:, None] == teams, mover_value[:, None], other_value[:, None])
         last = jnp.where(games.terminated[:, None], 0.0, last)
 
-        def back(carry: tuple[jax.Array, jax.Array, jax.Array], step: Transition) -> tuple[Any, jax.Array]:
-            next_value, next_advantage, pending = carry  # [envs, 2] each: per team
-            ended = step.done[:, None]
-            next_value = jnp.where(ended, 0.0, next_value)
-            next_advantage = jnp.where(ended, 0.0, next_advantage)
-            pending = jnp.where(ended, 0.0, pending) + step.reward
-            delta = pending + config.gamma * next_value - step.value[:, None]
-            advantage = delta + config.gamma * config.gae_lambda * next_advantage
-            mine = (step.team[:, None] == teams) & step.live[:, None]
-            carry = (
-                jnp.where(mine, step.value[:, None], next_value),
-                jnp.where(mine, advantage, next_advantage),
-                jnp.where(mine, 0.0, pending),
-            )
-            chosen = jnp.take_along_axis(advantage, step.team[:, None], axis=1)[:, 0]
-            return carry, jnp.where(step.live, chosen, 0.0)
-
-        zeros = jnp.zeros((config.envs, _TEAMS), jnp.float32)
-        advantages: jax.Array = jax.lax.scan(back, (last, zeros, zeros), record, reverse=True)[1]
-        return advantages
+        return team_gae(
+            record.reward,
+            record.value,
+            record.team,
+            record.live,
+            record.done,
+            last,
+            gamma=config.gamma,
+            gae_lambda=config.gae_lambda,
+        )
 
     def _loss(self, network: Network, batch: Transition, advantage: jax.Array, returns: jax.Array) -> Any:
         config = self.config
