@@ -40,10 +40,12 @@ with needs_extra("jax", __name__):
     import jax  # noqa: F401
 
 from persian_rummy.vector._env import Env
+from persian_rummy.vector._export import export_policy
+from persian_rummy.vector._returns import team_gae
 from persian_rummy.vector._sample import sample_legal, sample_policy
 from persian_rummy.vector._state import GameArrays, State
 
-__all__ = ["Env", "GameArrays", "State", "sample_legal", "sample_policy"]
+__all__ = ["Env", "GameArrays", "State", "export_policy", "sample_legal", "sample_policy", "team_gae"]
 
 
 _MOVED = moved_names(
