@@ -1,5 +1,6 @@
-"""A single-agent Gymnasium environment: the learner holds one seat, bots the other three
-(needs ``[rl]``).
+"""A single-agent Gymnasium environment: the learner holds one seat, bots the other three;
+or (``partner="self"``) the learner holds both seats of a team, bots the other two (needs
+``[rl]``).
 
 Importing this module registers the environment as ``persian_rummy/PersianRummy-v0``, so
 ``gymnasium.make("persian_rummy.gymnasium:persian_rummy/PersianRummy-v0")`` works without
@@ -8,7 +9,10 @@ an import of its own. The opponents are bots of :mod:`persian_rummy.bots`, by na
 one per seat in seat order; each plays from its own view (R27), seeded from the game seed.
 
 - Observation: the learner's :func:`~persian_rummy.observation.observation_tensor`
-  (``float32``, shape ``(30, 53)``), from its view alone.
+  (``float32``, shape ``(30, 53)``), from its view alone. With ``partner="self"`` the learner
+  plays its partner's seat too (R3), each seat from that seat's own view: the observation is
+  the view of the seat to act (``info["seat"]``), so one policy learns the partnership, as
+  in self-play.
 - Action: a ``Discrete(1436)`` index (:mod:`~persian_rummy.encoding`); the mask of legal
   ones is ``info["action_mask"]`` (``int8``), also returned by :meth:`PersianRummyEnv.action_masks`.
 - An illegal index leaves the game unchanged and gives ``illegal_reward`` (default -1) with
@@ -21,7 +25,9 @@ one per seat in seat order; each plays from its own view (R27), seeded from the 
   game) truncates the episode, so every episode ends.
 - Reward: at the end of each deal, the learner's team's deal score minus the other team's
   (R23-R25), over ``reward_scale`` (100); the episode's rewards add up to the final margin
-  over ``reward_scale``. The episode ends (``terminated``) with the game (R7).
+  over ``reward_scale``. The episode ends (``terminated``) with the game (R7); ``win_bonus``
+  (default 0) is added to the last step's reward when the learner's team wins and taken
+  from it when it loses (R26), so that the return measures the win as evaluation does.
 - ``reset(seed=s)`` plays the deals of the arena's game ``s``, a whole number (numpy's too)
   from 0 to ``2**4096 - 1`` (:data:`~persian_rummy.limits.SEED_BITS`), every deal of which
   plays (:func:`~persian_rummy.deal_seed`).
@@ -85,7 +91,9 @@ class PersianRummyEnv(gymnasium.Env[Observation, np.int64]):
     ``"raise"``), ``illegal_reward`` (a finite number), ``max_actions`` (truncate after that
     many learner steps, penalized ones included: ``None`` for ``rules.deals`` times
     :data:`~persian_rummy.limits.ACTIONS_PER_DEAL`) and ``render_mode`` (``"ansi"``: the table
-    as the learner sees it).
+    as the learner sees it); ``partner`` (``"bot"``, or ``"self"``: the learner plays both
+    seats of its team, and ``opponents`` are the two other seats' bots) and ``win_bonus`` (a
+    finite number, default 0).
 
     >>> game = PersianRummyEnv(opponents=["random", "greedy", "random"], seat=2)
     >>> observation, info = game.reset(seed=4)
@@ -107,16 +115,24 @@ class PersianRummyEnv(gymnasium.Env[Observation, np.int64]):
         illegal_reward: float = -1.0,
         max_actions: int | None = None,
         render_mode: str | None = None,
+        partner: str = "bot",
+        win_bonus: float = 0.0,
     ) -> None:
         self.seat = check_seat(seat, "the learner's seat")
+        if not isinstance(partner, str) or partner not in ("bot", "self"):
+            raise InvalidArgumentError(f"partner must be 'bot' or 'self', not {shown(partner)}")
+        #: The seats the learner plays: its own, and with ``partner="self"`` its partner's (R3).
+        self.seats = (self.seat,) if partner == "bot" else tuple(sorted((self.seat, (self.seat + 2) % PLAYERS)))
+        bots = PLAYERS - len(self.seats)
+        count = "three" if bots == 3 else "two"
         if isinstance(opponents, str):
-            names = [opponents] * (PLAYERS - 1)
+            names = [opponents] * bots
         elif isinstance(opponents, list | tuple):
             names = list(opponents)
         else:
-            raise ArgumentTypeError(f"opponents are a bot's spec or three in a list, not {shown(opponents)}")
-        if len(names) != PLAYERS - 1:
-            raise InvalidArgumentError(f"R3: three opponents, one per other seat, not {len(names)}")
+            raise ArgumentTypeError(f"opponents are a bot's spec or {count} in a list, not {shown(opponents)}")
+        if len(names) != bots:
+            raise InvalidArgumentError(f"R3: {count} opponents, one per other seat, not {len(names)}")
         for name in names:
             make_bot(name)  # a bad spec fails here, not at the first reset
         if not isinstance(illegal_action, str) or illegal_action not in ("penalize", "raise"):
@@ -129,6 +145,8 @@ class PersianRummyEnv(gymnasium.Env[Observation, np.int64]):
             rules, dealer, reward_scale, max_actions
         )
         self.illegal_reward = real_number(illegal_reward, "illegal_reward")
+        self.win_bonus = real_number(win_bonus, "win_bonus")
+        self.partner = partner
         self.opponents = tuple(names)
         self.illegal_action = illegal_action
         self.render_mode = render_mode
@@ -162,7 +180,7 @@ class PersianRummyEnv(gymnasium.Env[Observation, np.int64]):
         self._episode = Episode(game_seed, self.rules, self.dealer)
         others = iter(self.opponents)
         self._bots = [
-            None if seat == self.seat else make_bot(next(others), derived_seed(game_seed, "bot", seat))
+            None if seat in self.seats else make_bot(next(others), derived_seed(game_seed, "bot", seat))
             for seat in range(PLAYERS)
         ]
         self._actions = 0
@@ -175,7 +193,7 @@ class PersianRummyEnv(gymnasium.Env[Observation, np.int64]):
         reward from the deals that ended meanwhile."""
         episode = self.episode
         reward = 0.0
-        while not episode.is_over and episode.state.current_player != self.seat:
+        while not episode.is_over and episode.state.current_player not in self.seats:
             state = episode.state
             bot = self._bots[state.current_player]
             assert bot is not None  # every seat but the learner's has one
@@ -187,10 +205,20 @@ class PersianRummyEnv(gymnasium.Env[Observation, np.int64]):
         if scores is None:
             return 0.0
         margin = (scores[0] - scores[1]) / self.reward_scale
+        if self.win_bonus and self.episode.is_over:  # R26: equal totals are a draw
+            totals = self.episode.state.scores
+            margin += self.win_bonus * ((totals[0] > totals[1]) - (totals[0] < totals[1]))
         return margin if team_of(self.seat) == 0 else -margin
 
+    @property
+    def acting_seat(self) -> int:
+        """The learner's seat to act now: :attr:`seat`, or with ``partner="self"`` whichever of
+        the team's seats is to move (:attr:`seat` once the game is over)."""
+        state = self.episode.state
+        return state.current_player if not self.episode.is_over and state.current_player in self.seats else self.seat
+
     def _observation(self) -> Observation:
-        return seat_tensor(self.episode.state, self.seat)
+        return seat_tensor(self.episode.state, self.acting_seat)
 
     def action_masks(self) -> npt.NDArray[np.int8]:
         """The legal-action mask of the learner now (all zeros once the game is over).
@@ -205,7 +233,7 @@ class PersianRummyEnv(gymnasium.Env[Observation, np.int64]):
         return mask
 
     def _info(self, *, illegal: bool = False) -> dict[str, Any]:
-        return {"action_mask": self.action_masks(), "illegal_action": illegal}
+        return {"action_mask": self.action_masks(), "illegal_action": illegal, "seat": self.acting_seat}
 
     def step(self, action: Any) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         """Play the learner's action, then the bots' until the learner is to move again or the
@@ -239,7 +267,7 @@ class PersianRummyEnv(gymnasium.Env[Observation, np.int64]):
             return None
         from persian_rummy.presentation import Style, styled_table
 
-        return styled_table(self.episode.state.view(self.seat), Style(symbols=False))
+        return styled_table(self.episode.state.view(self.acting_seat), Style(symbols=False))
 
 
 gymnasium.register(id=ENV_ID, entry_point="persian_rummy.gymnasium:PersianRummyEnv")

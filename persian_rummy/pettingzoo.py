@@ -23,7 +23,9 @@ discard: R12-R17).
 - Rewards: when a deal ends, each agent receives its team's score for the deal minus the other
   team's (R23-R25), divided by ``reward_scale`` (default 100); every other step gives 0. Over
   the game an agent's rewards add up to its team's final margin / ``reward_scale``, which is
-  positive exactly when its team wins (R26).
+  positive exactly when its team wins (R26). ``win_bonus`` (default 0) is added at the game's
+  end to the rewards of the winning team's agents and taken from the others' (R26; nothing
+  on a draw), so that the return measures the win as evaluation does.
 - The game is ``rules.deals`` deals (R7); the next deal starts at once. When the last one ends
   every agent is terminated. There is no truncation unless ``max_actions`` is given.
 - ``reset(seed=s)`` plays the deals of the arena's game ``s``
@@ -116,7 +118,8 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
     ``rules`` are the :class:`~persian_rummy.Rules` in force; ``dealer`` (a seat 0-3) deals
     the first deal; ``reward_scale`` (a finite number above 0) divides the rewards;
     ``max_actions`` (``None`` or a whole number of at least 1) truncates a game after that
-    many actions; ``render_mode`` is ``None``, ``"human"``, ``"ansi"`` or ``"svg"``. A bad
+    many actions; ``win_bonus`` (a finite number, default 0) is paid at the game's end
+    (R26); ``render_mode`` is ``None``, ``"human"``, ``"ansi"`` or ``"svg"``. A bad
     argument raises :class:`~persian_rummy.ArgumentTypeError` or
     :class:`~persian_rummy.InvalidArgumentError`.
 
@@ -141,6 +144,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         reward_scale: float = 100.0,
         max_actions: int | None = None,
         render_mode: str | None = None,
+        win_bonus: float = 0.0,
     ) -> None:
         super().__init__()
         if render_mode is not None and (
@@ -150,6 +154,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self.rules, self.dealer, self.reward_scale, self.max_actions = checked_settings(
             rules, dealer, reward_scale, max_actions
         )
+        self.win_bonus = real_number(win_bonus, "win_bonus")
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         observation = spaces.Box(OBSERVATION_LOW, OBSERVATION_HIGH, dtype=np.float32)
@@ -247,6 +252,9 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         over = False
         if scores is not None:  # a deal ended, and perhaps the game (R7)
             margin = (scores[0] - scores[1]) / self.reward_scale
+            if self.win_bonus and episode.is_over:  # R26: equal totals are a draw
+                totals = episode.state.scores
+                margin += self.win_bonus * ((totals[0] > totals[1]) - (totals[0] < totals[1]))
             self.rewards = {name: margin if team_of(seat) == 0 else -margin for seat, name in enumerate(AGENTS)}
             self._paid = True
             self._accumulate_rewards()

@@ -12,6 +12,7 @@ from persian_rummy.arena import derived_seed, play_game
 from persian_rummy.bots import RandomBot, make_bot
 from persian_rummy.encoding import action_to_int
 from persian_rummy.gymnasium import ENV_ID, PersianRummyEnv
+from persian_rummy.observation import seat_tensor
 
 
 @pytest.mark.filterwarnings("ignore:.*render fps:UserWarning")
@@ -207,3 +208,47 @@ def test_make_vec_after_a_game_ends_is_as_documented(mode: str) -> None:
             break
     assert ended >= 3
     envs.close()
+
+
+def test_partner_self_passes_check_env_and_plays_both_seats_of_the_team_r3() -> None:
+    """partner="self": the learner moves for both seats of its team, each from that seat's own
+    view (R3, R27), the bots for the other two; Gymnasium's checker accepts it."""
+    check_env(gymnasium.make(ENV_ID, partner="self", opponents="greedy", seat=1).unwrapped)
+    game = PersianRummyEnv(partner="self", opponents=["random", "greedy"], seat=2)
+    assert game.seats == (0, 2)
+    observation, info = game.reset(seed=3)
+    rng = np.random.default_rng(0)
+    seen, total, terminated = set(), 0.0, False
+    while not terminated:
+        seat = info["seat"]
+        assert game.episode.state.current_player == seat and seat in (0, 2)
+        state = game.episode.state
+        assert np.array_equal(observation, seat_tensor(state, seat))
+        seen.add(seat)
+        observation, reward, terminated, _, info = game.step(int(rng.choice(info["action_mask"].nonzero()[0])))
+        total += float(reward)
+    assert seen == {0, 2}
+    scores = game.episode.state.scores
+    assert total == pytest.approx((scores[0] - scores[1]) / 100)  # the team's margin (seat 2: team 0)
+    with pytest.raises(InvalidArgumentError, match="two opponents"):
+        PersianRummyEnv(partner="self", opponents=["random"] * 3)
+    with pytest.raises(InvalidArgumentError, match="partner must be"):
+        PersianRummyEnv(partner="team")
+
+
+def test_the_win_bonus_is_added_to_the_last_reward_r26() -> None:
+    """win_bonus: the learner's return is its team's margin over the scale, plus the bonus
+    when the team wins, minus it when it loses (R26)."""
+    returns = {}
+    for bonus in (0.0, 2.0):
+        game = PersianRummyEnv(opponents="greedy", seat=1, win_bonus=bonus)
+        _, info = game.reset(seed=5)
+        rng = np.random.default_rng(1)
+        terminated, total = False, 0.0
+        while not terminated:
+            _, reward, terminated, _, info = game.step(int(rng.choice(info["action_mask"].nonzero()[0])))
+            total += float(reward)
+        scores = game.episode.state.scores
+        returns[bonus] = (total, (scores[1] > scores[0]) - (scores[1] < scores[0]))
+    (plain, outcome), (with_bonus, same) = returns[0.0], returns[2.0]
+    assert outcome == same and with_bonus == pytest.approx(plain + 2.0 * outcome)

@@ -221,3 +221,30 @@ def test_env_keeps_pettingzoos_own_wrappers_checks(caplog: pytest.LogCaptureFixt
     assert not game.agents
     game.step(None)  # PettingZoo logs a warning, and nothing happens
     assert "step() called after all agents are terminated or truncated" in caplog.text
+
+
+def test_the_win_bonus_is_paid_to_the_winners_at_the_games_end_r26() -> None:
+    """win_bonus: each agent's return is its team's margin plus the bonus for a win, minus it
+    for a loss (R26), in the very game played without it."""
+    returns = []
+    for bonus in (0.0, 3.0):
+        game = env(reward_scale=1.0, win_bonus=bonus)
+        game.reset(seed=7)
+        bots = [RandomBot(seat) for seat in range(4)]
+        totals = dict.fromkeys(AGENTS, 0.0)
+        for agent in game.agent_iter():
+            _, reward, terminated, truncated, _ = game.last()
+            totals[agent] += reward
+            if terminated or truncated:
+                game.step(None)
+                continue
+            seat = AGENTS.index(agent)
+            game.step(action_to_int(bots[seat](game.unwrapped.episode.state.view(seat))))
+        returns.append(totals)
+    margin = returns[0]["player_0"]
+    sign = (margin > 0) - (margin < 0)
+    assert sign != 0
+    assert returns[1] == {
+        name: value + (3.0 * sign if name in ("player_0", "player_2") else -3.0 * sign)
+        for name, value in returns[0].items()
+    }
