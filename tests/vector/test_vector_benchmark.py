@@ -134,3 +134,27 @@ def test_device_check_stops_the_sweep_only_when_memory_runs_out() -> None:
 
     assert device_check._out_of_memory(RuntimeError("RESOURCE_EXHAUSTED: Out of memory while trying to allocate"))
     assert not device_check._out_of_memory(RuntimeError("INVALID_ARGUMENT: shapes differ"))
+
+
+@pytest.mark.thorough
+def test_the_resets_are_timed_side_by_side_with_their_ratio(capsys: pytest.CaptureFixture[str]) -> None:
+    """--resets: the loops that deal finished games anew after every step (reset_finished, and
+    pgx's way) beside the every-16-steps loop, each with its rate over that loop's."""
+    args = ["--seconds", "0.05", "--rounds", "1", "--batches", "4", "--compile-batch", "4", "--samplers", "legal"]
+    assert vector_step.main([*args, "--resets", "finished,pgx"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    names = {"vector_legal_4", "vector_legal_4_reset_finished", "vector_legal_4_reset_pgx"}
+    assert set(result["steps_per_second"]) == {"openspiel_gin_rummy", *names}
+    assert set(result["auto_reset_vs_every16"]) == names - {"vector_legal_4"}
+    assert all(ratio > 0 for ratio in result["auto_reset_vs_every16"].values())
+
+
+@pytest.mark.thorough
+def test_a_loop_that_resets_after_every_step_never_holds_a_finished_game() -> None:
+    runner = vector_step.Vector(Env(Rules(deals=1)), 8, seed=2, resets="finished")
+    steps = 0
+    while runner.calls < 300:  # a one-deal game of random play lasts about 100 to 300 steps
+        found, _ = runner.run(0.0)
+        steps += found
+        assert not bool(jnp.any(runner.state.terminated))
+    assert steps == 8 * runner.calls - 8 * 3  # every row live at every step (the warm-up's 3 calls uncounted)
