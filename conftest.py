@@ -96,7 +96,14 @@ OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "train": (
         ("jax", "optax", "numpy"),
-        ("tests/learning", "persian_rummy/learning", "docs/tutorials/train_your_own.rst", "docs/api/learning.rst"),
+        (
+            "tests/learning",
+            "persian_rummy/learning",
+            "docs/tutorials/train_your_own.rst",
+            "examples/ppo_jax.py",  # a PPO of one's own, in JAX and optax
+            "docs/tutorials/ppo_jax.rst",
+            "docs/api/learning.rst",
+        ),
     ),
     # pgx's API test on the vectorized engine (tests/vector/test_vector_pgx.py skips it without pgx).
     "jax-test": (("pgx",), ()),
