@@ -212,8 +212,14 @@ class PersianRummyEnv(gymnasium.Env[Observation, np.int64]):
 
     @property
     def acting_seat(self) -> int:
-        """The learner's seat to act now: :attr:`seat`, or with ``partner="self"`` whichever of
-        the team's seats is to move (:attr:`seat` once the game is over)."""
+        """The learner's seat to act now: ``seat``, or with ``partner="self"`` whichever of
+        the team's seats is to move (``seat`` once the game is over).
+
+        >>> game = PersianRummyEnv(partner="self", seat=2)
+        >>> _ = game.reset(seed=4)
+        >>> game.acting_seat in (0, 2)
+        True
+        """
         state = self.episode.state
         return state.current_player if not self.episode.is_over and state.current_player in self.seats else self.seat
 

@@ -74,7 +74,7 @@ def export_policy(
     >>> head = (rng.normal(size=(8, 1436)), np.zeros(1436))
     >>> policy = export_policy([layer], head)
     >>> policy.widths, policy.has_value
-    ((8,), False)
+    ((1590, 8, 1436), False)
     >>> from persian_rummy import new_game
     >>> from persian_rummy.policy import NeuralBot
     >>> state = new_game(1)

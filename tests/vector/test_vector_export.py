@@ -10,7 +10,8 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from persian_rummy import PolicyFileError, Rules, make_bot, new_game
+from persian_rummy import PolicyFileError, Rules, new_game
+from persian_rummy.bots import make_bot
 from persian_rummy.observation import observation_tensor
 from persian_rummy.policy import Policy
 from persian_rummy.vector import export_policy
@@ -45,7 +46,7 @@ def test_the_exported_policy_computes_the_networks_logits_and_value(widths: tupl
     exported = export_policy(layers, {"kernel": policy[0], "bias": policy[1]}, value, rules=Rules())
     exported.save(tmp_path / "mine.npz")
     loaded = Policy.load(tmp_path / "mine.npz")
-    assert loaded.widths == widths and loaded.has_value
+    assert loaded.widths == (1590, *widths, 1436) and loaded.has_value
     got_logits, got_value = loaded.evaluate(observation[0])
     np.testing.assert_allclose(got_logits, np.asarray(logits[0]), rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(got_value, float(worth[0]), rtol=1e-4, atol=1e-4)
