@@ -6,7 +6,7 @@ played through the arena against the greedy bot, on paired deals::
 
     python examples/ppo_jax.py --seconds 300 --seed 0 --games 1000 --out ppo.npz
 
-Needs ``pip install "persian-rummy[research]"`` (JAX, optax and the library).
+Needs the ``[train]`` extra (JAX and optax): ``pip install ".[train]"`` in a clone.
 """
 
 from __future__ import annotations
