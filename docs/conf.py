@@ -25,6 +25,7 @@ exclude_patterns = ["_build"]
 html_theme = "furo"
 html_title = f"persian-rummy {release}"
 html_static_path = ["_static"]
+html_css_files = ["tables.css"]  # long code literals in tables wrap (a table fits the page)
 
 # The adapters' and the table server's packages, where they are not installed, are mocked for
 # autodoc: the docs build with only the [docs] extra (Sphinx, furo and Hypothesis for the

@@ -13,7 +13,7 @@ from persian_rummy._bits import PLAYERS, is_seat
 from persian_rummy._moves import meld_phase_actions
 from persian_rummy._phase import Phase, SharedFields, round_end
 from persian_rummy.cards import Card
-from persian_rummy.errors import InvalidStateError, excerpt
+from persian_rummy.errors import InvalidStateError, counted, excerpt
 from persian_rummy.hand import Hand
 from persian_rummy.limits import DECK_POINTS, deal_points
 from persian_rummy.melds import Meld
@@ -132,7 +132,7 @@ def _check_scores(value: SharedFields, deals: int, scores: tuple[int, int]) -> N
     low, high = -deals * DECK_POINTS, deals * deal_points(value.rules.going_out_bonus)
     if not all(low <= score <= high for score in scores):
         raise InvalidStateError(
-            f"R23-R25: {deals} finished deals give each team {low} to {high} points, "
+            f"R23-R25: {counted(deals, 'finished deal')} give each team {low} to {high} points, "
             f"so the scores before deal {value.deal_number} cannot be {excerpt(scores)}"
         )
 

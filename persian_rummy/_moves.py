@@ -72,6 +72,7 @@ from persian_rummy.errors import (
     PassNotAllowedError,
     TargetNotUsedError,
     WrongPhaseError,
+    counted,
     excerpt,
 )
 from persian_rummy.hand import Hand, make_hand
@@ -179,7 +180,7 @@ def take_verdict(
         return Refusal(
             InvalidDrawError,
             "R13",
-            f"there is no card at index {excerpt(index)} of the discard pile ({len(pile)} cards, 0 at the bottom)",
+            f"there is no card at index {excerpt(index)} of the discard pile ({counted(len(pile), 'card')}, 0 at the bottom)",
         )
     taken_mask, taken_jokers = cards_bits(pile[index:])
     mask, jokers = hand.mask | taken_mask, hand.jokers + taken_jokers
@@ -355,7 +356,9 @@ def lay_off_verdict(
         return _wrong_phase(position, Phase.MELD, action)
     melds = position.melds
     if action is None or type(meld) is not int or meld >= len(melds):
-        return Refusal(NoSuchMeldError, "R16", f"there is no meld {excerpt(meld)} on the table ({len(melds)} melds)")
+        return Refusal(
+            NoSuchMeldError, "R16", f"there is no meld {excerpt(meld)} on the table ({counted(len(melds), 'meld')})"
+        )
     refusal = _card_refusal(position, hand, card, "R16")
     if refusal is not None:
         return refusal
@@ -441,7 +444,7 @@ def pass_verdict(position: SharedFields, stock_size: int) -> Refusal | None:
         return Refusal(
             PassNotAllowedError,
             "R20",
-            f"seat {position.current_player} may pass only when the stock is empty ({stock_size} cards left)",
+            f"seat {position.current_player} may pass only when the stock is empty ({counted(stock_size, 'card')} left)",
         )
     return None
 

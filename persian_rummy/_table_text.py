@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+from persian_rummy._bits import team_of
 from persian_rummy._phase import SharedFields
 from persian_rummy.cards import Card
 from persian_rummy.hand import Hand
-from persian_rummy.melds import Meld
+from persian_rummy.melds import Meld, credits
 
 
 def _plain(text: str) -> str:
@@ -40,6 +41,23 @@ def meld_text(meld: Meld, seat_names: Sequence[str], card: Callable[[Card], str]
     return text
 
 
+def _scores(position: SharedFields, team_names: Sequence[str]) -> str:
+    """The game's scores; while a deal is played with melds on the table, each team's points
+    in them beside (the deal is scored when it ends, R23, so the scores alone would stay 0-0
+    however much is melded)."""
+    scores = position.scores
+    if not position.phase.is_live or not position.melds:
+        return f"{team_names[0]} {scores[0]}, {team_names[1]} {scores[1]}"
+    on_table = [0, 0]
+    for meld in position.melds:
+        first_melded, second_melded, first_laid, second_laid = credits(meld)
+        on_table[0] += first_melded + first_laid
+        on_table[1] += second_melded + second_laid
+        if meld.scores_double(position.rules.double_four_jokers):  # a set of four melded at once (R24)
+            on_table[team_of(meld.owner)] += meld.points
+    return ", ".join(f"{team_names[team]} {scores[team]} (+{on_table[team]} melded)" for team in (0, 1))
+
+
 def format_table(
     position: SharedFields,
     *,
@@ -58,7 +76,7 @@ def format_table(
     lines = [
         bold(
             f"Deal {position.deal_number} of {position.rules.deals} · {seat_names[position.dealer]} dealt · "
-            f"{team_names[0]} {position.scores[0]}, {team_names[1]} {position.scores[1]} · stock {stock}"
+            f"{_scores(position, team_names)} · stock {stock}"
         )
     ]
     for seat in range(len(seat_names)):

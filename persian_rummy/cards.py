@@ -23,7 +23,7 @@ from typing import Final
 
 import attrs
 
-from persian_rummy.errors import JokerError, NotationError, excerpt
+from persian_rummy.errors import JokerError, NotationError, counted, excerpt
 
 __all__ = ["DECK", "JOKER", "Card", "Rank", "Suit", "parse_cards"]
 
@@ -360,7 +360,7 @@ def parse_cards(text: str | Iterable[Card | str]) -> tuple[Card, ...]:
         except TypeError:
             raise NotationError(f"R1: expected cards or the text of cards, not {excerpt(text)}") from None
     if len(cards) > len(DECK):
-        raise NotationError(f"R1: the deck has {len(DECK)} cards, so no list of cards is longer")
+        raise NotationError(f"R1: the deck has {counted(len(DECK), 'card')}, so no list of cards is longer")
     return cards
 
 

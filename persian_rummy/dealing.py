@@ -20,7 +20,7 @@ import attrs
 
 from persian_rummy._bits import check_dealer
 from persian_rummy.cards import DECK, Card
-from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, WrongPhaseError, excerpt
+from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, WrongPhaseError, counted, excerpt
 from persian_rummy.limits import DEALS_LIMIT, SEED_BITS, TEXT_LIMIT, check_text
 from persian_rummy.rules import Rules
 from persian_rummy.state import PLAYERS, GameState, Phase
@@ -214,7 +214,7 @@ def next_deal(state: GameState, seed: Seed | None = None, *, game_seed: Seed | N
         seed = deal_seed(game_seed, start.number)
     if state.phase is not Phase.ROUND_OVER:
         if state.phase is Phase.GAME_OVER:
-            message = f"the game is over after {state.rules.deals} deals; there is no next deal"
+            message = f"the game is over after {counted(state.rules.deals, 'deal')}; there is no next deal"
         else:
             message = f"deal {state.deal_number} is still being played; only a finished deal is followed by the next"
         raise WrongPhaseError("R7", message, state=state)

@@ -68,6 +68,16 @@ REASON_LIMIT: Final = 200
 _RULE_TAG: Final = re.compile(r"(R\d{1,2}(?:-R\d{1,2})?): ")
 
 
+def counted(count: int, noun: str) -> str:
+    """``count`` ``noun``\\ s, in the plural but for one (the messages' and the screens' counts:
+    "1 card", "2 cards", "0 melds").
+
+    >>> counted(1, "card"), counted(2, "card"), counted(0, "meld")
+    ('1 card', '2 cards', '0 melds')
+    """
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def excerpt(value: object, limit: int = 60) -> str:
     """``repr(value)`` cut to at most about ``limit`` characters, for error messages that echo
     input: a message must stay short whatever it was given. Long strings are cut before
@@ -498,7 +508,7 @@ class InvalidLayOffError(IllegalActionError):
     >>> play(state, "layoff 9s 0")
     Traceback (most recent call last):
     ...
-    persian_rummy.errors.InvalidLayOffError: R16: 9s does not extend the meld 4s 5s 6s [deal 1 of 2, seat 1 to act, phase MELD, hand 9s 9d Jk, discard pile 2c, stock 49, 1 melds]
+    persian_rummy.errors.InvalidLayOffError: R16: 9s does not extend the meld 4s 5s 6s [deal 1 of 2, seat 1 to act, phase MELD, hand 9s 9d Jk, discard pile 2c, stock 49, 1 meld]
     """
 
     default_reason = "the card does not extend that meld"

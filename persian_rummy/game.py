@@ -28,7 +28,7 @@ from persian_rummy._bits import check_dealer
 from persian_rummy.actions import Action
 from persian_rummy.dealing import Seed, check_seed, deal_seed, new_game, next_deal, shuffled_deck
 from persian_rummy.engine import play as _play
-from persian_rummy.errors import ArgumentTypeError, IllegalActionError, NotationError, ReplayError, excerpt
+from persian_rummy.errors import ArgumentTypeError, IllegalActionError, NotationError, ReplayError, counted, excerpt
 from persian_rummy.rules import Rules
 from persian_rummy.state import SEAT_NAMES, TEAM_NAMES, GameState, Phase
 from persian_rummy.view import InfoState, PlayerView
@@ -400,9 +400,9 @@ class Game:
         state = self.state
         played = sum(len(actions) for actions in self.deals)
         if state.phase is Phase.GAME_OVER:
-            where = f"over after {len(self.deals)} deals and {played} actions"
+            where = f"over after {counted(len(self.deals), 'deal')} and {counted(played, 'action')}"
         else:
-            where = f"deal {state.deal_number} of {self.rules.deals}, {played} actions played, "
+            where = f"deal {state.deal_number} of {self.rules.deals}, {counted(played, 'action')} played, "
             where += f"{SEAT_NAMES[state.current_player]} to act"
         scores = f"{TEAM_NAMES[0]} {state.scores[0]}, {TEAM_NAMES[1]} {state.scores[1]}"
         return f"game of seed {self.seed!r}: {where}; {scores}"
@@ -464,7 +464,11 @@ def _replayed(game: Game, deals: Iterable[Iterable[Action | str]]) -> Game:
         if isinstance(actions, str | bytes) or not isinstance(actions, Iterable):
             raise ArgumentTypeError(f"deal {number}'s actions are a list of actions, not {excerpt(actions)}")
         if game.deal_number != number:
-            before = f"the game is over after {number - 1} deals" if game.is_over else f"deal {number - 1} is not over"
+            before = (
+                f"the game is over after {counted(number - 1, 'deal')}"
+                if game.is_over
+                else f"deal {number - 1} is not over"
+            )
             raise ReplayError(f"R7: {before}, so there is no deal {number}", deal=number)
         for index, action in enumerate(actions):
             if game.deal_number != number:

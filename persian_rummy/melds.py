@@ -36,7 +36,7 @@ from persian_rummy._bits import (
 )
 from persian_rummy._cache import identity_cached
 from persian_rummy.cards import CARDS, JOKER_INDEX, Card, parse_cards
-from persian_rummy.errors import InvalidArgumentError, MeldValueError, NotationError, excerpt
+from persian_rummy.errors import InvalidArgumentError, MeldValueError, NotationError, counted, excerpt
 
 __all__ = ["Meld", "MeldKind"]
 
@@ -255,7 +255,7 @@ class Meld:
         if len(seat_tuple) != len(parsed) or len(flags) != len(parsed):
             raise InvalidArgumentError(
                 f"R16: a meld needs one seat and one laid-off flag per card "
-                f"({len(parsed)} cards, {len(seat_tuple)} seats, {len(flags)} flags)"
+                f"({counted(len(parsed), 'card')}, {counted(len(seat_tuple), 'seat')}, {counted(len(flags), 'flag')})"
             )
         for seat in seat_tuple:
             if not is_seat(seat):

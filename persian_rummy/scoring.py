@@ -35,9 +35,15 @@ class RoundScore:
     >>> score.total
     82
     >>> print(score)
-    North-South: melded 88, laid off 3, doubles 40, in hand -49, going out 0, total 82
+    North-South: melded 88, laid off 3, doubles 40, less 49 in hand, going out 0, total 82
     >>> print(RoundScore(team=1, melded=18, laid_off=0, doubles=0, in_hand=0, going_out=25))
-    East-West: melded 18, laid off 0, doubles 0, in hand 0, going out 25, total 43
+    East-West: melded 18, laid off 0, doubles 0, less 0 in hand, going out 25, total 43
+
+    The cards in hand are a value subtracted: ``in_hand=49`` is "less 49 in hand", in the
+    repr (which can be pasted back) and in the line alike.
+
+    >>> score
+    RoundScore(team=0, melded=88, laid_off=3, doubles=40, in_hand=49, going_out=0)
     """
 
     #: The team: 0 for North-South, 1 for East-West (R3).
@@ -65,7 +71,7 @@ class RoundScore:
     def __str__(self) -> str:
         return (
             f"{TEAM_NAMES[self.team]}: melded {self.melded}, laid off {self.laid_off}, doubles {self.doubles}, "
-            f"in hand {-self.in_hand}, going out {self.going_out}, total {self.total}"
+            f"less {self.in_hand} in hand, going out {self.going_out}, total {self.total}"
         )
 
 

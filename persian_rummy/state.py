@@ -36,7 +36,14 @@ from persian_rummy._phase import RoundEnd as RoundEnd
 from persian_rummy._table_text import format_table
 from persian_rummy.actions import Action
 from persian_rummy.cards import CARDS, DECK, DECK_COUNTS, Card, parse_cards
-from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, NotationError, excerpt
+from persian_rummy.errors import (
+    ArgumentTypeError,
+    InvalidArgumentError,
+    InvalidStateError,
+    NotationError,
+    counted,
+    excerpt,
+)
 from persian_rummy.hand import Hand, make_hand
 from persian_rummy.melds import Meld
 from persian_rummy.rules import Rules
@@ -379,7 +386,7 @@ class GameState(_HashSlot):
         >>> from persian_rummy import GameState
         >>> state = GameState.from_position(["4s", "Kd", "", "2c"], "9h", melds=["7s@0 7h@0 7d@0 7c+1"])
         >>> print(state.text(card=lambda card: card.symbol))
-        Deal 1 of 2 · North dealt · North-South 0, East-West 0 · stock 48
+        Deal 1 of 2 · North dealt · North-South 0 (+21 melded), East-West 0 (+7 melded) · stock 48
           North  1 card   4♠
           East   1 card   K♦   <- to draw
           South  0 cards  -
@@ -416,7 +423,7 @@ class GameState(_HashSlot):
         pile = " ".join(map(str, self.discard_pile[-8:]))
         if len(self.discard_pile) > 8:
             pile = f"... {pile}"
-        text += f", discard pile {pile or '(empty)'}, stock {len(self.stock)}, {len(self.melds)} melds"
+        text += f", discard pile {pile or '(empty)'}, stock {len(self.stock)}, {counted(len(self.melds), 'meld')}"
         return text
 
     def validate(self) -> None:

@@ -40,7 +40,7 @@ from persian_rummy._phase import PHASES, SharedFields, in_reading_order
 from persian_rummy._table_text import format_table
 from persian_rummy.actions import Action, DrawDiscard, DrawStock
 from persian_rummy.cards import DECK, DECK_COUNTS, Card, parse_cards
-from persian_rummy.errors import ArgumentTypeError, InvalidStateError, NotationError, excerpt
+from persian_rummy.errors import ArgumentTypeError, InvalidStateError, NotationError, counted, excerpt
 from persian_rummy.hand import Hand
 from persian_rummy.serialization import from_json, register_format, to_json
 
@@ -258,7 +258,7 @@ def _validate_view(view: PlayerView) -> None:
         raise InvalidStateError(f"R3: hand_sizes must be four whole numbers of at least 0, not {excerpt(sizes)}")
     if sizes[view.seat] != len(view.hand):
         raise InvalidStateError(
-            f"R27: hand_sizes says seat {view.seat} holds {sizes[view.seat]} cards, but its hand has {len(view.hand)}"
+            f"R27: hand_sizes says seat {view.seat} holds {counted(sizes[view.seat], 'card')}, but its hand has {len(view.hand)}"
         )
     # No upper bound of 27 here: GameState.from_position makes larger stocks, and every valid
     # state's view must validate; the 56-card count below bounds the stock (R1).

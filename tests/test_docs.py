@@ -303,6 +303,38 @@ def test_every_public_name_is_in_the_built_reference(tmp_path: Path) -> None:
     assert build_main(["-q", "-b", "html", "-d", str(tmp_path / "doctrees"), str(DOCS), str(out)]) == 0
     assert undocumented(inventory_objects(out / "objects.inv"), public_modules()) == []
     assert unlinked_rules(out) == []
+    assert overflowing_tables(out) == []
+
+
+def overflowing_tables(html: Path, width: int = 1280) -> list[str]:
+    """The tables of the built pages wider than the box they sit in, in the system's headless
+    Chromium at ``width`` px (issue 50 item 12: the strength page's first table was 75 px wider
+    than the text at 1280 px); skipped without the browser the server's tests use."""
+    pytest.importorskip("playwright.sync_api", reason='needs the [server-test] extra: pip install ".[server-test]"')
+    from playwright.sync_api import sync_playwright
+
+    chromium = Path("/usr/bin/chromium")
+    if not chromium.exists():
+        pytest.skip("no chromium at /usr/bin/chromium")
+    pages = [page for page in sorted(html.rglob("*.html")) if "<table" in page.read_text(encoding="utf-8")]
+    pages = [page for page in pages if not page.relative_to(html).as_posix().startswith(("_modules/", "genindex"))]
+    found: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(chromium), args=["--no-sandbox"], headless=True)
+        try:
+            view = browser.new_page(viewport={"width": width, "height": 800})
+            for page in pages:
+                view.goto(page.as_uri())
+                wide = view.evaluate(
+                    """() => [...document.querySelectorAll("article table")].map((table) => {
+                        const box = table.parentElement;
+                        return box.scrollWidth > box.clientWidth + 1 ? table.rows[0].textContent.trim().slice(0, 40) : "";
+                    }).filter(Boolean)"""
+                )
+                found += [f"{page.relative_to(html).as_posix()}: {first}" for first in wide]
+        finally:
+            browser.close()
+    return found
 
 
 def unlinked_rules(html: Path) -> list[str]:

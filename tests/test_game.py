@@ -201,7 +201,7 @@ def test_r7_replaying_deals_checks_each_action_and_where_each_deal_ends() -> Non
     with pytest.raises(ReplayError, match="the actions after it are not this deal's") as caught:
         Game(1, deals=[(*first, "draw")])
     assert (caught.value.deal, caught.value.index) == (1, len(first))
-    with pytest.raises(ReplayError, match="R7: the game is over after 1 deals, so there is no deal 2"):
+    with pytest.raises(ReplayError, match="R7: the game is over after 1 deal, so there is no deal 2"):
         Game(1, rules=Rules(deals=1), deals=[first, []])
     with pytest.raises(ReplayError, match="deal 1, action 0"):
         Game(1, deals=[["not an action"]])
@@ -289,10 +289,10 @@ def test_repr_pastes_back_and_str_says_where_the_game_is() -> None:
     game = Game.new("a b", rules=Rules(deals=1, going_out_bonus=0), dealer=3).play("draw")
     assert repr(game) == "Game('a b', rules=Rules.parse('deals=1 going_out_bonus=0'), dealer=3, deals=(('draw',),))"
     assert eval(repr(game), {"Game": Game, "Rules": Rules}) == game
-    assert str(game) == ("game of seed 'a b': deal 1 of 1, 1 actions played, North to act; North-South 0, East-West 0")
+    assert str(game) == ("game of seed 'a b': deal 1 of 1, 1 action played, North to act; North-South 0, East-West 0")
     while not game.is_over:
         game = game.play(legal_actions(game.state)[0])
-    assert str(game).startswith("game of seed 'a b': over after 1 deals and ")
+    assert str(game).startswith("game of seed 'a b': over after 1 deal and ")
     assert {game, Game.from_record(game.record())} == {game}
 
 

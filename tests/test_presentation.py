@@ -4,6 +4,7 @@ action, the end of a deal and of a game, and the score sheet."""
 from __future__ import annotations
 
 import io
+import re
 
 import attrs
 import pytest
@@ -127,3 +128,67 @@ def test_r15_r16_r17_a_refusal_is_addressed_to_the_player_and_names_the_card() -
     assert said["meld 5s 6s 7s"][1] == "R15: you do not hold 7♠"
     assert said["layoff 4s 0"][1].startswith("R16: you do not hold 4♠")
     assert said["layoff Kd 0"][1] == "R16: K♦ does not extend meld 0 (J♠ J♥ J♦)"
+
+
+def test_a_count_of_one_is_said_in_the_singular_everywhere() -> None:
+    """Issue 50 item 12: "(1 cards" and its kin: every message and screen that counts cards,
+    melds, deals, actions or games says "1 card", "1 meld", ... (errors.counted), in the
+    rules' refusals, a state's summary, a game's text and the command line."""
+    import ast
+    from collections import Counter
+    from pathlib import Path
+
+    from persian_rummy import DECK, Game, GameState, IllegalActionError, Pass, parse_cards, play
+    from persian_rummy.errors import counted
+
+    rest = " ".join(map(str, (Counter(DECK) - Counter(parse_cards("5s 6s 7s 8s 9h 2c Kd Qd Jd"))).elements()))
+    state = GameState.from_position(["", "5s 6s 7s 8s", "", rest], "9h", stock="2c", melds=["Kd@0 Qd@0 Jd@0"])
+    assert state.summary().endswith(", stock 1, 1 meld")
+    with pytest.raises(IllegalActionError, match=r"\(1 card left\)"):
+        play(state, Pass())
+    with pytest.raises(IllegalActionError, match=r"\(1 card, 0 at the bottom\)"):
+        play(state, "take 3")
+    drawn = play(state, "draw")
+    with pytest.raises(IllegalActionError, match=r"on the table \(1 meld\)"):
+        play(drawn, "lay off 8s on #4")
+    assert "1 action played" in str(Game.new(1).play("draw"))
+    # No f-string of the package counts with a bare plural after a len(...): each says counted(...).
+    root = Path(__file__).resolve().parent.parent / "persian_rummy"
+    bare = re.compile(r"\{len\([^{}]*\)\} (cards|melds|deals|actions|games|seats|flags)\b")
+    found = [
+        f"{path.relative_to(root)}:{node.lineno}"
+        for path in root.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.JoinedStr) and bare.search(ast.unparse(node))
+    ]
+    assert not found, found
+    assert counted(1, "card") == "1 card" and counted(3, "meld") == "3 melds"
+
+
+def test_r23_the_table_line_shows_the_points_melded_in_a_deal_beside_the_scores() -> None:
+    """Issue 50 item 12: after melds the table's line said "North-South 0, East-West 0" (the
+    deal is scored when it ends, R23); while a deal is played it says each team's points on the
+    table beside the game's scores, laid-off cards (R16) and doubles (R24) counted as the
+    deal's score will count them, in a state's text and a view's alike."""
+    from persian_rummy import GameState, Hand
+    from persian_rummy.scoring import tally
+
+    state = GameState.from_position(
+        ["", "5s 6s 7s 8s", "", ""],
+        "2c 8c 8h",
+        melds=["Kd@0 Qd@0 Jd@0", "4h@1 4d@1 4c@1 4s+3"],
+        scores=(40, 5),
+        deal_number=2,
+    )
+    line = "North-South 40 (+30 melded), East-West 5 (+16 melded) · stock"
+    assert line in str(state).splitlines()[0] and line in str(state.view(0)).splitlines()[0]
+    assert "melded)" not in str(GameState.from_position(["", "5s", "", ""], "2c"))  # no melds: the scores alone
+
+    checked = 0
+    for state, _ in playout(5):  # the points shown are those the deal's score counts
+        if state.phase.is_live and state.melds:
+            shown = [int(points) for points in re.findall(r"\(\+(\d+) melded\)", str(state).splitlines()[0])]
+            teams = tally(state.melds, [Hand()] * 4, went_out=None, rules=state.rules)
+            assert shown == [team.total for team in teams]
+            checked += 1
+    assert checked > 10

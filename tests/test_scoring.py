@@ -195,7 +195,7 @@ def test_r23_score_round_needs_a_finished_round() -> None:
 
 def test_r22_score_str_lists_the_items() -> None:
     ns, _ = score_round(play_worked_example())
-    assert str(ns) == "North-South: melded 88, laid off 3, doubles 40, in hand -49, going out 0, total 82"
+    assert str(ns) == "North-South: melded 88, laid off 3, doubles 40, less 49 in hand, going out 0, total 82"
 
 
 def _game_over(scores: tuple[int, int]) -> GameState:
@@ -226,3 +226,14 @@ def test_r26_winner_needs_a_finished_game() -> None:
     with pytest.raises(GameNotOverError):
         winner(first_deal)
     assert issubclass(GameNotOverError, RoundNotOverError) and issubclass(GameNotOverError, ValueError)
+
+
+def test_r23_a_scores_repr_and_its_line_say_the_same_number_in_hand() -> None:
+    """Issue 50 item 12: the repr said in_hand=49 where the line said "in hand -49"; each
+    says the value subtracted the same way, and the repr still pastes back to the score."""
+    from persian_rummy import RoundScore
+
+    for score in score_round(play_worked_example()):
+        assert eval(repr(score), {"RoundScore": RoundScore}) == score
+        assert f"in_hand={score.in_hand}," in repr(score) and f"less {score.in_hand} in hand," in str(score)
+        assert f"-{score.in_hand}" not in str(score)

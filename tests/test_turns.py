@@ -399,7 +399,7 @@ def test_r7_passes_ending_the_last_deal_go_straight_to_game_over() -> None:
 
 def test_r7_next_deal_raises_on_game_over_and_during_play() -> None:
     state = play_out(new_game(3, rules=Rules(deals=1)))
-    with pytest.raises(WrongPhaseError, match="R7: the game is over after 1 deals"):
+    with pytest.raises(WrongPhaseError, match="R7: the game is over after 1 deal"):
         next_deal(state, 1)
     with pytest.raises(WrongPhaseError, match="R7: deal 1 is still being played"):
         next_deal(new_game(3), 1)

@@ -28,7 +28,7 @@ from persian_rummy.cli._options import (
     wrap,
 )
 from persian_rummy.dealing import Seed
-from persian_rummy.errors import InvalidArgumentError, excerpt
+from persian_rummy.errors import InvalidArgumentError, counted, excerpt
 from persian_rummy.presentation import Style, describe, result_text, round_end_text, score_sheet
 from persian_rummy.rules import Rules
 from persian_rummy.scoring import score_round, winner
@@ -121,7 +121,7 @@ def _print_game(seed: Seed, specs: Sequence[str], rules: Rules, out: TextIO, sty
             for seat, hand in enumerate(state.hands):
                 print(f"  {SEAT_NAMES[seat]:<6} {style.cards(hand)}", file=out)
             print(
-                f"  Discard pile {style.cards(state.discard_pile)}, stock {len(state.stock)} cards",
+                f"  Discard pile {style.cards(state.discard_pile)}, stock {counted(len(state.stock), 'card')}",
                 file=out,
             )
             return
@@ -191,7 +191,7 @@ def _summarise(
     elapsed = time.perf_counter() - started
     wins = [sum(winner(final) == team for final in finals) for team in (0, 1)]
     draws = games - wins[0] - wins[1]
-    print(f"{games} games (seeds {seed}-{seed + games - 1}), {lineup(specs)}, rules {rules}", file=out)
+    print(f"{counted(games, 'game')} (seeds {seed}-{seed + games - 1}), {lineup(specs)}, rules {rules}", file=out)
     print(f"  {'':<30}{TEAM_NAMES[0]:>14}{TEAM_NAMES[1]:>14}", file=out)
     print(f"  {'games won':<30}" + "".join(f"{w:>8} ({100 * w / games:3.0f}%)" for w in wins), file=out)
     intervals = [wilson_interval(w, games) for w in wins]

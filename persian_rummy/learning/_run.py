@@ -7,19 +7,20 @@ import json
 import math
 import os
 import signal
+import textwrap
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import attrs
 import jax
 
 from persian_rummy.arena import BotFactory, run_match
-from persian_rummy.errors import InvalidArgumentError, excerpt
+from persian_rummy.errors import InvalidArgumentError, counted, excerpt
 from persian_rummy.learning._checkpoint import load_checkpoint, save_checkpoint
 from persian_rummy.learning._config import TrainConfig
 from persian_rummy.learning._network import export_policy
@@ -152,13 +153,31 @@ class _Interrupts:
             signal.signal(signal.SIGINT, previous)
 
 
+#: The widest line the training prints; a longer one wraps, its later lines indented.
+_LOG_WIDTH: Final = 99
+
+
 def _line(progress: Progress, metrics: Metrics, seconds: float) -> str:
+    """An iteration's report, in lines of at most 99 characters: the games, the league, the
+    latest evaluation (wrapped).
+
+    >>> import numpy as np
+    >>> metrics = Metrics(*(np.float32(1) for _ in Metrics._fields))
+    >>> print(_line(Progress(iteration=3, games=1), metrics, 2.0))
+    iteration 3 (2.0 s): 1 game ended, 1 in all; entropy 1.000
+      league: the learner won 1 of 1 game against past snapshots
+      last evaluation: none yet
+    """
     won, played = int(metrics.league_wins), int(metrics.league_games)
-    league = f"the learner won {won} of {played} games against past snapshots" if played else "no league game ended"
-    return (
-        f"iteration {progress.iteration} ({seconds:.1f} s): {int(metrics.games)} games ended, {league}, "
-        f"entropy {float(metrics.entropy):.3f}; {progress.games} games in all; "
-        f"last evaluation: {progress.latest}"
+    league = f"the learner won {won} of {counted(played, 'game')} against past snapshots" if played else "none ended"
+    lines = [
+        f"iteration {progress.iteration} ({seconds:.1f} s): {counted(int(metrics.games), 'game')} ended, "
+        f"{progress.games} in all; entropy {float(metrics.entropy):.3f}",
+        f"  league: {league}",
+        f"  last evaluation: {progress.latest}",
+    ]
+    return "\n".join(
+        textwrap.fill(line, _LOG_WIDTH, subsequent_indent="    ", break_on_hyphens=False) for line in lines
     )
 
 
@@ -173,7 +192,9 @@ def _start(
             )
         state, meta = load_checkpoint(checkpoint if checkpoint.exists() else compact, trainer)
         progress = Progress.from_json(meta)
-        report(f"resumed at iteration {progress.iteration} ({progress.games} games, {progress.wall_seconds:.0f} s)")
+        report(
+            f"resumed at iteration {progress.iteration} ({counted(progress.games, 'game')}, {progress.wall_seconds:.0f} s)"
+        )
         return state, attrs.evolve(progress, commands=(*progress.commands, command), device=_device())
     if checkpoint.exists() or compact.exists():
         raise InvalidArgumentError(
@@ -225,7 +246,8 @@ def _evaluation(
     with open(folder / "log.jsonl", "a", encoding="utf-8") as log:
         log.write(json.dumps(line, sort_keys=True) + "\n")
     latest = ", ".join(str(result) for result in results)
-    report(f"evaluation at iteration {progress.iteration} ({games} games each): {latest}")
+    text = f"evaluation at iteration {progress.iteration} ({counted(games, 'game')} each): {latest}"
+    report(textwrap.fill(text, _LOG_WIDTH, subsequent_indent="    ", break_on_hyphens=False))
     return attrs.evolve(progress, latest=latest)
 
 

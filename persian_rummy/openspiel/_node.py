@@ -34,7 +34,14 @@ with needs_extra("rl", "persian_rummy.openspiel"):
 
 from persian_rummy.actions import DrawStock
 from persian_rummy.cards import CARDS, DECK, DECK_COUNTS, JOKER_INDEX, Card
-from persian_rummy.errors import ArgumentTypeError, InvalidArgumentError, InvalidStateError, NotationError, excerpt
+from persian_rummy.errors import (
+    ArgumentTypeError,
+    InvalidArgumentError,
+    InvalidStateError,
+    NotationError,
+    counted,
+    excerpt,
+)
 from persian_rummy.hand import Hand
 from persian_rummy.limits import ACTIONS_PER_DEAL
 from persian_rummy.state import HAND_SIZE, PLAYERS, GameState, Phase
@@ -173,7 +180,7 @@ def deal_lines(start: PlayerView | None, events: tuple[Observation, ...], viewer
 def dealing_text(node: Node, viewer: int | None) -> str:
     """While a deal is dealt: the cards dealt to ``viewer`` so far, or how many are dealt."""
     if viewer is None:
-        return f"{len(node.dealt)} cards dealt"
+        return f"{counted(len(node.dealt), 'card')} dealt"
     return " ".join(map(str, dealt_to(node, viewer)))
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from persian_rummy.encoding import NUM_ACTIONS
-from persian_rummy.errors import ArgumentTypeError, NotationError, PersianRummyError, excerpt
+from persian_rummy.errors import ArgumentTypeError, NotationError, PersianRummyError, counted, excerpt
 from persian_rummy.limits import DEALS_LIMIT
 from persian_rummy.openspiel._node import DEAL_NODES, START, what
 
@@ -115,7 +115,9 @@ def replay(
     text names (asked for only once the length is checked) and ``move_number`` the move number
     it says; both must be the replay's."""
     if len(actions) > game.max_game_length():
-        raise NotationError(f"the history has {len(actions)} actions; a game has at most {game.max_game_length()}")
+        raise NotationError(
+            f"the history has {counted(len(actions), 'action')}; a game has at most {game.max_game_length()}"
+        )
     state = game.new_initial_state()
     for number, action in enumerate(actions):
         try:

@@ -397,3 +397,18 @@ def test_a_checkpoint_and_a_policy_file_given_for_each_other_say_which_file_is_w
         make_bot(str(tmp_path / CHECKPOINT))
     with pytest.raises(PolicyFileError, match=r"is a policy file .*, not a training checkpoint: a run's checkpoints"):
         load_checkpoint(tmp_path / "policy.npz", Trainer(TINY))
+
+
+def test_the_training_log_lines_stay_under_100_characters() -> None:
+    """Issue 50 item 12: an iteration's report was one line of about 190 characters; it is
+    lines of at most 99, the latest evaluation wrapped, with the counts in the singular for one."""
+    from persian_rummy.learning._run import Progress, _line
+    from persian_rummy.learning._trainer import Metrics
+
+    metrics = Metrics(*(np.float32(12345) for _ in Metrics._fields))
+    latest = ", ".join(f"vs {name}: win rate 0.512 [0.498, 0.530], margin +12.3" for name in ("greedy", "mc", "neural"))
+    text = _line(Progress(iteration=123456, games=98765432, latest=latest), metrics, 1234.5)
+    assert max(map(len, text.splitlines())) < 100 and len(text.splitlines()) >= 4, text
+    assert " ".join(text.split()).endswith(" ".join(latest.split()))
+    one = _line(Progress(iteration=1, games=1), Metrics(*(np.float32(1) for _ in Metrics._fields)), 1.0)
+    assert "1 game ended" in one and "won 1 of 1 game " in one
