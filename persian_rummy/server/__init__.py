@@ -97,7 +97,11 @@ def serve(
     answers with an error frame first). Responses name no server software, frames are not
     compressed, and the client address the limits count by is the connection's own: no
     ``X-Forwarded-For`` header is believed. Raises :class:`~persian_rummy.InvalidArgumentError`
-    for a number of workers out of range, or several on SQLite.
+    for a port past 0-65535, a number of workers out of range, or several on SQLite, and
+    :class:`~persian_rummy.server.storage.StoreUnavailable` for a SQLite file that cannot be
+    opened or a PostgreSQL database that cannot be reached (one connection tried, for at most
+    10 seconds), before any server starts. Each worker of several stops once the process that
+    started them is gone.
 
     >>> serve(db="tables.sqlite3", workers=2)
     Traceback (most recent call last):
