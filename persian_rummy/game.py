@@ -237,6 +237,17 @@ class Game:
         actions = [tuple(item.action for item in deal.actions) for deal in record.deals]
         return _from_states(_Head(seed, record.rules, record.deals[0].dealer), actions, replay.states)
 
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions of the player to move in the current deal (``()`` once the game
+        is over): :func:`~persian_rummy.legal_actions` of :attr:`state`, as a state's and a
+        view's own ``legal_actions()`` give them.
+
+        >>> game = Game.new(1)
+        >>> game.legal_actions(), game.play("draw").legal_actions()[:2]
+        ((DrawStock(),), (Discard(card=Card.parse('Js')), Discard(card=Card.parse('2d'))))
+        """
+        return self.state.legal_actions()
+
     def play(self, action: Action | str, *, seat: int | None = None) -> Game:
         """The game after ``action`` (an :class:`~persian_rummy.Action` or its text), played
         for the player to move, or for ``seat`` if given, as :func:`~persian_rummy.play` plays

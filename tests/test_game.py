@@ -312,3 +312,15 @@ def test_a_game_pickles_and_copies_with_its_deals_flat() -> None:
         assert again.deals == game.deals and repr(again) == repr(game)
     # The current deal's actions travel as one flat tuple, whatever the deal's length.
     assert game.__reduce__()[1][1] == game.actions and len(game.actions) >= 40
+
+
+def test_r7_a_games_legal_actions_are_its_states() -> None:
+    """Issue 50 item 8, its class: a Game has legal_actions() as a state and a view do, the
+    same tuple as the function's for the deal in play, and none once the game is over."""
+    from persian_rummy import legal_actions
+
+    game = Game.new(4, rules=Rules(deals=1))
+    while not game.is_over:
+        assert game.legal_actions() == legal_actions(game.state) == game.state.legal_actions()
+        game = game.play(game.legal_actions()[-1])
+    assert game.legal_actions() == ()
