@@ -24,7 +24,7 @@ import asyncio
 import hashlib
 import json
 import re
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any, ClassVar, Final
 
 import attrs
@@ -388,64 +388,77 @@ class GroupCommit:
 
     def __init__(
         self,
-        commit: Callable[[list[ActionRow]], Awaitable[None]],
+        commit: Callable[[list[ActionRow]], asyncio.Future[None] | Coroutine[Any, Any, None]],
         *,
         retried: tuple[type[BaseException], ...] = (Conflict, StoreUnavailable),
     ) -> None:
         self._commit = commit
         self._retried = retried
         self._pending: list[tuple[ActionRow, asyncio.Future[None]]] = []
-        self._task: asyncio.Task[None] | None = None
+        self._committing = False
+        self._work: asyncio.Future[None] | None = None
 
     async def add(self, row: ActionRow) -> None:
         """Store ``row``, committed before this returns."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
         self._pending.append((row, done))
-        if self._task is None:
-            # It starts after this turn of the event loop: the actions that came in together
+        if not self._committing:
+            # At the end of this turn of the event loop: the actions that came in together
             # (their sockets were read at once) are committed together.
-            self._task = loop.create_task(self._run())
+            self._committing = True
+            loop.call_soon(self._start)
         await done
 
-    async def _run(self) -> None:
+    def _start(self) -> None:
+        """Start committing the pending rows. A commit that hands back a future (SQLite's
+        thread) is followed by its callback, with no task of its own: a commit costs one
+        hand-over each way."""
+        batch, self._pending = self._pending, []
         try:
-            while self._pending:
-                batch, self._pending = self._pending, []
-                outcomes = await self._outcomes([row for row, _ in batch])
-                for (_, done), outcome in zip(batch, outcomes, strict=True):
-                    if done.done():
-                        continue  # its sender went away meanwhile
-                    if outcome is None:
-                        done.set_result(None)
-                    else:
-                        done.set_exception(outcome)
-        finally:
-            self._task = None
-            for _, done in self._pending:  # cancelled (the server is closing)
-                if not done.done():
-                    done.set_exception(StoreUnavailable("the server is closing"))
-            self._pending = []
+            started = self._commit([row for row, _ in batch])
+            work = started if isinstance(started, asyncio.Future) else asyncio.get_running_loop().create_task(started)
+        except Exception as error:  # not started (the server is closing)
+            self._finish(batch, [error] * len(batch))
+            return
+        self._work = work  # held while it runs: a task nobody holds may be collected
+        work.add_done_callback(lambda work: self._committed(batch, work))
 
-    async def _outcomes(self, rows: list[ActionRow]) -> list[BaseException | None]:
-        """Commit ``rows`` together, or one by one if that fails for one of them: each row's
-        outcome (``None`` when stored)."""
-        try:
-            await self._commit(rows)
-            return [None] * len(rows)
-        except self._retried as error:
-            if len(rows) == 1:
-                return [error]
-        except Exception as error:  # not stored: each sender is told
-            return [error] * len(rows)
+    def _committed(self, batch: list[tuple[ActionRow, asyncio.Future[None]]], work: asyncio.Future[None]) -> None:
+        error = StoreUnavailable("the server is closing") if work.cancelled() else work.exception()
+        if error is None:
+            self._finish(batch, [None] * len(batch))
+        elif isinstance(error, self._retried) and len(batch) > 1:
+            self._work = asyncio.get_running_loop().create_task(self._one_by_one(batch))
+        else:
+            self._finish(batch, [error] * len(batch))
+
+    async def _one_by_one(self, batch: list[tuple[ActionRow, asyncio.Future[None]]]) -> None:
+        """Commit the rows of a group that failed one at a time: only the row that cannot be
+        stored fails."""
         outcomes: list[BaseException | None] = []
-        for row in rows:
+        for row, _ in batch:
             try:
                 await self._commit([row])
                 outcomes.append(None)
             except Exception as error:
                 outcomes.append(error)
-        return outcomes
+        self._finish(batch, outcomes)
+
+    def _finish(
+        self, batch: list[tuple[ActionRow, asyncio.Future[None]]], outcomes: list[BaseException | None]
+    ) -> None:
+        """Give each row's sender its outcome, and commit what came meanwhile."""
+        for (_, done), outcome in zip(batch, outcomes, strict=True):
+            if done.done():
+                continue  # its sender went away meanwhile
+            if outcome is None:
+                done.set_result(None)
+            else:
+                done.set_exception(outcome)
+        self._committing = bool(self._pending)
+        if self._pending:
+            self._start()
 
 
 def expiry_chunks(table_ids: Sequence[str]) -> list[Notice]:

@@ -297,17 +297,24 @@ class SqliteStore(Database):
     async def add_action(self, row: ActionRow) -> None:
         await self._commits.add(row)
 
-    async def _commit(self, rows: list[ActionRow]) -> None:
-        """Commit ``rows`` together (:meth:`_store_actions`, on the store's thread)."""
+    def _commit(self, rows: list[ActionRow]) -> asyncio.Future[None]:
+        """Commit ``rows`` together on the store's thread: the future of it (no task)."""
         try:
-            await self._write(lambda: self._store_actions(rows))
-        except StoreUnavailable as error:
-            cause = error.__cause__
-            if isinstance(cause, sqlite3.IntegrityError) and "UNIQUE" in str(cause):
+            return asyncio.get_running_loop().run_in_executor(self._writer, self._store_checked, rows)
+        except RuntimeError:  # the writer is shut down
+            raise StoreUnavailable("the server is closing") from None
+
+    def _store_checked(self, rows: list[ActionRow]) -> None:
+        """On the store's thread: :meth:`_store_actions`, a ``sqlite3.Error`` told as the
+        hub's error (an action whose number is stored already: ``Conflict``)."""
+        try:
+            self._store_actions(rows)
+        except sqlite3.IntegrityError as error:
+            if "UNIQUE" in str(error):
                 raise Conflict(f"action {rows[0].seq} of table {rows[0].table_id} is stored already") from None
-            if cause is not None:
-                raise StoreUnavailable(f"the action could not be stored: {cause}") from cause
-            raise
+            raise StoreUnavailable(f"the action could not be stored: {error}") from error
+        except sqlite3.Error as error:
+            raise StoreUnavailable(f"the action could not be stored: {error}") from error
 
     def _store_actions(self, rows: Sequence[ActionRow], now: float | None = None) -> None:
         """On the store's thread: accepted actions, of one table or several, in one
