@@ -46,8 +46,18 @@ def _scores(position: SharedFields, team_names: Sequence[str]) -> str:
     in them beside (the deal is scored when it ends, R23, so the scores alone would stay 0-0
     however much is melded)."""
     scores = position.scores
-    if not position.phase.is_live or not position.melds:
+    on_table = melded_points(position)
+    if on_table is None:
         return f"{team_names[0]} {scores[0]}, {team_names[1]} {scores[1]}"
+    return ", ".join(f"{team_names[team]} {scores[team]} (+{on_table[team]} melded)" for team in (0, 1))
+
+
+def melded_points(position: SharedFields) -> tuple[int, int] | None:
+    """Each team's points on the table while a deal with melds is played (laid-off cards, R16,
+    and doubles, R24, counted as the deal's score will count them), else ``None``: shown beside
+    the game's scores, which change only when the deal is scored (R23)."""
+    if not position.phase.is_live or not position.melds:
+        return None
     on_table = [0, 0]
     for meld in position.melds:
         first_melded, second_melded, first_laid, second_laid = credits(meld)
@@ -55,7 +65,7 @@ def _scores(position: SharedFields, team_names: Sequence[str]) -> str:
         on_table[1] += second_melded + second_laid
         if meld.scores_double(position.rules.double_four_jokers):  # a set of four melded at once (R24)
             on_table[team_of(meld.owner)] += meld.points
-    return ", ".join(f"{team_names[team]} {scores[team]} (+{on_table[team]} melded)" for team in (0, 1))
+    return on_table[0], on_table[1]
 
 
 def format_table(

@@ -419,3 +419,18 @@ def test_a_theme_recolours_every_piece_of_its_roles_and_nothing_else() -> None:
 def test_a_theme_takes_colours_only(colors: object, error: type[Exception]) -> None:
     with pytest.raises(error):
         table(new_game(1), colors=colors)  # type: ignore[arg-type]
+
+
+def test_r23_the_pictures_header_shows_the_points_melded_in_a_deal() -> None:
+    """Issue 50 item 12's class: the picture's score pills said 0-0 after melds, as the text's
+    line did; while a deal with melds is played each pill shows its team's points on the table."""
+    from persian_rummy import GameState
+    from persian_rummy.svg import table
+
+    melded = GameState.from_position(
+        ["", "5s 6s 7s 8s", "", ""], "2c 8c 8h", melds=["Kd@0 Qd@0 Jd@0", "4h@1 4d@1 4c@1 4s+3"]
+    )
+    picture = table(melded)
+    assert ">North-South 0 +30</text>" in picture and ">East-West 0 +16</text>" in picture
+    plain = table(GameState.from_position(["", "5s", "", ""], "2c"))
+    assert ">North-South 0</text>" in plain and ">East-West 0</text>" in plain

@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Final, NamedTuple
 
+from persian_rummy._table_text import melded_points
 from persian_rummy.actions import Discard, DrawDiscard, DrawStock, LayOff, MeldCards
 from persian_rummy.cards import Card
 from persian_rummy.errors import ArgumentTypeError, InvalidStateError, excerpt
@@ -405,7 +406,7 @@ def _header(position: GameState | PlayerView, last: Observation | None) -> list[
         header.append(
             text_piece(14, 51, "Last: " + _last_text(last), size=12.5, fill="#fff", extra=' class="last-action"')
         )
-    header.extend(_scores(*position.scores))
+    header.extend(_scores(*position.scores, melded_points(position)))
     return header
 
 
@@ -415,13 +416,14 @@ def _header_band(height: int) -> str:
 
 
 @functools.lru_cache(maxsize=256)
-def _scores(north_south: int, east_west: int) -> tuple[str, str]:
-    """The two teams' running scores at the header's right, East-West's rightmost."""
+def _scores(north_south: int, east_west: int, melded: tuple[int, int] | None = None) -> tuple[str, str]:
+    """The two teams' running scores at the header's right, East-West's rightmost; while a
+    deal with melds is played, each team's points on the table beside (``+30``)."""
     scores = (north_south, east_west)
     parts = []
     score_x: float = WIDTH - 14
     for team in (1, 0):
-        label = f"{TEAM_NAMES[team]} {scores[team]}"
+        label = f"{TEAM_NAMES[team]} {scores[team]}" + ("" if melded is None else f" +{melded[team]}")
         width = 7.6 * len(label) + 16
         parts.append(
             f'<g class="score" data-team="{team}"><rect x="{score_x - width:g}" y="8" width="{width:g}" height="24" '
