@@ -25,13 +25,14 @@ sample knobs alone (``think_ms=None``, the default) play the same game again any
 
 A leaf is valued by the policy's value head when the policy has one (:attr:`Policy.has_value
 <persian_rummy.policy.Policy.has_value>`): the rollout then stops at the first turn of the
-searching team after ``horizon`` turns and the head values that seat's observation, added to
+searching team once ``horizon`` turns have passed since the decision and the head values that seat's observation, added to
 the score margin so far (in the head's units: points over 100). Without a value head the
 leaf is the searching team's score margin if the round ended there (R23-R25), as
 :class:`~persian_rummy.bots.MonteCarloBot` values its rollouts.
 
-The rollouts of every world and candidate advance together, so that each step's observations
-go through the network as one batch, and only the legal actions' logits are computed.
+The rollouts of every world and candidate (of the worlds between two looks at the clock,
+with ``think_ms``) advance together, so that each step's observations go through the network
+as one batch, and only the legal actions' logits are computed.
 
 >>> from persian_rummy import new_game
 >>> bot = ExpertBot(3, samples=4)
