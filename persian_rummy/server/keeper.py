@@ -225,10 +225,12 @@ class TableKeeper:
             stored = await self.database.load(found.table_id)
             if stored is None:
                 return None
+            # Replayed and its bots made on a thread: a long game, a policy to load, are slow work.
+            table = await asyncio.to_thread(Table.from_stored, stored)
             live = self._live.get(found.table_id)  # loaded meanwhile by another connection
             if live is None:
                 # Another worker may be playing its bots: this one stands by.
-                live = self._adopt(Table.from_stored(stored), drive=not self.database.shared)
+                live = self._adopt(table, drive=not self.database.shared)
         return live, found.seat
 
     async def resume_all(self) -> int:

@@ -172,3 +172,34 @@ def test_the_bots_of_one_clients_tables_are_bounded_and_another_client_is_not_he
         stranger = TestClient(client.app, client=("198.51.100.7", 5000))
         stranger.portal = client.portal  # the same server, on its running event loop
         assert stranger.post("/api/tables", json=seats_of("mc")).status_code == 201
+
+
+def test_a_table_read_back_from_the_database_makes_its_bots_off_the_event_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A link to a table this process does not hold (another worker made it, or it left
+    # memory) reads it back: its game is replayed and its bots made on a thread.
+    with serving(tmp_path) as client:
+        created = client.post("/api/tables", json=seats_of("easy")).json()
+        server = client.app.state.server  # type: ignore[attr-defined]
+        server.keeper._live.pop(created["id"])  # as if another worker held it
+        making, lobby_answered, made = threading.Event(), threading.Event(), []
+        make_bot = seats.make_bot
+
+        def make_bot_after_the_lobby(*args: Any, **options: Any) -> Any:
+            making.set()
+            made.append(lobby_answered.wait(DEFAULT_LIMIT))
+            return make_bot(*args, **options)
+
+        monkeypatch.setattr(seats, "make_bot", make_bot_after_the_lobby)
+        opened: dict[str, Any] = {}
+        opener = threading.Thread(
+            target=lambda: opened.update(answer=client.get(created["seats"][0]["url"])), daemon=True
+        )
+        opener.start()
+        assert making.wait(DEFAULT_LIMIT)
+        lobby = client.get("/")
+        lobby_answered.set()
+        join(opener, "the seat's page")
+    assert lobby.status_code == 200 and made[:1] == [True]
+    assert opened["answer"].status_code == 200
