@@ -30,12 +30,12 @@ a Dask cluster through ``client.get_executor()`` (any :class:`concurrent.futures
 
 >>> result = run_match("greedy", "random", games=4, seed=1, workers=1)
 >>> result.wins
-(4, 0)
+(3, 1)
 >>> print(result.table())
 side  bot     games  wins  draws  win rate  95% CI          mean score  sd score
-0     greedy      4     4      0     1.000  [0.510, 1.000]       367.5     130.3
-1     random      4     0      0     0.000  [0.000, 0.490]        94.0     133.0
-margin of side 0: +273.5 ± 184.0 per game; game length: 159.8 actions (sd 40.7)
+0     greedy      4     3      0     0.750  [0.301, 0.954]       329.2     128.1
+1     random      4     1      0     0.250  [0.046, 0.699]       145.5     165.0
+margin of side 0: +183.8 ± 192.1 per game; game length: 148.2 actions (sd 40.0)
 """
 
 from __future__ import annotations
