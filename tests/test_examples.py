@@ -30,6 +30,7 @@ def test_every_example_is_tested() -> None:
     tested |= {"rl_train_gymnasium.py", "rl_ismcts_vs_bots.py"}  # tests/rl/test_rl_examples.py, with [rl]
     tested |= {"rl_maskable_ppo.py"}  # tests/rl/test_rl_train_example.py, with [rl-train]
     tested |= {"vector_selfplay.py"}  # tests/vector/test_vector_examples.py, with [jax] (thorough)
+    tested |= {"ppo_jax.py"}  # tests/learning/test_ppo_example.py, with [train]
     assert {path.name for path in EXAMPLES.glob("*.py")} == tested
 
 

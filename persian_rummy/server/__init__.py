@@ -143,9 +143,21 @@ def serve(
     if app is not None:
         uvicorn.run(app, **options)
         return
-    os.environ[_SETTINGS] = json.dumps({"db": db, "bot_delay": bot_delay, "limits": attrs.asdict(limits)})
-    os.environ[_SUPERVISOR] = str(os.getpid())
-    uvicorn.run("persian_rummy.server:worker_app", factory=True, workers=workers, **options)
+    # The workers inherit these; the calling program's environment is left as it was.
+    handed = {
+        _SETTINGS: json.dumps({"db": db, "bot_delay": bot_delay, "limits": attrs.asdict(limits)}),
+        _SUPERVISOR: str(os.getpid()),
+    }
+    before = {name: os.environ.get(name) for name in handed}
+    os.environ.update(handed)
+    try:
+        uvicorn.run("persian_rummy.server:worker_app", factory=True, workers=workers, **options)
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def _reach(db: str, seconds: int = 10) -> None:
@@ -171,8 +183,10 @@ def worker_app() -> Any:
     >>> del os.environ[_SETTINGS]
     """
     settings = json.loads(os.environ[_SETTINGS])
-    if os.environ.get(_SUPERVISOR, "").isdigit():
-        _follow_supervisor(int(os.environ[_SUPERVISOR]))
+    supervisor = os.environ.get(_SUPERVISOR, "")
+    # Only a worker follows its supervisor: a process never follows itself (it would stop at once).
+    if supervisor.isdigit() and int(supervisor) != os.getpid():
+        _follow_supervisor(int(supervisor))
     return create_app(settings["db"], bot_delay=settings["bot_delay"], limits=Limits(**settings["limits"]))
 
 

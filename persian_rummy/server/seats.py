@@ -95,12 +95,13 @@ def _searcher(name: str) -> tuple[dict[str, int], int] | None:
     # The knobs' defaults of a searching bot (a level plays its bot with no knobs), and the
     # weight of one of its rollout turns; None for a bot that does not search.
     spec = LEVELS[name].spec if name not in BOTS and name in LEVELS else name
+    cls: type[object]
     if BOTS.get(spec) is MonteCarloBot:
         cls, weight = MonteCarloBot, 1
     elif spec == "expert":
         from persian_rummy.search import ExpertBot
 
-        cls, weight = ExpertBot, EXPERT_TURN  # type: ignore[assignment]
+        cls, weight = ExpertBot, EXPERT_TURN
     else:
         return None
     parameters = inspect.signature(cls).parameters

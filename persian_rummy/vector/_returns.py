@@ -67,16 +67,7 @@ def team_gae(
     >>> team_gae(rewards, jnp.zeros((3, 1)), teams, valid, dones, jnp.zeros((1, 2)), gae_lambda=1.0)[:, 0].tolist()
     [1.0, -1.0, 1.0]
     """
-    rewards, values, last_values = (jnp.asarray(a, jnp.float32) for a in (rewards, values, last_values))
-    teams, valid, dones = jnp.asarray(teams), jnp.asarray(valid, bool), jnp.asarray(dones, bool)
-    if rewards.ndim != 3 or rewards.shape[2] != _TEAMS:
-        raise InvalidArgumentError(f"team_gae: rewards must be [T, B, 2], not shape {rewards.shape}")
-    lead = rewards.shape[:2]
-    for name, array in (("values", values), ("teams", teams), ("valid", valid), ("dones", dones)):
-        if array.shape != lead:
-            raise InvalidArgumentError(f"team_gae: {name} must be [T, B] = {list(lead)}, not shape {array.shape}")
-    if last_values.shape != (lead[1], _TEAMS):
-        raise InvalidArgumentError(f"team_gae: last_values must be [B, 2], not shape {last_values.shape}")
+    rewards, values, teams, valid, dones, last_values = _checked(rewards, values, teams, valid, dones, last_values)
     every = jnp.arange(_TEAMS)
 
     def back(carry: tuple[Array, Array, Array], step: tuple[Array, ...]) -> tuple[Any, Array]:
@@ -97,8 +88,24 @@ def team_gae(
         chosen = jnp.take_along_axis(advantage, team[:, None].astype(jnp.int32), axis=1)[:, 0]
         return carry, jnp.where(live, chosen, 0.0)
 
-    zeros = jnp.zeros((lead[1], _TEAMS), jnp.float32)
+    zeros = jnp.zeros((rewards.shape[1], _TEAMS), jnp.float32)
     advantages: Array = jax.lax.scan(
         back, (last_values, zeros, zeros), (rewards, values, teams, valid, dones), reverse=True
     )[1]
     return advantages
+
+
+def _checked(*arrays: Array) -> tuple[Array, ...]:
+    """:func:`team_gae`'s arrays as JAX arrays of their types, each shape checked against the
+    rewards' ``[T, B, 2]``."""
+    rewards, values, last_values = (jnp.asarray(a, jnp.float32) for a in (arrays[0], arrays[1], arrays[5]))
+    teams, valid, dones = jnp.asarray(arrays[2]), jnp.asarray(arrays[3], bool), jnp.asarray(arrays[4], bool)
+    if rewards.ndim != 3 or rewards.shape[2] != _TEAMS:
+        raise InvalidArgumentError(f"team_gae: rewards must be [T, B, 2], not shape {rewards.shape}")
+    lead = rewards.shape[:2]
+    for name, array in (("values", values), ("teams", teams), ("valid", valid), ("dones", dones)):
+        if array.shape != lead:
+            raise InvalidArgumentError(f"team_gae: {name} must be [T, B] = {list(lead)}, not shape {array.shape}")
+    if last_values.shape != (lead[1], _TEAMS):
+        raise InvalidArgumentError(f"team_gae: last_values must be [B, 2], not shape {last_values.shape}")
+    return rewards, values, teams, valid, dones, last_values

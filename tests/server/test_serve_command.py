@@ -40,6 +40,29 @@ def test_serve_passes_its_workers_and_refuses_several_on_sqlite(
     assert len(runs) == 1
 
 
+def test_serve_leaves_the_calling_process_environment_as_it_was_and_never_follows_itself(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # serve() left the workers' settings and its own process id in the caller's environment:
+    # worker_app() then called in that same process (as the module's doctest does) took
+    # itself for an orphaned worker and sent itself SIGTERM, which killed a test worker.
+    import os
+    import threading
+
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: None)
+    monkeypatch.setattr(persian_rummy.server, "_reach", lambda db: None)
+    monkeypatch.delenv("PERSIAN_RUMMY_SUPERVISOR", raising=False)
+    monkeypatch.delenv("PERSIAN_RUMMY_SERVE", raising=False)
+    persian_rummy.server.serve("127.0.0.1", 8123, "postgresql://db.example/games", workers=2)
+    assert "PERSIAN_RUMMY_SUPERVISOR" not in os.environ and "PERSIAN_RUMMY_SERVE" not in os.environ
+    monkeypatch.setenv("PERSIAN_RUMMY_SERVE", '{"db": ":memory:", "bot_delay": 0.1, "limits": {}}')
+    monkeypatch.setenv("PERSIAN_RUMMY_SUPERVISOR", str(os.getpid()))
+    persian_rummy.server.worker_app()
+    assert "persian-rummy supervisor" not in {thread.name for thread in threading.enumerate()}
+
+
 def test_serve_without_the_server_extra_says_what_to_install(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
