@@ -71,7 +71,8 @@ OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "dask": (("dask", "distributed"), ("tests/test_arena_dask.py",)),
     "server-test": (
         ("starlette", "uvicorn", "websockets", "httpx2", "playwright", "axe_playwright_python"),
-        ("tests/server", "persian_rummy/server"),
+        # test_moved_names.py: the server's and the engine's old names (it needs [jax] too).
+        ("tests/server", "persian_rummy/server", "tests/test_moved_names.py"),
     ),
     "rl": (
         ("numpy", "pettingzoo", "gymnasium", "pyspiel"),
@@ -115,6 +116,7 @@ OPTIONAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "examples/vector_*.py",
             "benchmarks/vector_step.py",
             "docs/vector.rst",
+            "tests/test_moved_names.py",
         ),
     ),
 }

@@ -8,9 +8,6 @@ import importlib
 
 import pytest
 
-pytest.importorskip("starlette")
-pytest.importorskip("jax")
-
 #: (module, old name, where the value is now, its name there)
 MOVED = [
     ("persian_rummy.server", "Store", "persian_rummy.server", "SqliteStore"),
