@@ -505,11 +505,6 @@ def test_every_install_line_installs_from_a_clone_until_the_release() -> None:
     assert _FROM_PYPI.search('pip install "persian-rummy[rl]"') and not _FROM_PYPI.search('pip install ".[rl]"')
 
 
-#: A public class without an example yet: the batched engine's arrays, whose page issue 55
-#: rewrites (its fields are listed in its docstring).
-_EXAMPLE_PENDING = {"persian_rummy.vector.GameArrays"}
-
-
 def test_every_public_class_and_function_has_an_example() -> None:
     """In its docstring, or in a Python block of the pages (the training's names share one
     whole run in small, too slow for a doctest): about 40 names had none."""
@@ -529,4 +524,4 @@ def test_every_public_class_and_function_has_an_example() -> None:
                 continue
             if ">>>" not in (inspect.getdoc(value) or "") and not re.search(rf"\b{public}\b", shown):
                 lacking.append(f"{name}.{public}")
-    assert sorted(set(lacking) - _EXAMPLE_PENDING) == []
+    assert sorted(lacking) == []

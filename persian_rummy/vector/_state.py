@@ -57,6 +57,15 @@ class GameArrays:
     - ``decks``: ``int8[D, 56]``, those decks for deals 2 to ``D + 1``, drawn when the game
       starts (``D`` is ``Rules.deals - 1``, or 0 when that is above 8 and a step draws each
       deck as it deals), so that a step that deals nothing shuffles nothing.
+
+    A game's arrays are its state's ``_x``, as pgx keeps a game's own fields; the 56 cards of a
+    fresh deal are in the hands, the stock and the pile:
+
+    >>> import jax
+    >>> from persian_rummy.vector import Env
+    >>> arrays = Env().init(jax.random.PRNGKey(0))._x
+    >>> arrays.hands.shape, arrays.hands.sum(axis=1).tolist(), int(arrays.stock_size), int(arrays.pile_size)
+    ((4, 53), [7, 7, 7, 7], 27, 1)
     """
 
     current_player: Array
