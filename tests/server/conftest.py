@@ -14,8 +14,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from browser import chromium
 from live import LiveServer, bounded_receive
 from pgcluster import Cluster, binaries
+from playwright.sync_api import Browser
 from starlette.testclient import WebSocketTestSession
 
 from persian_rummy.server.app import open_storage
@@ -28,6 +30,20 @@ STORES = ("sqlite", "postgres")
 @pytest.fixture(autouse=True)
 def bounded_websocket_reads(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(WebSocketTestSession, "receive", bounded_receive)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium driven by Playwright, one for each module of browser tests."""
+    with chromium() as browser:
+        yield browser
+
+
+@pytest.fixture
+def server(tmp_path: Any) -> Iterator[LiveServer]:
+    """A live server on a fresh SQLite file, on the loopback address (the page's tests)."""
+    with LiveServer(str(tmp_path / "games.sqlite3")) as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from browser import DESKTOP, PHONE, WAIT, chromium, close_sheet, legal, new_page, press, select, seq, wait_for_turn
+from browser import DESKTOP, PHONE, WAIT, close_sheet, legal, new_page, press, select, seq, wait_for_turn
 from live import LiveServer
 from playwright.sync_api import Browser, Page
 
@@ -22,14 +22,8 @@ from persian_rummy.actions import DrawStock
 from persian_rummy.record import loads
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as browser:
-        yield browser
-
-
 @pytest.fixture
-def server(db: str) -> Iterator[LiveServer]:
+def server(db: str) -> Iterator[LiveServer]:  # on both stores, where the others' is SQLite's
     with LiveServer(db) as server:
         yield server
 

@@ -8,15 +8,12 @@ from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from browser import (
     PHONE,
     WAIT,
     choose,
-    chromium,
     close_sheet,
     drive,
     inside,
@@ -34,18 +31,6 @@ from persian_rummy.server import pages, serve
 
 BOTS = ["greedy", "greedy", "human", "greedy"]
 SCREEN: dict[str, float] = {"x": 0, "y": 0, "width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as browser:
-        yield browser
-
-
-@pytest.fixture
-def server(tmp_path: Any) -> Iterator[LiveServer]:
-    with LiveServer(str(tmp_path / "games.sqlite3")) as server:
-        yield server
 
 
 def south(server: LiveServer, seed: int, dealer: int, rules: Rules | None = None) -> str:

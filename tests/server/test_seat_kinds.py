@@ -121,10 +121,12 @@ def test_the_seat_kinds_the_lobby_offers_are_taken(tmp_path: Path) -> None:
             assert answer.status_code == 201, (kind, answer.text)
 
 
-def test_creating_a_table_makes_its_bots_off_the_event_loop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # Making a bot may load a policy (the learned player, the expert): slow work, done on a
-    # thread while the event loop answers everyone else. The bot here is made only once the
-    # lobby has answered: on the event loop, it would wait for an answer that cannot come.
+def bots_made_after_the_lobby(
+    monkeypatch: pytest.MonkeyPatch,
+) -> tuple[threading.Event, threading.Event, list[bool]]:
+    """Makes the server's bots wait, where they are made, until the lobby has answered (the
+    second event, set by the test); the first event says a bot is being made, and the list
+    holds whether each wait ended with the lobby's answer (False: it timed out)."""
     making, lobby_answered, made = threading.Event(), threading.Event(), []
     make_bot = seats.make_bot
 
@@ -134,6 +136,14 @@ def test_creating_a_table_makes_its_bots_off_the_event_loop(tmp_path: Path, monk
         return make_bot(*args, **options)
 
     monkeypatch.setattr(seats, "make_bot", make_bot_after_the_lobby)
+    return making, lobby_answered, made
+
+
+def test_creating_a_table_makes_its_bots_off_the_event_loop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Making a bot may load a policy (the learned player, the expert): slow work, done on a
+    # thread while the event loop answers everyone else. The bot here is made only once the
+    # lobby has answered: on the event loop, it would wait for an answer that cannot come.
+    making, lobby_answered, made = bots_made_after_the_lobby(monkeypatch)
     with serving(tmp_path) as client:
         created: dict[str, Any] = {}
         creator = threading.Thread(
@@ -183,15 +193,7 @@ def test_a_table_read_back_from_the_database_makes_its_bots_off_the_event_loop(
         created = client.post("/api/tables", json=seats_of("easy")).json()
         server = client.app.state.server  # type: ignore[attr-defined]
         server.keeper._live.pop(created["id"])  # as if another worker held it
-        making, lobby_answered, made = threading.Event(), threading.Event(), []
-        make_bot = seats.make_bot
-
-        def make_bot_after_the_lobby(*args: Any, **options: Any) -> Any:
-            making.set()
-            made.append(lobby_answered.wait(DEFAULT_LIMIT))
-            return make_bot(*args, **options)
-
-        monkeypatch.setattr(seats, "make_bot", make_bot_after_the_lobby)
+        making, lobby_answered, made = bots_made_after_the_lobby(monkeypatch)
         opened: dict[str, Any] = {}
         opener = threading.Thread(
             target=lambda: opened.update(answer=client.get(created["seats"][0]["url"])), daemon=True

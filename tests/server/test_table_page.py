@@ -10,13 +10,11 @@ on both screens: the seeds and the bots' seeds are fixed, and the player's choic
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from browser import (
     DEVICES,
-    chromium,
     close_sheet,
     drive,
     inside,
@@ -44,18 +42,6 @@ ONE_DEAL = Rules(deals=1)
 # Seed 107, East dealing, one deal: eleven melds down by South's turn at action 91, and an
 # empty stock at South's turn (R20) later on.
 EMPTY_STOCK = (107, 1)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as browser:
-        yield browser
-
-
-@pytest.fixture
-def server(tmp_path: Any) -> Iterator[LiveServer]:
-    with LiveServer(str(tmp_path / "games.sqlite3")) as server:
-        yield server
 
 
 def south(server: LiveServer, seed: int, dealer: int, rules: Rules = DEFAULT) -> str:
