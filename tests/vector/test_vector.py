@@ -15,6 +15,7 @@ from lockstep import KNOBS, REACHED, Programs, check_observations, check_reset, 
 from playouts import RULE_SETS, playout
 
 from persian_rummy import (
+    Action,
     ArgumentTypeError,
     GameState,
     InvalidArgumentError,
@@ -149,6 +150,17 @@ def _finished(deals: int) -> GameState:
         state = next_deal(state, 7)
 
 
+def _last_move_of_the_deal(state: GameState) -> tuple[GameState, Action, GameState]:
+    # Playing the last legal action each time: the deal's last live position, the action that
+    # ends the deal there, and the position after it.
+    while True:
+        action = legal_actions(state)[-1]
+        after = play(state, action)
+        if not after.phase.is_live:
+            return state, action, after
+        state = after
+
+
 def test_a_terminated_game_is_unchanged_with_zero_rewards() -> None:
     """pgx's convention: a step on a finished game changes nothing and pays nothing (R7, R26)."""
     over = _finished(2)
@@ -209,13 +221,7 @@ def test_reset_finished_deals_exactly_init_in_the_finished_rows_only() -> None:
 def test_ended_deal_names_the_deal_a_step_ended_and_deal_number_the_next_r7() -> None:
     """The step that ends deal 1 says so (ended_deal 1), even when the deal's margin is 0,
     and deals deal 2; a step that ends none says 0."""
-    game = new_game(3)
-    while True:
-        action = legal_actions(game)[-1]
-        after = play(game, action)
-        if not after.phase.is_live:
-            break
-        game = after
+    game, action, _ = _last_move_of_the_deal(new_game(3))
     batch, stepped, _ = step_rows([game, new_game(1)], [action_to_int(action), 0], seed=3)
     assert stepped.ended_deal[:2].tolist() == [1, 0]
     assert stepped.deal_number[:2].tolist() == [2, 1] and batch.ended_deal[:2].tolist() == [0, 0]
@@ -227,13 +233,7 @@ def test_the_win_bonus_is_paid_at_the_games_end_only_r26() -> None:
     (R26); no other step changes."""
     env = Env(win_bonus=0.5)
     game = _finished(1)
-    game = next_deal(game, 7)
-    while True:
-        action = legal_actions(game)[-1]
-        after = play(game, action)
-        if not after.phase.is_live:
-            break
-        game = after
+    game, action, after = _last_move_of_the_deal(next_deal(game, 7))
     assert after.phase is Phase.GAME_OVER
     plain = programs(Rules()).env.from_states([game])
     keyless = jax.jit(jax.vmap(Env().step))(plain, jnp.asarray([action_to_int(action)], jnp.int32))
