@@ -51,6 +51,23 @@ def _choose(options: list[str]) -> str:
     return (melds or layoffs or [option for option in options if option.startswith("discard ")][::-1])[0]
 
 
+def _tap(locator: Any) -> None:
+    """Tap ``locator`` until a click lands on it (three tries): on a busy machine a tap's lift
+    can reach the browser late, and the touch is then a long press that clicks nothing."""
+    element = locator.element_handle()
+    for _ in range(3):
+        element.evaluate(
+            "e => { e.landed = false; const hit = (event) => { if (e.contains(event.target)) e.landed = true; };"
+            " document.addEventListener('click', hit, {capture: true, once: true}); }"
+        )
+        element.tap()
+        for _ in range(500):  # ten seconds
+            if element.evaluate("e => e.landed"):
+                return
+            time.sleep(0.02)
+    raise RuntimeError(f"three taps on {locator} clicked nothing")
+
+
 @contextmanager
 def _serving() -> Iterator[tuple[str, Callable[..., Any]]]:
     """A table server on a free port of 127.0.0.1 in a thread: its address, and a function
@@ -118,12 +135,12 @@ def make(folder: Path = STATIC, *, light: bool = False) -> list[Path]:
         def then(selector: str) -> None:
             """Tap ``selector`` and wait for the table to change."""
             seq = page.get_attribute("#table", "data-seq")
-            page.locator(selector).tap()
+            _tap(page.locator(selector))
             page.wait_for_selector(f'#table:not([data-seq="{seq}"]), #sheet[open]')
 
         def pick(cards: list[str]) -> None:
             for index, card in enumerate(cards):
-                page.locator(f'#hand [data-card="{card}"]').nth(cards[:index].count(card)).tap()
+                _tap(page.locator(f'#hand [data-card="{card}"]').nth(cards[:index].count(card)))
 
         def pace(name: str) -> None:
             page.eval_on_selector(
@@ -140,7 +157,7 @@ def make(folder: Path = STATIC, *, light: bool = False) -> list[Path]:
                 if page.get_attribute("#table", "data-phase") == "game_over":
                     shot("phone-over.png")
                     break
-                page.locator("#sheet-close").tap()
+                _tap(page.locator("#sheet-close"))
                 continue
             options = page.eval_on_selector_all("#legal option", "options => options.map(option => option.value)")
             verb, *words = _choose(options).split()
@@ -161,7 +178,7 @@ def make(folder: Path = STATIC, *, light: bool = False) -> list[Path]:
                 then(f'[data-meld="{words[1]}"]')
             elif due("phone-hint.png") and all(option.startswith("discard ") for option in options):
                 # Only discards left: the hint is one, its card selected; South follows it.
-                page.locator("#hint").tap()
+                _tap(page.locator("#hint"))
                 page.wait_for_function("() => document.getElementById('tip').textContent.startsWith('Hint: ')")
                 shot("phone-hint.png")
                 then("#discard")
@@ -169,7 +186,7 @@ def make(folder: Path = STATIC, *, light: bool = False) -> list[Path]:
                 # The bots' next moves shown slowly; the first card on its way caught half-way.
                 pick(words)
                 pace("slow")
-                page.locator("#discard").tap()
+                _tap(page.locator("#discard"))
                 page.wait_for_function("() => document.getAnimations().some(a => a.id === 'travel')")
                 page.evaluate(
                     """() => document.getAnimations().filter(a => a.id === 'travel').forEach(a => {

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 import pytest
 from live import RECEIVE_LIMIT, LiveServer
 from playwright.sync_api import Browser, Locator, Page, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -86,11 +88,47 @@ def seq(page: Page) -> str:
     return page.get_attribute("#table", "data-seq") or ""
 
 
+#: How long a tap's click may take to arrive, in seconds, before the tap is taken as lost.
+TAP_LANDS = 10.0
+#: Taps tried before a press is taken as refused by the page.
+TAP_TRIES = 3
+# Marks a click on the element (or inside it) in a flag the test reads back: the capture
+# listener on the document sees it before any handler of the page's can stop it.
+_ARM_TAP = """element => {
+  element.__tapLanded = false;
+  const hit = (event) => {
+    if (element.contains(event.target)) { element.__tapLanded = true; document.removeEventListener("click", hit, true); }
+  };
+  document.addEventListener("click", hit, true);
+}"""
+
+
 def press(locator: Locator, touch: bool) -> None:
-    if touch:
-        locator.tap()
-    else:
+    """Press ``locator`` as a person does: by a tap on a touch screen, else by a click.
+
+    A tap is a touch down and up that the browser turns into a click; on a busy machine the
+    lift can reach it late, and a touch held that long is a long press, which clicks nothing
+    (a person then taps again). So a tap is checked: the press taps again, up to
+    :data:`TAP_TRIES` times, until a click lands on the element (polled from here, so a test
+    that has stopped the page's clock waits the same; a press that leaves the page has landed)."""
+    if not touch:
         locator.click()
+        return
+    element = locator.element_handle()
+    for _ in range(TAP_TRIES):
+        element.evaluate(_ARM_TAP)
+        element.tap()
+        deadline = time.monotonic() + TAP_LANDS
+        while time.monotonic() < deadline:
+            try:
+                if element.evaluate("element => element.__tapLanded"):
+                    return
+            except PlaywrightError as error:  # the click followed a link or sent a form
+                if "destroyed" in error.message:
+                    return
+                raise
+            time.sleep(0.02)
+    raise AssertionError(f"{TAP_TRIES} taps on {locator} clicked nothing")
 
 
 def close_sheet(page: Page, touch: bool) -> None:

@@ -169,7 +169,7 @@ def test_a_phone_shows_every_card_of_the_hand_big_enough_to_tap(
     page, problems = new_page(browser, PHONE)
     open_south_seat(page, server)
     page.wait_for_selector("#legal option", state="attached")
-    page.locator("[data-stock]").tap()
+    press(page.locator("[data-stock]"), True)
     page.wait_for_selector("#hand [data-card] >> nth=7")
     page.wait_for_function("() => document.getAnimations().every(animation => animation.playState !== 'running')")
     assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
