@@ -11,12 +11,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from clients import server_of
 from starlette.testclient import TestClient
 
 from persian_rummy import Action, PlayerView, Rules, legal_actions
 from persian_rummy.bots import make_bot
 from persian_rummy.server import Limits, create_app, hints
-from persian_rummy.server.hub import Server
 from persian_rummy.server.protocol import BadMessage, parse_message
 from persian_rummy.server.tables import Table, offer_text
 
@@ -29,12 +29,6 @@ DEFAULT = Rules()
 def client(tmp_path: Any) -> Iterator[TestClient]:
     with TestClient(create_app(str(tmp_path / "games.sqlite3"), limits=UNRATED)) as client:
         yield client
-
-
-def server_of(client: TestClient) -> Server:
-    server = client.app.state.server  # type: ignore[attr-defined]
-    assert isinstance(server, Server)
-    return server
 
 
 def new_table(client: TestClient, rules: Rules = DEFAULT) -> tuple[Table, dict[int, str], str]:

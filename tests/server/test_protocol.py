@@ -15,6 +15,7 @@ from importlib import resources
 from typing import Any
 
 import pytest
+from clients import server_of
 from live import unfinished_in
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -25,7 +26,6 @@ from persian_rummy.bots import RandomBot
 from persian_rummy.record import loads
 from persian_rummy.server import Limits, create_app
 from persian_rummy.server.client import PROTOCOL as CLIENT_PROTOCOL
-from persian_rummy.server.hub import Server
 from persian_rummy.server.levels import levels
 from persian_rummy.server.protocol import HUMAN, PROTOCOL, WEB_STYLE, has_lone_surrogate, page_protocol
 from persian_rummy.state import SEAT_NAMES, TEAM_NAMES
@@ -43,12 +43,6 @@ UNRATED = Limits(rate=1e6, burst=1e6)
 def client(db: str) -> Iterator[TestClient]:
     with TestClient(create_app(db, limits=UNRATED)) as client:
         yield client
-
-
-def server_of(client: TestClient) -> Server:
-    server = client.app.state.server  # type: ignore[attr-defined]
-    assert isinstance(server, Server)
-    return server
 
 
 def new_table(

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from clients import server_of
 from live import execute, free_port, start_serve, stop_serve
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -33,12 +34,6 @@ from persian_rummy.server.storage import Database
 HUMANS = ["human"] * 4
 SEATS = {"seats": HUMANS}
 STRANGER = "198.51.100.7"  # another client address than the test client's
-
-
-def server_of(client: TestClient) -> Server:
-    server = client.app.state.server  # type: ignore[attr-defined]
-    assert isinstance(server, Server)
-    return server
 
 
 def new_table(client: TestClient, seats: list[str] = HUMANS, *, owner: str = "") -> tuple[str, dict[int, str], str]:
@@ -84,16 +79,10 @@ def test_an_ipv6_client_is_counted_by_its_64_network(client_path: str) -> None:
         for host, expected in [("2001:db8:1:2::1", 201), ("2001:db8:1:2:ffff::9", 201), ("2001:db8:1:2::77", 429)]:
             assert TestClient(app, client=(host, 50000)).post("/api/tables", json=SEATS).status_code == expected
         assert TestClient(app, client=("2001:db8:1:3::1", 50000)).post("/api/tables", json=SEATS).status_code == 201
-        assert sorted({table.owner for table in server_of_app(app).tables.values()}) == [
+        assert sorted({table.owner for table in server_of(app).tables.values()}) == [
             "2001:db8:1:2::/64",
             "2001:db8:1:3::/64",
         ]
-
-
-def server_of_app(app: Any) -> Server:
-    server = app.state.server
-    assert isinstance(server, Server)
-    return server
 
 
 def test_tables_nobody_plays_expire_and_stay_expired_after_a_restart(client_path: str) -> None:
