@@ -13,8 +13,9 @@ import time
 import weakref
 from collections.abc import Callable
 
+from clients import Socket
 from starlette.testclient import TestClient
-from starlette.websockets import WebSocketDisconnect, WebSocketState
+from starlette.websockets import WebSocketDisconnect
 from waiting import wait_until
 
 from persian_rummy import legal_actions
@@ -25,22 +26,6 @@ from persian_rummy.server.hub import KEEP_FINISHED, Server
 from persian_rummy.server.live import LiveTable
 from persian_rummy.server.protocol import CLOSE_CODES
 from persian_rummy.server.storage import Database
-
-
-class Socket:
-    """A WebSocket whose client reads everything at once, and that remembers how it closed."""
-
-    def __init__(self) -> None:
-        self.application_state = WebSocketState.CONNECTED
-        self.texts: list[str] = []
-        self.code: int | None = None
-
-    async def send_text(self, text: str) -> None:
-        self.texts.append(text)
-
-    async def close(self, code: int = 1000) -> None:
-        self.code = code
-        self.application_state = WebSocketState.DISCONNECTED
 
 
 def live_of(server: Server, table_id: str) -> LiveTable:

@@ -17,8 +17,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+from clients import Socket
 from pgcluster import Cluster
-from starlette.websockets import WebSocketState
 
 from persian_rummy import legal_actions
 from persian_rummy.errors import PersianRummyError
@@ -34,25 +34,6 @@ from persian_rummy.server.tables import Table
 
 # Every wait below is for a condition, bounded by this many seconds.
 LIMIT = 60.0
-
-
-class Socket:
-    """A WebSocket whose client reads everything at once, and that remembers how it closed."""
-
-    def __init__(self) -> None:
-        self.application_state = WebSocketState.CONNECTED
-        self.texts: list[str] = []
-        self.code: int | None = None
-
-    async def send_text(self, text: str) -> None:
-        self.texts.append(text)
-
-    async def close(self, code: int = 1000) -> None:
-        self.code = code
-        self.application_state = WebSocketState.DISCONNECTED
-
-    def frames(self, kind: str = "state") -> list[dict[str, Any]]:
-        return [frame for frame in map(json.loads, self.texts) if frame["type"] == kind]
 
 
 async def until(condition: Callable[[], bool], what: str, limit: float = LIMIT) -> None:
