@@ -25,21 +25,22 @@ order.
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
 from persian_rummy._moves import meld_partners, meld_phase_actions
 from persian_rummy.actions import Discard, DrawDiscard, LayOff, MeldCards
 from persian_rummy.cards import DECK, JOKER_INDEX, Card
-from persian_rummy.errors import InvalidArgumentError, InvalidStateError
+from persian_rummy.errors import InvalidArgumentError, InvalidStateError, excerpt
 from persian_rummy.hand import Hand
 from persian_rummy.melds import extensions
 from persian_rummy.state import SHARED_FIELDS, GameState, Phase
 from persian_rummy.view import InfoState, PlayerView
 
-__all__ = ["cards_to_complete", "determinize", "fill_hidden", "seat_seed", "unseen_cards"]
+__all__ = ["cards_to_complete", "determinize", "fill_hidden", "known_cards", "seat_seed", "unseen_cards"]
 
 
 def seat_seed(seed: int | str, seen: PlayerView | InfoState) -> int:
@@ -185,7 +186,9 @@ def _place_usable(unseen: list[Card], pinned: Card | None, view: PlayerView, kno
     unseen[:] = rest[:start] + list(needed) + rest[start:]
 
 
-def determinize(view: PlayerView | InfoState, rng: random.Random) -> GameState:
+def determinize(
+    view: PlayerView | InfoState, rng: random.Random, *, odds: Mapping[Card, Sequence[float]] | None = None
+) -> GameState:
     """A full :class:`~persian_rummy.GameState` consistent with ``view``: the viewer's hand and
     everything public as they are, the unseen cards (the deck minus the viewer's hand, the
     table and the discard pile) dealt at random to the other hands, in their known sizes, and
@@ -195,8 +198,19 @@ def determinize(view: PlayerView | InfoState, rng: random.Random) -> GameState:
     seat took from the discard pile and has not played since stay in that seat's hand (R13,
     R27), only the rest is dealt at random.
 
+    ``odds`` (``None``, the default: the uniform deal) weighs where each card is dealt: for
+    each unseen card, five weights of at least 0 (seats 0-3, then the stock), as
+    :meth:`BeliefModel.odds <persian_rummy.beliefs.BeliefModel.odds>` gives them. The cards are
+    then dealt one at a time in a random order, each to a place with hidden room left, with a
+    probability proportional to its weight there times that room (equal weights deal exactly
+    as uniformly as the default, with other random numbers). The world is as consistent with
+    the view and the history as without them: the hand sizes, the stock's size and the cards
+    the history places are the same.
+
     Raises :class:`~persian_rummy.InvalidStateError` when the view's unseen cards do not add
-    up to the other hands and the stock (R1).
+    up to the other hands and the stock (R1), and
+    :class:`~persian_rummy.InvalidArgumentError` for ``odds`` that do not give an unseen card
+    five finite weights of at least 0.
 
     >>> from persian_rummy import new_game
     >>> state = new_game(5)
@@ -211,7 +225,7 @@ def determinize(view: PlayerView | InfoState, rng: random.Random) -> GameState:
     >>> str(info.history[3]), all(card in determinize(info, random.Random(seed)).hands[2] for card in ("4c", "Kd") for seed in range(20))
     ('S take 0 = Qs 4c Kd', True)
     """
-    known = _known_cards(view) if isinstance(view, InfoState) else None
+    known = known_cards(view) if isinstance(view, InfoState) else None
     if isinstance(view, InfoState):
         view = view.view
     seen = list(view.hand) + list(view.discard_pile)
@@ -238,9 +252,13 @@ def determinize(view: PlayerView | InfoState, rng: random.Random) -> GameState:
     # deals that miss are dealt again.
     check = view.phase is Phase.MELD and view.current_player != view.seat
     hands: tuple[Hand, ...] = ()
+    rooms = None if odds is None else _rooms(view, known, odds, unseen)
     for attempt in range(_DEAL_ATTEMPTS + 1):
         if attempt < _DEAL_ATTEMPTS:
-            rng.shuffle(unseen)
+            if odds is None or rooms is None:
+                rng.shuffle(unseen)
+            else:
+                _deal_weighted(unseen, odds, rooms, rng)
         else:
             _place_usable(unseen, pinned, view, known)
         hands = _deal_unseen(view, unseen, known)
@@ -257,9 +275,66 @@ def determinize(view: PlayerView | InfoState, rng: random.Random) -> GameState:
     )
 
 
-def _known_cards(info: InfoState) -> list[list[Card]]:
-    """Per seat, the cards the history shows in its hand: taken from the pile (R13) and not
-    melded, laid off or discarded since (the viewer's own hand is known anyway)."""
+def _rooms(
+    view: PlayerView, known: list[list[Card]], odds: Mapping[Card, Sequence[float]], unseen: list[Card]
+) -> list[int]:
+    """The hidden room of each place (seats 0-3, the stock) for the cards ``unseen`` not
+    known, after checking that ``odds`` weighs each of them."""
+    for card in set(unseen):
+        row = odds.get(card) if isinstance(odds, Mapping) else None
+        if (
+            row is None
+            or len(row) != 5
+            or not all(isinstance(weight, int | float) and 0 <= weight < math.inf for weight in row)
+        ):
+            raise InvalidArgumentError(
+                f"R27: the odds of a world give each unseen card five finite weights of at least 0 (seats 0-3, "
+                f"the stock), not {excerpt(row)} for {card}"
+            )
+    rooms = [0 if seat == view.seat else size - len(known[seat]) for seat, size in enumerate(view.hand_sizes)]
+    return [*rooms, view.stock_size]
+
+
+def _deal_weighted(
+    unseen: list[Card], odds: Mapping[Card, Sequence[float]], rooms: list[int], rng: random.Random
+) -> None:
+    """Order ``unseen`` as :func:`_deal_unseen` deals it (the other seats' hidden places in
+    seat order, then the stock), each card in a random order given a place with room left
+    with a probability proportional to its weight there times that room (by room alone when
+    its weights there are all 0); the stock's cards are then shuffled."""
+    order = list(unseen)
+    rng.shuffle(order)
+    left = list(rooms)
+    placed: list[list[Card]] = [[] for _ in left]
+    for card in order:
+        row = odds[card]
+        weights = [row[place] * room for place, room in enumerate(left)]
+        total = sum(weights)
+        if not total > 0:
+            weights, total = [float(room) for room in left], float(sum(left))
+        pick = rng.random() * total
+        place = 0
+        while place < len(weights) - 1 and (pick >= weights[place] or not left[place]):
+            pick -= weights[place]
+            place += 1
+        while not left[place]:  # rounding at the end of the sums: the last place with room
+            place -= 1
+        placed[place].append(card)
+        left[place] -= 1
+    rng.shuffle(placed[-1])
+    unseen[:] = [card for cards in placed for card in cards]
+
+
+def known_cards(info: InfoState) -> list[list[Card]]:
+    """Per seat, the cards the public history shows in its hand: taken from the discard pile
+    (R13) and not melded, laid off or discarded since; none for the viewer's own seat (its
+    hand is known anyway).
+
+    >>> from persian_rummy import GameState, info_after
+    >>> state = GameState.from_position(["4s 9d 2h", "5s 6s Kd", "Qh Qd 3c", "2c 2d 7h"], "Qs 4c 7s")
+    >>> known_cards(info_after(state, ["take 2", "meld 5s 6s 7s", "discard Kd", "take 0", "meld Qs Qh Qd"], seat=0))
+    [[], [], [Card.parse('4c'), Card.parse('Kd')], []]
+    """
     known: list[list[Card]] = [[] for _ in range(len(info.view.hand_sizes))]
     for event in info.history:
         held = known[event.seat]

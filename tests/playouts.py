@@ -1,4 +1,5 @@
-"""Random reachable games for the notation, view and record tests (a helper module, no tests).
+"""Random reachable games for the notation, view, record, worlds and beliefs tests (a helper
+module, no tests).
 
 Each game is dealt from a seed with a random dealer and one of several rule sets, then played
 by uniformly random legal actions; finished deals are followed by the next deal (R7).
@@ -11,8 +12,9 @@ from collections.abc import Iterator
 
 from hypothesis import strategies as st
 
-from persian_rummy import GameState, Phase, Rules, legal_actions, new_game, next_deal, play
-from persian_rummy.actions import Action
+from persian_rummy import GameState, InfoState, Phase, Rules, info_after, legal_actions, new_game, next_deal, play
+from persian_rummy.actions import Action, DrawDiscard
+from persian_rummy.strategies import decks, rules
 
 #: Every value of each knob that takes a choice (R10, R14, R19, R20, R24).
 KNOB_VALUES: dict[str, tuple[object, ...]] = {
@@ -67,3 +69,23 @@ def reachable_states(draw: st.DrawFn, *, live: bool = False) -> GameState:
             break
     assert chosen is not None
     return chosen
+
+
+@st.composite
+def information(draw: st.DrawFn) -> tuple[GameState, InfoState]:
+    """A position reached by random play within one deal (half the takes from the pile that
+    are legal are taken, so there is history to read) and one seat's information of it."""
+    start = GameState.from_deck(draw(decks()), rules=draw(rules(max_deals=1)))
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    state = start
+    actions = []
+    for _ in range(draw(st.integers(0, 150))):
+        options = legal_actions(state)
+        takes = [action for action in options if isinstance(action, DrawDiscard)]
+        action = rng.choice(takes) if takes and rng.random() < 0.5 else rng.choice(options)
+        after = play(state, action)
+        if not after.phase.is_live:
+            break
+        state = after
+        actions.append(action)
+    return state, info_after(start, actions, seat=draw(st.integers(0, 3)))

@@ -58,6 +58,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "encoding",
         "observation",
         "policy",
+        "beliefs",  # where the unseen cards lie, learned from self-play (numpy), which the search deals from
         "search",
         "bots",
         "_bot_specs",  # what stands for a bot (a name, a factory, a class, a bot), for the arena

@@ -11,21 +11,18 @@ from collections import Counter
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from playouts import reachable_states
+from playouts import information, reachable_states
 
 from persian_rummy import (
     DECK,
     Card,
-    DrawDiscard,
     GameState,
     InfoState,
     InvalidArgumentError,
     info_after,
     legal_actions,
-    play,
 )
 from persian_rummy._moves import meld_partners
-from persian_rummy.strategies import decks, rules
 from persian_rummy.worlds import cards_to_complete, determinize, fill_hidden, unseen_cards
 
 
@@ -37,26 +34,6 @@ def every_card(state: GameState) -> Counter[Card]:
     for meld in state.melds:
         cards.update(meld.cards)
     return cards
-
-
-@st.composite
-def information(draw: st.DrawFn) -> tuple[GameState, InfoState]:
-    """A position reached by random play within one deal (half the takes from the pile that
-    are legal are taken, so there is history to read) and one seat's information of it."""
-    start = GameState.from_deck(draw(decks()), rules=draw(rules(max_deals=1)))
-    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
-    state = start
-    actions = []
-    for _ in range(draw(st.integers(0, 150))):
-        options = legal_actions(state)
-        takes = [action for action in options if isinstance(action, DrawDiscard)]
-        action = rng.choice(takes) if takes and rng.random() < 0.5 else rng.choice(options)
-        after = play(state, action)
-        if not after.phase.is_live:
-            break
-        state = after
-        actions.append(action)
-    return state, info_after(start, actions, seat=draw(st.integers(0, 3)))
 
 
 @given(reachable_states(live=True), st.integers(0, 3), st.integers(0, 2**32 - 1))
