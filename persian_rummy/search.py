@@ -56,6 +56,7 @@ import numpy.typing as npt
 from persian_rummy._bot_protocol import bot_knob, bot_seed, out_of_turn
 from persian_rummy._greedy import score_margin
 from persian_rummy.actions import Action
+from persian_rummy.beliefs import shipped_beliefs
 from persian_rummy.dealing import next_deal
 from persian_rummy.encoding import ACTIONS, legal_indices
 from persian_rummy.engine import play
@@ -134,7 +135,11 @@ class ExpertBot:
     "Playing strength" page). ``think_ms`` (1 to :data:`THINK_LIMIT_MS`, or ``None``, the
     default) stops a searched decision once that many milliseconds are spent, answering from
     the worlds searched so far: anytime, and so not the same game on every machine. Decisions where the policy is sure and forced moves are
-    answered at once. The bot reads only the view
+    answered at once. ``beliefs`` (0, the default, or 1) deals the worlds of a decision given
+    an information state from the learned card-location model
+    (:func:`~persian_rummy.beliefs.shipped_beliefs`, through ``odds`` of
+    :func:`~persian_rummy.worlds.determinize`) instead of uniformly; the worlds stay exactly
+    consistent with the history. The bot reads only the view
     it is given, or the information state (it sets ``takes_info_state``, so the arena hands
     it one); each decision's sampling comes from its seed and what its seat has seen
     (:func:`~persian_rummy.worlds.seat_seed`), so the same seed plays the same game again and
@@ -146,7 +151,7 @@ class ExpertBot:
     DrawStock()
     """
 
-    __slots__ = ("_network", "candidates", "horizon", "policy", "samples", "seed", "think_ms")
+    __slots__ = ("_beliefs", "_network", "beliefs", "candidates", "horizon", "policy", "samples", "seed", "think_ms")
 
     #: The arena hands this bot its seat's information state (the view and the public history).
     takes_info_state: Final = True
@@ -162,6 +167,7 @@ class ExpertBot:
         horizon: int = 16,
         candidates: int = 2,
         think_ms: int | None = None,
+        beliefs: int = 0,
         policy: Policy | None = None,
     ) -> None:
         seed = bot_seed("ExpertBot", seed)
@@ -173,6 +179,12 @@ class ExpertBot:
                 f"ExpertBot think_ms is at most {THINK_LIMIT_MS:,} (a minute a decision), not {excerpt(think_ms)}"
             )
         self.think_ms = think_ms
+        if bot_knob("ExpertBot", "beliefs", beliefs, 0) > 1:
+            raise InvalidArgumentError(
+                f"ExpertBot beliefs is 0 (uniform worlds) or 1 (learned), not {excerpt(beliefs)}"
+            )
+        self.beliefs = beliefs
+        self._beliefs = shipped_beliefs() if beliefs else None
         if samples * candidates * max(horizon, 1) > ROLLOUT_LIMIT:
             raise InvalidArgumentError(
                 f"ExpertBot samples * candidates * horizon (the rollout turns of one decision) is at most "
@@ -230,12 +242,13 @@ class ExpertBot:
         step = self.samples if deadline is None else _WORLDS_A_LOOK
         rows: list[npt.NDArray[np.float64]] = []
         searched = 0
+        odds = None if self._beliefs is None or not isinstance(view, InfoState) else self._beliefs.odds(view)
         while searched < self.samples and (deadline is None or time.perf_counter() < deadline):
             count = min(step, self.samples - searched)
             starts: list[GameState] = []
             seeds: list[int] = []
             for _ in range(count):
-                world = determinize(view, rng)
+                world = determinize(view, rng, odds=odds)
                 seed = rng.getrandbits(63)  # the world's next deals: the same for every candidate
                 starts.extend(play(world, ACTIONS[index]) for index in candidates)
                 seeds.extend([seed] * len(candidates))
@@ -333,5 +346,6 @@ class ExpertBot:
         return (
             f"ExpertBot(seed={self.seed}, samples={self.samples}, horizon={self.horizon}, candidates={self.candidates}"
             + ("" if self.think_ms is None else f", think_ms={self.think_ms}")
+            + (", beliefs=1" if self.beliefs else "")
             + ")"
         )

@@ -270,6 +270,7 @@ def _stochastic_bots() -> list[tuple[str, object]]:
         ("mc history", lambda seed: MonteCarloBot(seed, samples=2, horizon=2, history=1)),
         ("neural warm", lambda seed: NeuralBot(shipped_policy(), seed, temperature=1.0)),
         ("expert", lambda seed: ExpertBot(seed, samples=2, horizon=3)),
+        ("expert beliefs", lambda seed: ExpertBot(seed, samples=2, horizon=3, beliefs=1)),
     ]
 
 

@@ -191,6 +191,9 @@ def test_the_expert_uses_a_value_head_when_the_policy_has_one() -> None:
         ({"think_ms": 2.5}, "think_ms must be a whole number of at least 1, not 2.5"),
         ({"think_ms": True}, "think_ms must be a whole number of at least 1, not True"),
         ({"think_ms": 60_001}, "think_ms is at most 60,000"),
+        ({"beliefs": 2}, "beliefs is 0 \\(uniform worlds\\) or 1 \\(learned\\), not 2"),
+        ({"beliefs": -1}, "beliefs must be a whole number of at least 0, not -1"),
+        ({"beliefs": True}, "beliefs must be a whole number of at least 0, not True"),
     ],
 )
 def test_the_experts_knobs_are_checked(knobs: dict[str, object], message: str) -> None:
@@ -211,6 +214,8 @@ def test_the_expert_is_made_by_name_with_its_knobs() -> None:
     assert repr(timed) == "ExpertBot(seed=1, samples=64, horizon=16, candidates=2, think_ms=20)"
     with pytest.raises(InvalidArgumentError, match="think_ms must be"):
         make_bot("expert:think_ms=0")
+    believing = make_bot("expert:beliefs=1", 2)
+    assert repr(believing) == "ExpertBot(seed=2, samples=5, horizon=16, candidates=2, beliefs=1)"
     with pytest.raises(ArgumentTypeError, match="plays a Policy"):
         ExpertBot(0, policy="default.npz")  # type: ignore[arg-type]
     with pytest.raises(ArgumentTypeError, match="seed is a whole number"):
@@ -346,3 +351,50 @@ def test_a_time_bounded_search_stops_when_its_time_is_spent(monkeypatch: pytest.
     ExpertBot(1, samples=4, horizon=2)._decide(state.view(state.current_player), state.current_player, candidates)
     assert [len(values) for values in found] == [8]  # all four worlds at once, without a clock
     assert np.array_equal(timed, found[0])  # the same worlds, in the same order
+
+
+@pytest.mark.parametrize("beliefs", [0, 1])
+def test_r27_the_expert_deals_its_worlds_from_the_beliefs_only_when_asked(
+    monkeypatch: pytest.MonkeyPatch, beliefs: int
+) -> None:
+    """Off by default: the worlds are dealt uniformly (no odds), as before the knob; with
+    ``beliefs=1`` every world of a decision given an information state is dealt from the
+    shipped model's odds (R27: still from what the seat has seen only)."""
+    import persian_rummy.search as search
+
+    asked: list[object] = []
+    dealt = search.determinize
+
+    def recording(view: object, rng: random.Random, *, odds: object = None) -> GameState:
+        asked.append(odds)
+        return dealt(view, rng, odds=odds)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(search, "determinize", recording)
+    state = choice_position(4, 20)
+    bot = ExpertBot(1, beliefs=beliefs, **SMALL)
+    seat = state.current_player
+    candidates = [action_to_int(action, state) for action in legal_actions(state)[:2]]
+    history = InfoState.start(state, seat)
+    assert bot._decide(history, seat, candidates) in (0, 1)
+    assert len(asked) == SMALL["samples"]
+    assert all((odds is None) == (beliefs == 0) for odds in asked)
+    asked.clear()
+    bot._decide(state.view(seat), seat, candidates)  # a view alone has no history to read
+    assert asked == [None] * SMALL["samples"]
+
+
+def test_the_expert_with_beliefs_plays_whole_games_with_legal_actions_the_same_for_a_seed() -> None:
+    games = [
+        play_game(
+            [
+                ExpertBot(5, beliefs=1, **SMALL),
+                make_bot("neural"),
+                ExpertBot(5, beliefs=1, **SMALL),
+                make_bot("neural"),
+            ],
+            seed=11,
+        )
+        for _ in range(2)
+    ]
+    assert games[0] == games[1]
+    assert games[0].final.is_over
