@@ -244,3 +244,22 @@ def test_the_examples_knobs_are_checked() -> None:
         next(belief_positions("x", -1))
     with pytest.raises(InvalidArgumentError, match="every must be"):
         next(belief_examples("x", 1, every=0))
+
+
+def test_the_benchmark_fits_a_model_and_prints_the_held_out_figure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``benchmarks/beliefs.py`` at a tiny size: the fit writes a file the loader reads, and
+    the held-out figure names the Python version and both log-likelihoods."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import beliefs as benchmark
+
+    out = tmp_path / "fitted.npz"
+    argv = ["--fit", str(out), "--train-games", "2", "--games", "2", "--every", "4", "--worlds", "2"]
+    assert benchmark.main([*argv, "--worlds-games", "1", "--worlds-every", "20"]) == 0
+    printed = capsys.readouterr().out
+    assert "Python 3." in printed and "model -" in printed and "uniform -" in printed
+    assert "worlds dealt with the odds" in printed
+    assert BeliefModel.load(out).weights.any()
