@@ -3,8 +3,8 @@ decides the order of a table's actions (one action a number, :mod:`~persian_rumm
 :class:`Commits` checks an action on the table in memory, stores it, and only then plays it
 and sends its frames; when another worker stored that number first, it reads what was stored
 and judges the action again on it. :class:`Notices` takes what other workers tell through
-the database (:class:`~persian_rummy.server.storage.Notice`) and reads the tables they moved,
-all in one query, playing what it finds at each.
+the database (:class:`~persian_rummy.server.storage.Notice`) and plays the actions they
+stored: carried by the notice when they fit, else read, all such tables in one query.
 
 >>> import asyncio
 >>> from persian_rummy.server.keeper import NewTable, TableKeeper, Tasks
@@ -137,9 +137,11 @@ class Commits:
 
 
 class Notices:
-    """What other workers tell through the database, acted on: a table that moved is read
-    again (all such tables in one query, :meth:`behind`), a seat's newer window closes this
-    worker's, expired tables are let go.
+    """What other workers tell through the database, acted on: the actions a notice carries
+    are played (checked by the rules as any stored action is); a table that moved whose
+    actions did not come with the notice, or came after a gap, is read again (all such tables
+    in one query, :meth:`behind`); a seat's newer window closes this worker's; expired tables
+    are let go.
 
     >>> from persian_rummy.server.quotas import DEFAULT_LIMITS
     >>> from persian_rummy.server.store import SqliteStore
@@ -155,6 +157,9 @@ class Notices:
         # Tables another worker wrote to, to read again (:meth:`_catch_up`).
         self._behind: set[str] = set()
         self._catching = False
+        # The last action number of each table whose actions came with a notice and are
+        # still to be played (in turn, under the table's lock).
+        self._coming: dict[LiveTable, int] = {}
 
     def __call__(self, notice: Notice | None) -> None:
         """What another worker told through the database (``None``: notices may have been
@@ -163,7 +168,15 @@ class Notices:
             self.behind(*self.keeper.ids)
         elif notice.kind == "a":
             live = self.keeper.get(notice.table)
-            if live is not None and live.table.seq < notice.seq:
+            if live is None or live.table.seq >= notice.seq:
+                return
+            known = max(live.table.seq, self._coming.get(live, 0))
+            if notice.actions and notice.actions[0].seq <= known + 1 and notice.table not in self._behind:
+                # The actions came with the notice (signed by a worker, checked by the rules
+                # as they are played, in the order heard): nothing to read again.
+                self._coming[live] = max(known, notice.seq)
+                self.tasks.spawn(self._play_carried(live, notice.actions))
+            else:
                 self.behind(notice.table)
         elif notice.kind == "w":
             live = self.keeper.get(notice.table)
@@ -206,6 +219,13 @@ class Notices:
                         self.tasks.spawn(self._play_locked(live, rows))
         finally:
             self._catching = False
+
+    async def _play_carried(self, live: LiveTable, rows: tuple[StoredAction, ...]) -> None:
+        try:
+            await self._play_locked(live, rows)
+        finally:
+            if self._coming.get(live) == rows[-1].seq:
+                del self._coming[live]
 
     async def _play_locked(self, live: LiveTable, rows: tuple[StoredAction, ...]) -> None:
         async with live.lock:

@@ -49,6 +49,7 @@ from persian_rummy.server.storage import (
     StoreUnavailable,
     TableRow,
     TokenRow,
+    action_notices,
     capacity_refusal,
     expiry_chunks,
     parse_notice,
@@ -122,6 +123,14 @@ MIGRATIONS: Final = (
         PRIMARY KEY (worker, key)
     );
     """,
+    # 3: the key the workers sign the actions their notices carry with (256 random bits, made
+    # once; readable by the server's role only, as every table here is): a notice anyone who
+    # can connect may send (pg_notify) is never played.
+    """
+    CREATE TABLE notice_key (key text NOT NULL);
+    INSERT INTO notice_key (key) SELECT encode(sha256(gen_random_uuid()::text::bytea
+        || gen_random_uuid()::text::bytea || clock_timestamp()::text::bytea), 'hex');
+    """,
 )
 
 _LOG: Final = logging.getLogger("persian_rummy.server")
@@ -146,7 +155,7 @@ _LIVE_WORKERS: Final = cast(  # type: ignore[redundant-cast]  # mypy reads Liter
 )
 _COLUMNS: Final = "id, rules, seed, dealer, seats, names, owner, extract(epoch FROM created), rematch_of"
 # The actions arriving together, stored in one statement with their tables' marks and the
-# notice of each table's last number (sent when the transaction commits).
+# notice of each table's actions (sent when the transaction commits, :func:`action_notices`).
 _STORE_ACTIONS: Final = f"""
     WITH new AS (
         SELECT * FROM unnest(%s::text[], %s::int[], %s::smallint[], %s::text[], %s::bool[], %s::bool[])
@@ -161,8 +170,7 @@ _STORE_ACTIONS: Final = f"""
             AS moved
         WHERE tables.id = moved.table_id
     )
-    SELECT pg_notify('{CHANNEL}', json_build_object('k', 'a', 't', table_id, 's', max(seq))::text)
-    FROM stored GROUP BY table_id
+    SELECT pg_notify('{CHANNEL}', notice) FROM unnest(%s::text[]) AS notices (notice)
 """
 # In a statement of a transaction that stores nothing a game needs (the counts of connections,
 # a window's number): its commit does not wait for the disk.
@@ -252,6 +260,8 @@ class PostgresStore(Database):
         )  # fmt: skip
         self._commits = GroupCommit(self._store, retried=(Conflict,))
         self._worker = 0
+        # The key the actions carried by the notices are signed with (the database's).
+        self._key = b""
         self._listening: asyncio.Task[None] | None = None
         self._heard = asyncio.Event()
         # The server processes of this store's own connections: their notices are its own
@@ -268,6 +278,9 @@ class PostgresStore(Database):
                 cursor = await connection.execute("SELECT nextval('workers')")
                 row = await cursor.fetchone()
                 self._worker = 0 if row is None else int(row[0])
+                cursor = await connection.execute("SELECT key FROM notice_key")
+                row = await cursor.fetchone()
+                self._key = b"" if row is None else bytes.fromhex(row[0])
                 # The counts of workers that are gone count no more.
                 await connection.execute(f"DELETE FROM presence WHERE worker NOT IN ({_LIVE_WORKERS})")
         except psycopg.Error as error:
@@ -315,6 +328,8 @@ class PostgresStore(Database):
                             continue
                         try:
                             notice = parse_notice(notify.payload)
+                            if notice.actions and not notice.signed_by(self._key):
+                                raise BadNotice("its actions are not signed with the database's key")
                         except BadNotice as error:
                             _LOG.warning("refused a notice on %s (from process %d): %s", CHANNEL, notify.pid, error)
                             continue
@@ -463,7 +478,7 @@ class PostgresStore(Database):
                     (
                         [row.table_id for row in rows], [row.seq for row in rows], [row.seat for row in rows],
                         [row.action for row in rows], [row.finished for row in rows], [row.person for row in rows],
-                        time.time(),
+                        time.time(), [notice.text() for notice in action_notices(self._key, rows)],
                     ),
                 )  # fmt: skip
         except psycopg.errors.UniqueViolation:

@@ -14,7 +14,7 @@ number one stores it and the other gets :class:`~persian_rummy.server.storage.Co
 (:meth:`~persian_rummy.server.storage.Database.actions_after`) and answers its client from there.
 
 >>> parse_notice('{"k":"a","t":"5f0c2a9e1b3d4c6a","s":12}')
-Notice(kind='a', table='5f0c2a9e1b3d4c6a', seq=12, seat=None, window=0, tables=())
+Notice(kind='a', table='5f0c2a9e1b3d4c6a', seq=12, seat=None, window=0, tables=(), actions=())
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from __future__ import annotations
 import abc
 import asyncio
 import hashlib
+import hmac
 import json
 import re
 from collections.abc import Callable, Coroutine, Mapping, Sequence
@@ -48,14 +49,20 @@ __all__ = [
     "StoredTable",
     "TableRow",
     "TokenRow",
+    "action_notices",
     "capacity_refusal",
     "expiry_chunks",
     "parse_notice",
     "token_digest",
 ]
 
-#: The longest notice a worker reads (PostgreSQL allows 8000 bytes; ours are under 200).
-NOTICE_BYTES: Final = 1024
+#: The longest notice a worker sends or reads (PostgreSQL's payload is shorter than 8000 bytes):
+#: a notice of stored actions carries them when they fit, else only where to read them.
+NOTICE_BYTES: Final = 7999
+# The longest action text a notice carries (the longest action of a game is under 100).
+_ACTION_CHARS: Final = 400
+# A notice's signature: the first 128 bits of an HMAC-SHA256, in hexadecimal.
+_MAC: Final = re.compile(r"[0-9a-f]{32}")
 # A table id as the server makes them (16 hexadecimal digits); a little wider, for tables
 # made by other means (tests, tools), never wider than a link's token.
 _TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -179,11 +186,18 @@ class Notice:
     """What one worker tells the others through the database, once parsed
     (:func:`~persian_rummy.server.storage.parse_notice`): ``kind`` ``"a"``, table ``table`` has stored actions up to
     ``seq``; ``"w"``, window number ``window`` opened seat ``seat`` of ``table`` (an earlier
-    window of the seat closes); ``"x"``, the ``tables`` expired. A notice only says where to
-    look: what a table holds is always read from the database.
+    window of the seat closes); ``"x"``, the ``tables`` expired.
+
+    A notice of stored actions carries them (``actions``, the last numbered ``seq``) when
+    they fit in :data:`~persian_rummy.server.storage.NOTICE_BYTES`, signed (``mac``) with the
+    key only the workers of the database read from it (:func:`action_notices`), so a worker
+    plays them, checked by the rules like any stored action, without reading them again.
+    Any other notice only says where to look: what a table holds is read from the database.
 
     >>> Notice("w", "t1", seat=2, window=9).text()
     '{"k":"w","t":"t1","p":2,"n":9}'
+    >>> Notice("a", "t1", seq=4).text()
+    '{"k":"a","t":"t1","s":4}'
     """
 
     kind: str
@@ -192,16 +206,64 @@ class Notice:
     seat: int | None = None
     window: int = 0
     tables: tuple[str, ...] = ()
+    actions: tuple[StoredAction, ...] = ()
+    mac: str = attrs.field(default="", repr=False)
 
     def text(self) -> str:
         """The notice as it is sent (compact JSON, at most :data:`~persian_rummy.server.storage.NOTICE_BYTES`)."""
         if self.kind == "a":
             fields: dict[str, Any] = {"k": "a", "t": self.table, "s": self.seq}
+            if self.actions:
+                fields["a"] = [[action.seq, action.seat, action.action] for action in self.actions]
+                fields["m"] = self.mac
         elif self.kind == "w":
             fields = {"k": "w", "t": self.table, "p": self.seat, "n": self.window}
         else:
             fields = {"k": "x", "t": list(self.tables)}
         return json.dumps(fields, separators=(",", ":"))
+
+    def signed_by(self, key: bytes) -> bool:
+        """Whether the actions this notice carries are signed with ``key`` (the database's:
+        a worker of it sent them, as they were stored).
+
+        >>> notice, = action_notices(b"key", [ActionRow("t1", 1, 1, "draw")])
+        >>> notice.signed_by(b"key"), notice.signed_by(b"another key")
+        (True, False)
+        """
+        return bool(self.actions) and hmac.compare_digest(self.mac, _signature(key, self.table, self.actions))
+
+
+def _signature(key: bytes, table: str, actions: Sequence[StoredAction]) -> str:
+    """The signature of ``actions`` stored at ``table`` (:meth:`Notice.signed_by`)."""
+    text = json.dumps([table, [[action.seq, action.seat, action.action] for action in actions]], separators=(",", ":"))
+    return hmac.new(key, text.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()[:32]
+
+
+def action_notices(key: bytes, rows: Sequence[ActionRow]) -> list[Notice]:
+    """The notices of ``rows``, stored together: one a table, naming its last number and
+    carrying its actions signed with ``key`` (:meth:`Notice.signed_by`), or only naming the
+    number when they do not fit in :data:`~persian_rummy.server.storage.NOTICE_BYTES`.
+
+    >>> rows = [ActionRow("t1", 3, 1, "draw"), ActionRow("t2", 9, 0, "discard 5H"), ActionRow("t1", 4, 1, "discard 2C")]
+    >>> [(notice.table, notice.seq, len(notice.actions)) for notice in action_notices(b"key", rows)]
+    [('t1', 4, 2), ('t2', 9, 1)]
+    >>> notice, = action_notices(b"key", [ActionRow("t1", 1, 1, "meld " + "7C " * 2000)])
+    >>> notice.text()  # too long to carry: where to read it
+    '{"k":"a","t":"t1","s":1}'
+    """
+    tables: dict[str, list[StoredAction]] = {}
+    for row in rows:
+        tables.setdefault(row.table_id, []).append(StoredAction(row.seq, row.seat, row.action))
+    notices = []
+    for table, actions in tables.items():
+        actions.sort(key=lambda action: action.seq)
+        carried = Notice("a", table, seq=actions[-1].seq, actions=tuple(actions), mac=_signature(key, table, actions))
+        fits = (
+            all(len(action.action) <= _ACTION_CHARS for action in actions)
+            and len(carried.text().encode("utf-8", "surrogatepass")) <= NOTICE_BYTES
+        )
+        notices.append(carried if fits else Notice("a", table, seq=actions[-1].seq))
+    return notices
 
 
 class BadNotice(PersianRummyError, ValueError):
@@ -222,6 +284,25 @@ def _table_id(value: object) -> bool:
     return isinstance(value, str) and _TABLE_ID.fullmatch(value) is not None
 
 
+def _carried(value: object, last: int) -> tuple[StoredAction, ...] | None:
+    """The actions a notice carries, numbered one after another up to ``last``, or ``None``."""
+    if not isinstance(value, list) or not 1 <= len(value) <= NOTICE_BYTES // 10:
+        return None
+    actions = []
+    for number, item in enumerate(value, start=last - len(value) + 1):
+        if not (
+            isinstance(item, list)
+            and len(item) == 3
+            and _whole(item[0], number, number)
+            and _whole(item[1], 0, 3)
+            and isinstance(item[2], str)
+            and 0 < len(item[2]) <= _ACTION_CHARS
+        ):
+            return None
+        actions.append(StoredAction(item[0], item[1], item[2]))
+    return tuple(actions) if actions[0].seq >= 1 else None
+
+
 def parse_notice(text: str) -> Notice:
     """A notice's text, parsed and checked: at most :data:`~persian_rummy.server.storage.NOTICE_BYTES` bytes, one JSON object
     of a known kind whose every field has its type and range; raises :class:`~persian_rummy.server.storage.BadNotice`
@@ -233,10 +314,12 @@ def parse_notice(text: str) -> Notice:
     Traceback (most recent call last):
     ...
     persian_rummy.server.storage.BadNotice: a window notice names a seat 0-3, a window number and a table: '{"k":"w","t":"t1","p":7,"n":1}'
-    >>> parse_notice("x" * 5000)
+    >>> parse_notice('{"k":"a","t":"t1","s":2,"a":[[2,1,"draw"]],"m":"%s"}' % ("0" * 32)).actions
+    (StoredAction(seq=2, seat=1, action='draw'),)
+    >>> parse_notice("x" * 9000)
     Traceback (most recent call last):
     ...
-    persian_rummy.server.storage.BadNotice: a notice is at most 1024 bytes, not 5000
+    persian_rummy.server.storage.BadNotice: a notice is at most 7999 bytes, not 9000
     """
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > NOTICE_BYTES:
@@ -248,9 +331,16 @@ def parse_notice(text: str) -> Notice:
         raise BadNotice(f"a notice is one JSON object: {shown!r}") from None
     kind = fields.get("k") if isinstance(fields, dict) else None
     if kind == "a":
-        if not (_table_id(fields.get("t")) and _whole(fields.get("s"), 1, _MOST)) or len(fields) != 3:
+        if not (_table_id(fields.get("t")) and _whole(fields.get("s"), 1, _MOST)) or len(fields) not in (3, 5):
             raise BadNotice(f"an action notice names a table and an action number: {shown!r}")
-        return Notice("a", fields["t"], seq=fields["s"])
+        if len(fields) == 3:
+            return Notice("a", fields["t"], seq=fields["s"])
+        actions, mac = _carried(fields.get("a"), fields["s"]), fields.get("m")
+        if actions is None or not isinstance(mac, str) or _MAC.fullmatch(mac) is None:
+            raise BadNotice(
+                f"an action notice's actions are [number, seat, text] in order up to its number, signed: {shown!r}"
+            )
+        return Notice("a", fields["t"], seq=fields["s"], actions=actions, mac=mac)
     if kind == "w":
         if (
             not (_table_id(fields.get("t")) and _whole(fields.get("p"), 0, 3) and _whole(fields.get("n"), 1, 2**62))

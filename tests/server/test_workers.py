@@ -29,7 +29,7 @@ from persian_rummy.server.hub import BOT_STANDBY, Server
 from persian_rummy.server.live import LiveTable
 from persian_rummy.server.postgres import CHANNEL, PostgresStore
 from persian_rummy.server.protocol import CLOSE_CODES
-from persian_rummy.server.storage import StoredAction
+from persian_rummy.server.storage import ActionRow, StoredAction, action_notices
 from persian_rummy.server.tables import Table
 
 # Every wait below is for a condition, bounded by this many seconds.
@@ -239,5 +239,63 @@ def test_a_forged_or_oversized_notice_is_refused_and_logged(
         await asyncio.to_thread(pg_cluster.sql, first.storage.url, "SELECT pg_notify(%s, %s)", (CHANNEL, forged))  # type: ignore[attr-defined]
         await asyncio.sleep(0.2)
         assert live.table.seq == 0
+
+    in_both(pg_cluster, work)
+
+
+def test_the_actions_a_notice_carries_are_played_by_the_other_worker_without_reading_them(
+    pg_cluster: Cluster,
+) -> None:
+    """Issue 53 item 8: a worker learns another's actions from the notice (signed, checked by
+    the rules, R6), with no read of the database, and its spectator gets the frames the
+    first worker's spectator gets, byte for byte."""
+
+    async def work(first: Server, second: Server) -> None:
+        _, links = await first.create_table(["human"] * 4, seed=5, dealer=0)
+        here, there = await opened(first, links["spectator"]), await opened(second, links["spectator"])
+        _, watching_here = await join(first, here, None)
+        _, watching_there = await join(second, there, None)
+        reads: list[object] = []
+        read = second.storage.actions_after
+
+        async def counted(seqs: Any) -> Any:
+            reads.append(seqs)
+            return await read(seqs)
+
+        second.storage.actions_after = counted  # type: ignore[method-assign]
+        for _ in range(30):
+            seat = here.table.state.current_player
+            async with here.lock:
+                await first.accept(here, seat, legal_actions(here.table.state)[-1])
+            await settled(there, here.table.seq)
+        assert there.table.state == here.table.state and reads == []
+        assert watching_there.texts == watching_here.texts and len(watching_here.texts) == 32
+
+    in_both(pg_cluster, work)
+
+
+@pytest.mark.parametrize("key", [b"", b"another database's key"])
+def test_actions_a_notice_carries_unsigned_or_signed_with_another_key_are_never_played(
+    pg_cluster: Cluster, key: bytes, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Anyone who may connect to the database may send a notice (pg_notify): a notice whose
+    actions are not signed with the database's key is refused and logged, even when its
+    action is legal (R6: East draws), so memory never holds an action the database lacks."""
+
+    async def work(first: Server, second: Server) -> None:
+        table, links = await first.create_table(["human"] * 4, seed=1, dealer=0)
+        live = await opened(first, links["spectator"])
+        (forged,) = action_notices(key, [ActionRow(table.id, 1, 1, "draw")])
+        assert forged.actions
+        with caplog.at_level(logging.WARNING, logger="persian_rummy.server"):
+            await asyncio.to_thread(
+                pg_cluster.sql,
+                first.storage.url,
+                "SELECT pg_notify(%s, %s)",
+                (CHANNEL, forged.text()),  # type: ignore[attr-defined]
+            )
+            await until(lambda: any("not signed" in record.message for record in caplog.records), "the log")
+        await asyncio.sleep(0.2)
+        assert live.table.seq == 0 and not live.ended
 
     in_both(pg_cluster, work)
