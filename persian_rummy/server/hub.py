@@ -98,11 +98,20 @@ class Server:
         self.notices = Notices(self.commits)
         #: The bots' moves.
         self.bots = BotTurns(self.tasks, bot_delay, self.commits.accept)
-        self.keeper.adopted = self.commits.moved = self.bots.start
+        self.commits.moved = self.bots.start
+        self.keeper.adopted = self._adopted
         #: The hints the seats ask for.
         self.hints = Hints()
         #: The WebSockets.
         self.sockets = Sockets(self.commits, self.notices, self.hints, limits, clock)
+
+    def _adopted(self, live: LiveTable, drive: bool) -> None:
+        """A table taken into memory: its bots move, and where other workers share the
+        database, the table is read again once, for what they stored while it was being read
+        (their notices of it came before it was here to hear them)."""
+        self.bots.start(live, drive)
+        if self.database.shared:
+            self.notices.behind(live.id)
 
     @property
     def storage(self) -> Database:

@@ -262,6 +262,8 @@ def test_the_actions_a_notice_carries_are_played_by_the_other_worker_without_rea
             reads.append(seqs)
             return await read(seqs)
 
+        # What the second read once on taking the table into memory is read.
+        await until(lambda: not second.notices._behind and not second.notices._catching, "the first read")
         second.storage.actions_after = counted  # type: ignore[method-assign]
         for _ in range(30):
             seat = here.table.state.current_player
@@ -297,5 +299,32 @@ def test_actions_a_notice_carries_unsigned_or_signed_with_another_key_are_never_
             await until(lambda: any("not signed" in record.message for record in caplog.records), "the log")
         await asyncio.sleep(0.2)
         assert live.table.seq == 0 and not live.ended
+
+    in_both(pg_cluster, work)
+
+
+def test_an_action_stored_while_a_worker_reads_the_table_reaches_it(pg_cluster: Cluster) -> None:
+    """A worker that takes a table into memory (a link it did not hold) reads it again once:
+    an action another worker stored after the first read, whose notice came before the table
+    was there to hear it, still reaches it and its connections (R6: East draws). Before, the
+    table stayed an action behind until another was stored; a seat waiting for that frame
+    never moved, and the game stopped."""
+
+    async def work(first: Server, second: Server) -> None:
+        _, links = await first.create_table(["human"] * 4, seed=1, dealer=0)
+        here = await opened(first, links["spectator"])
+        load = second.storage.load
+
+        async def late(table_id: str) -> Any:
+            stored = await load(table_id)
+            async with here.lock:
+                await first.accept(here, 1, legal_actions(here.table.state)[0])
+            await asyncio.sleep(0.5)  # its notice heard, with no table here yet
+            return stored
+
+        second.storage.load = late  # type: ignore[method-assign]
+        there = await opened(second, links["spectator"])
+        await until(lambda: there.table.seq == 1, "the draw to reach the second worker", limit=10)
+        assert there.table.state == here.table.state
 
     in_both(pg_cluster, work)
