@@ -29,6 +29,7 @@ import contextlib
 import json
 import logging
 import os
+import secrets
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, cast
@@ -123,13 +124,14 @@ MIGRATIONS: Final = (
         PRIMARY KEY (worker, key)
     );
     """,
-    # 3: the key the workers sign the actions their notices carry with (256 random bits, made
-    # once; readable by the server's role only, as every table here is): a notice anyone who
-    # can connect may send (pg_notify) is never played.
+    # 3: the key the workers sign the actions their notices carry with (one row: 256 random
+    # bits, made by the first worker that starts; readable by the server's role only, as
+    # every table here is): a notice anyone who can connect may send (pg_notify) is never played.
     """
-    CREATE TABLE notice_key (key text NOT NULL);
-    INSERT INTO notice_key (key) SELECT encode(sha256(gen_random_uuid()::text::bytea
-        || gen_random_uuid()::text::bytea || clock_timestamp()::text::bytea), 'hex');
+    CREATE TABLE notice_key (
+        one boolean PRIMARY KEY DEFAULT true CHECK (one),
+        key text NOT NULL
+    );
     """,
 )
 
@@ -278,6 +280,9 @@ class PostgresStore(Database):
                 cursor = await connection.execute("SELECT nextval('workers')")
                 row = await cursor.fetchone()
                 self._worker = 0 if row is None else int(row[0])
+                await connection.execute(
+                    "INSERT INTO notice_key (key) VALUES (%s) ON CONFLICT (one) DO NOTHING", (secrets.token_hex(32),)
+                )
                 cursor = await connection.execute("SELECT key FROM notice_key")
                 row = await cursor.fetchone()
                 self._key = b"" if row is None else bytes.fromhex(row[0])

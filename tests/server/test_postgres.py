@@ -47,6 +47,8 @@ def test_an_empty_database_gets_every_version_once_even_from_two_workers_startin
         table = Table.new(seats=("human",) * 4, seed=3, dealer=0)
         await stores[0].add_table(table.row(), {"token-of-north": 0})
         assert await stores[1].find_token("token-of-north") == TokenRow(table.id, 0)
+        # One key signs the notices of every worker, made once however many start together.
+        assert len({store._key for store in stores}) == 1 and len(stores[0]._key) == 32
         for store in stores:
             await store.close()
 
