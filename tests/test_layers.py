@@ -120,6 +120,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "vector._sample",
         "vector._returns",  # the advantages of a two-team rollout
         "vector._export",  # one's own network as a policy file
+        "vector._greedy",  # the greedy bot's choice, in JAX
         "vector._env",
         "vector._picture",  # a batch drawn as pgx's states draw themselves, by svg
         "vector",

@@ -41,11 +41,21 @@ with needs_extra("jax", __name__):
 
 from persian_rummy.vector._env import Env
 from persian_rummy.vector._export import export_policy
+from persian_rummy.vector._greedy import greedy_action
 from persian_rummy.vector._returns import team_gae
 from persian_rummy.vector._sample import sample_legal, sample_policy
 from persian_rummy.vector._state import GameArrays, State
 
-__all__ = ["Env", "GameArrays", "State", "export_policy", "sample_legal", "sample_policy", "team_gae"]
+__all__ = [
+    "Env",
+    "GameArrays",
+    "State",
+    "export_policy",
+    "greedy_action",
+    "sample_legal",
+    "sample_policy",
+    "team_gae",
+]
 
 
 _MOVED = moved_names(
