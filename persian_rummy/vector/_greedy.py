@@ -241,7 +241,12 @@ class _Judge:
             # Twice what the bot measures for one weighed action (a draw: the hand's net with
             # the cards taken; a meld or lay-off: its points plus the rest played out).
             index = jnp.clip(action - 1, 0, x.pile.shape[0] - 1)
-            drawn = (first | suffix_first[index], second | suffix_second[index], jokers + suffix_jokers[index])
+            takes = action > 0  # action 0 (the stock) weighs the hand as it is: the base
+            drawn = (
+                first | jnp.where(takes, suffix_first[index], 0),
+                second | jnp.where(takes, suffix_second[index], 0),
+                jokers + jnp.where(takes, suffix_jokers[index], 0),
+            )
             is_meld = (action >= MELD_BASE) & (action < LAY_OFF_BASE)
             meld = jnp.clip(action - MELD_BASE, 0, NUM_MELDS - 1)
             words = self.meld_bits[meld]
@@ -267,16 +272,22 @@ class _Judge:
             return carry[0] < weighed_count
 
         def weigh_body(carry: tuple[Array, ...]) -> tuple[Array, ...]:
-            place, best, best_value = carry
-            action = actions[places[place]]
+            # Place -1 weighs the hand as it is (a draw's base, once: one traced plan serves
+            # both), then each weighed action in order; the first of the greatest is kept.
+            place, best, best_value, base = carry
+            action = jnp.where(place < 0, 0, actions[places[jnp.maximum(place, 0)]])
             value = value2(action)
-            better = value > best_value
-            return place + 1, jnp.where(better, action, best), jnp.where(better, value, best_value)
+            better = (value > best_value) & (place >= 0)
+            return (
+                place + 1,
+                jnp.where(better, action, best),
+                jnp.where(better, value, best_value),
+                jnp.where(place < 0, value, base),
+            )
 
-        start = (jnp.int32(0), jnp.int32(-1), jnp.int32(-_BIG))
-        _, best, best_value = jax.lax.while_loop(weigh_cond, weigh_body, start)
+        start = (jnp.int32(-1), jnp.int32(-1), jnp.int32(-_BIG), jnp.int32(0))
+        _, best, best_value, base = jax.lax.while_loop(weigh_cond, weigh_body, start)
         # A draw: the best pile draw if it adds something, else the stock, or a pass (R12-R20).
-        base = self.net2(first, second, jokers, table, count)
         stock_or_pass = jnp.where(x.stock_size > 0, 0, PASS_INDEX)
         draw = jnp.where((best >= 0) & (best_value > base), best, stock_or_pass)
         # After the draw: the best meld or lay-off, else the discard that discard_order puts first.
