@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from persian_rummy.cards import JOKER_INDEX
-from persian_rummy.encoding import DISCARD_BASE, LAY_OFF_BASE, MAX_MELDS, MELD_BASE, MELDS, NUM_ACTIONS, PASS_INDEX
+from persian_rummy.encoding import DISCARD_BASE, LAY_OFF_BASE, MAX_MELDS, MELD_BASE, MELDS, PASS_INDEX
 from persian_rummy.melds import LAY_OFFS, candidate_melds
 from persian_rummy.rules import Rules
 from persian_rummy.vector._knobs import Knobs
@@ -128,7 +128,7 @@ class _Judge:
         self.rank = jnp.asarray(self.value * 512 - PRIORITY)  # the greatest value, then the first
         self.meld_bits = jnp.asarray(MELD_BITS)
         self.meld_jokers = jnp.asarray(MELD_JOKERS.astype(np.int32))
-        self.next = jnp.asarray(np.where(EXTENSION_NEXT < 0, NUM_MELDS, EXTENSION_NEXT).astype(np.int32))
+        self.next = jnp.asarray(np.where(np.asarray(EXTENSION_NEXT, np.int32) < 0, NUM_MELDS, EXTENSION_NEXT).astype(np.int32))
         self.cards = jnp.asarray(LAY_OFF_CARDS[int(self.ace_low)])
         self.points = jnp.asarray(POINTS_ARRAY)
 
@@ -163,7 +163,7 @@ class _Judge:
             return first, second, jokers, table, count + 1, laid, following, found
 
         best, found = self._best_meld(first, second, jokers)
-        start = (first, second, jokers, table, count, jnp.int32(0), best, found)
+        start: tuple[Array, ...] = (first, second, jokers, table, count, jnp.int32(0), best, found)
         first, second, jokers, table, count, laid, _, _ = jax.lax.while_loop(meld_cond, meld_body, start)
 
         def at(place: Array, carry: tuple[Array, ...]) -> tuple[Array, ...]:
@@ -193,12 +193,15 @@ class _Judge:
 
         def pass_body(carry: tuple[Array, ...]) -> tuple[Array, ...]:
             first, second, jokers, table, laid, _ = carry
-            carry: tuple[Array, ...] = (first, second, jokers, table, laid, jnp.bool_(False))
-            return jax.lax.fori_loop(0, MAX_MELDS, at, carry)
+            fresh: tuple[Array, ...] = (first, second, jokers, table, laid, jnp.bool_(False))
+            swept: tuple[Array, ...] = jax.lax.fori_loop(0, MAX_MELDS, at, fresh)
+            return swept
 
-        start2 = (first, second, jokers, table, laid, jnp.bool_(True))
+        start2: tuple[Array, ...] = (first, second, jokers, table, laid, jnp.bool_(True))
         first, second, jokers, table, laid, _ = jax.lax.while_loop(pass_cond, pass_body, start2)
-        left = jnp.sum(jnp.where(_flags(first, second), self.points[:JOKER_INDEX], 0)) + self.points[JOKER_INDEX] * jokers
+        left = (
+            jnp.sum(jnp.where(_flags(first, second), self.points[:JOKER_INDEX], 0)) + self.points[JOKER_INDEX] * jokers
+        )
         empty = ((first | second) == 0) & (jokers == 0)
         return jnp.where(empty, 2 * (laid + self.bonus), 2 * laid - left)
 
@@ -285,7 +288,7 @@ class _Judge:
                 jnp.where(place < 0, value, base),
             )
 
-        start = (jnp.int32(-1), jnp.int32(-1), jnp.int32(-_BIG), jnp.int32(0))
+        start: tuple[Array, ...] = (jnp.int32(-1), jnp.int32(-1), jnp.int32(-_BIG), jnp.int32(0))
         _, best, best_value, base = jax.lax.while_loop(weigh_cond, weigh_body, start)
         # A draw: the best pile draw if it adds something, else the stock, or a pass (R12-R20).
         stock_or_pass = jnp.where(x.stock_size > 0, 0, PASS_INDEX)
@@ -300,9 +303,11 @@ class _Judge:
         # discard_order's first: by _keep_score, then the costliest, then card order (R17, R22).
         x = state._x
         held = counts[:JOKER_INDEX] > 0
-        pile_flags = jnp.zeros(JOKER_INDEX + 2, bool).at[
-            jnp.where(jnp.arange(x.pile.shape[0]) < x.pile_size, x.pile.astype(jnp.int32), JOKER_INDEX + 1)
-        ].set(True)[:JOKER_INDEX]
+        pile_flags = (
+            jnp.zeros(JOKER_INDEX + 2, bool)
+            .at[jnp.where(jnp.arange(x.pile.shape[0]) < x.pile_size, x.pile.astype(jnp.int32), JOKER_INDEX + 1)]
+            .set(True)[:JOKER_INDEX]
+        )
         slots = jnp.arange(MAX_MELDS) < x.num_melds
         table_words = self.meld_bits[jnp.where(slots, x.meld_id, NUM_MELDS).astype(jnp.int32)]
         table_first = jnp.bitwise_or.reduce(table_words[:, 0])
