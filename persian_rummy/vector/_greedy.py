@@ -128,7 +128,9 @@ class _Judge:
         self.rank = jnp.asarray(self.value * 512 - PRIORITY)  # the greatest value, then the first
         self.meld_bits = jnp.asarray(MELD_BITS)
         self.meld_jokers = jnp.asarray(MELD_JOKERS.astype(np.int32))
-        self.next = jnp.asarray(np.where(np.asarray(EXTENSION_NEXT, np.int32) < 0, NUM_MELDS, EXTENSION_NEXT).astype(np.int32))
+        self.next = jnp.asarray(
+            np.where(np.asarray(EXTENSION_NEXT, np.int32) < 0, NUM_MELDS, EXTENSION_NEXT).astype(np.int32)
+        )
         self.cards = jnp.asarray(LAY_OFF_CARDS[int(self.ace_low)])
         self.points = jnp.asarray(POINTS_ARRAY)
 
