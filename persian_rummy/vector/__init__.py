@@ -22,13 +22,16 @@ states, ``legal_action_mask`` is :func:`~persian_rummy.encoding.legal_flags`,
 and :meth:`Env.step` is :func:`~persian_rummy.play` (see the docs' "Vectorized engine" page for
 the conventions at a deal's end, a game's end and an illegal action, and where they differ
 from pgx's). :func:`sample_legal` and :func:`sample_policy` draw an action from the mask, or
-from a policy's logits over it, more cheaply than ``jax.random.categorical``.
+from a policy's logits over it, more cheaply than ``jax.random.categorical``;
+:func:`greedy_action` is the action :class:`~persian_rummy.bots.GreedyBot` plays in a row's
+position, exactly, so that an evaluation against greedy stays on the device.
 
 The modules, by job as pgx splits its games: the values (``_state``), the game (``_game``:
 the deck, the deal, the transitions, the scores), the mask (``_mask``), the observation
 (``_observe``), the conversions (``_convert``), the fixed and the rules' tables (``_tables``,
-``_knobs``), the checks of what enters (``_checks``), the environment (``_env``) and the
-pictures a state draws of itself (``_picture``, as pgx's ``State.to_svg``).
+``_knobs``), the checks of what enters (``_checks``), the environment (``_env``), the greedy
+player (``_greedy``) and the pictures a state draws of itself (``_picture``, as pgx's
+``State.to_svg``).
 """
 
 from __future__ import annotations
