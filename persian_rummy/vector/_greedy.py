@@ -89,6 +89,8 @@ _TAKES_AND_MELDS: Final = _frozen(
 )
 _KINDS: Final = _frozen(np.repeat(np.array([0, 1, 2], np.int32), [PASS_INDEX - 1, NUM_MELDS, 2 * MAX_MELDS]))
 _BIG: Final = 1 << 20
+#: How many weighed actions one pass of the loop plans side by side.
+_CHUNK: Final = 8
 _SHIFTS: Final = np.arange(32, dtype=np.uint32)
 
 
@@ -273,24 +275,34 @@ class _Judge:
             gained = jnp.where(drawing, 0, jnp.where(is_meld, self.value[meld], self.points[card]))
             return 2 * gained + self.net2(hand[0], hand[1], hand[2], after, count)
 
+        # Slot 0 weighs the hand as it is (a draw's base: one traced plan serves both), slot
+        # j > 0 the j-th weighed action; the slots are weighed _CHUNK at a time, side by side,
+        # and the first of the greatest is kept, as Python's max keeps it.
+        slot_actions = jnp.concatenate([jnp.zeros(1, jnp.int32), actions[places]])
+        slot_actions = jnp.concatenate([slot_actions, jnp.zeros(_CHUNK, jnp.int32)])
+        slots_used = weighed_count + 1
+
         def weigh_cond(carry: tuple[Array, ...]) -> Array:
-            return carry[0] < weighed_count
+            return carry[0] < slots_used
 
         def weigh_body(carry: tuple[Array, ...]) -> tuple[Array, ...]:
-            # Place -1 weighs the hand as it is (a draw's base, once: one traced plan serves
-            # both), then each weighed action in order; the first of the greatest is kept.
-            place, best, best_value, base = carry
-            action = jnp.where(place < 0, 0, actions[places[jnp.maximum(place, 0)]])
-            value = value2(action)
-            better = (value > best_value) & (place >= 0)
+            start, best, best_value, base = carry
+            numbers = start + jnp.arange(_CHUNK, dtype=jnp.int32)
+            chunk = jax.lax.dynamic_slice(slot_actions, (start,), (_CHUNK,))
+            values = jax.vmap(value2)(chunk)
+            base = jnp.where(start == 0, values[0], base)
+            weighed_here = (numbers > 0) & (numbers < slots_used)
+            values = jnp.where(weighed_here, values, -_BIG)
+            top = jnp.argmax(values)
+            better = values[top] > best_value
             return (
-                place + 1,
-                jnp.where(better, action, best),
-                jnp.where(better, value, best_value),
-                jnp.where(place < 0, value, base),
+                start + _CHUNK,
+                jnp.where(better, chunk[top], best),
+                jnp.where(better, values[top], best_value),
+                base,
             )
 
-        start: tuple[Array, ...] = (jnp.int32(-1), jnp.int32(-1), jnp.int32(-_BIG), jnp.int32(0))
+        start: tuple[Array, ...] = (jnp.int32(0), jnp.int32(-1), jnp.int32(-_BIG), jnp.int32(0))
         _, best, best_value, base = jax.lax.while_loop(weigh_cond, weigh_body, start)
         # A draw: the best pile draw if it adds something, else the stock, or a pass (R12-R20).
         stock_or_pass = jnp.where(x.stock_size > 0, 0, PASS_INDEX)
