@@ -32,10 +32,8 @@ read without pickle.
 
 from __future__ import annotations
 
-import io
 import os
 import random
-import zipfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Final
@@ -43,8 +41,8 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from persian_rummy._files import NotARegularFileError, open_regular
 from persian_rummy._greedy import greedy_choice
+from persian_rummy._npz import read_arrays
 from persian_rummy.actions import Action, Discard, DrawDiscard, DrawStock, LayOff, MeldCards
 from persian_rummy.cards import JOKER_INDEX, POINTS, Card
 from persian_rummy.dealing import new_game
@@ -432,32 +430,7 @@ class BeliefModel:
         ...
         persian_rummy.errors.PolicyFileError: the belief file bad.npz is not an .npz archive of arrays
         """
-        shown = Path(path).name
-        try:
-            with open_regular(path) as file:
-                data = file.read(_FILE_LIMIT + 1)
-        except NotARegularFileError:
-            raise PolicyFileError(f"the belief file {shown} is not a regular file") from None
-        except OSError as error:
-            raise PolicyFileError(f"the belief file {shown} cannot be read: {error.strerror}") from None
-        except ValueError:
-            raise PolicyFileError(f"{shown} is not a path a file can have") from None
-        if len(data) > _FILE_LIMIT:
-            raise PolicyFileError(f"a belief file is at most {_FILE_LIMIT} bytes, not more")
-        try:
-            with np.load(io.BytesIO(data), allow_pickle=False) as archive:
-                arrays = {name: archive[name] for name in ("version", "features", "weights") if name in archive.files}
-        except (OSError, ValueError, zipfile.BadZipFile, EOFError):
-            raise PolicyFileError(f"the belief file {shown} is not an .npz archive of arrays") from None
-        missing = [name for name in ("version", "features", "weights") if name not in arrays]
-        if missing:
-            raise PolicyFileError(f"the belief file {shown} lacks the arrays {', '.join(missing)}")
-        version = arrays["version"]
-        if version.shape != () or version.dtype.kind != "i" or int(version) != _VERSION:
-            raise PolicyFileError(f"the belief file {shown} is of version {excerpt(version.tolist())}, not {_VERSION}")
-        features = arrays["features"]
-        if features.dtype.kind != "U" or tuple(features.tolist()) != FEATURES:
-            raise PolicyFileError(f"the belief file {shown} reads other features than this version's")
+        arrays = read_arrays(path, "belief", ("weights",), version=_VERSION, features=FEATURES, limit=_FILE_LIMIT)
         return cls(arrays["weights"])
 
     def __repr__(self) -> str:

@@ -29,6 +29,9 @@ searching team once ``horizon`` turns have passed since the decision and the hea
 the score margin so far (in the head's units: points over 100). Without a value head the
 leaf is the searching team's score margin if the round ended there (R23-R25), as
 :class:`~persian_rummy.bots.MonteCarloBot` values its rollouts.
+With ``critic=1`` the full-state critic (:mod:`persian_rummy.critic`) values the leaf from
+the head's estimate and the whole world: the world is the search's own, so it may read every
+hand of it.
 
 The rollouts of every world and candidate (of the worlds between two looks at the clock,
 with ``think_ms``) advance together, so that each step's observations go through the network
@@ -57,6 +60,7 @@ from persian_rummy._bot_protocol import bot_knob, bot_seed, out_of_turn
 from persian_rummy._greedy import score_margin
 from persian_rummy.actions import Action
 from persian_rummy.beliefs import shipped_beliefs
+from persian_rummy.critic import Critic, shipped_critic
 from persian_rummy.dealing import next_deal
 from persian_rummy.encoding import ACTIONS, legal_indices
 from persian_rummy.engine import play
@@ -139,7 +143,10 @@ class ExpertBot:
     an information state from the learned card-location model
     (:func:`~persian_rummy.beliefs.shipped_beliefs`, through ``odds`` of
     :func:`~persian_rummy.worlds.determinize`) instead of uniformly; the worlds stay exactly
-    consistent with the history. The bot reads only the view
+    consistent with the history. ``critic`` (0, the default, or 1) values the rollouts' leaves
+    with the full-state critic (:func:`~persian_rummy.critic.shipped_critic`), which reads
+    every hand of the world the search dealt and the value head's estimate of the seat to
+    move's view, in place of that estimate alone. The bot reads only the view
     it is given, or the information state (it sets ``takes_info_state``, so the arena hands
     it one); each decision's sampling comes from its seed and what its seat has seen
     (:func:`~persian_rummy.worlds.seat_seed`), so the same seed plays the same game again and
@@ -151,7 +158,19 @@ class ExpertBot:
     DrawStock()
     """
 
-    __slots__ = ("_beliefs", "_network", "beliefs", "candidates", "horizon", "policy", "samples", "seed", "think_ms")
+    __slots__ = (
+        "_beliefs",
+        "_critic",
+        "_network",
+        "beliefs",
+        "candidates",
+        "critic",
+        "horizon",
+        "policy",
+        "samples",
+        "seed",
+        "think_ms",
+    )
 
     #: The arena hands this bot its seat's information state (the view and the public history).
     takes_info_state: Final = True
@@ -168,6 +187,7 @@ class ExpertBot:
         candidates: int = 2,
         think_ms: int | None = None,
         beliefs: int = 0,
+        critic: int = 0,
         policy: Policy | None = None,
     ) -> None:
         seed = bot_seed("ExpertBot", seed)
@@ -185,6 +205,12 @@ class ExpertBot:
             )
         self.beliefs = beliefs
         self._beliefs = shipped_beliefs() if beliefs else None
+        if bot_knob("ExpertBot", "critic", critic, 0) > 1:
+            raise InvalidArgumentError(
+                f"ExpertBot critic is 0 (the value head) or 1 (the full-state critic), not {excerpt(critic)}"
+            )
+        self.critic = critic
+        self._critic: Critic | None = shipped_critic() if critic else None
         if samples * candidates * max(horizon, 1) > ROLLOUT_LIMIT:
             raise InvalidArgumentError(
                 f"ExpertBot samples * candidates * horizon (the rollout turns of one decision) is at most "
@@ -269,7 +295,7 @@ class ExpertBot:
         a step at a time, and value the leaves for ``seat``'s team; a rollout past the end of
         the round deals on from its seed (``game_seed`` of :func:`~persian_rummy.next_deal`)."""
         team = team_of(seat)
-        valued = self.policy.has_value
+        valued = self._valued
         # The turns from the decision: a candidate that passed the turn on has played one.
         turns = [self.horizon - (state.current_player != seat) for state in states]
         results = np.zeros(len(states))
@@ -304,7 +330,11 @@ class ExpertBot:
                     results[number] = score_margin(state, team)
         if leaves:
             observations = np.stack([seat_tensor(states[n], states[n].current_player).reshape(-1) for n in leaves])
-            for number, estimate in zip(leaves, self._network.values(observations), strict=True):
+            estimates = self._network.values(observations) if self.policy.has_value else np.zeros(len(leaves))
+            if self._critic is not None:
+                # The search dealt these worlds: the critic may read every hand of them.
+                estimates = self._critic.values([states[n] for n in leaves], estimates.tolist())
+            for number, estimate in zip(leaves, estimates, strict=True):
                 results[number] = self._banked(states[number], team) + float(estimate)
         return results
 
@@ -332,9 +362,14 @@ class ExpertBot:
         """The value of a state past the round's play: its margin, in the value head's units
         (and the game won or lost) when the policy has one."""
         margin = score_margin(state, team)
-        if not self.policy.has_value:
+        if not self._valued:
             return margin
         return margin / 100 + (math.copysign(WIN_VALUE, margin) if margin else 0.0)
+
+    @property
+    def _valued(self) -> bool:
+        """Whether the leaves are valued (by the critic or the value head) in the head's units."""
+        return self._critic is not None or self.policy.has_value
 
     @staticmethod
     def _banked(state: GameState, team: int) -> float:
@@ -347,5 +382,6 @@ class ExpertBot:
             f"ExpertBot(seed={self.seed}, samples={self.samples}, horizon={self.horizon}, candidates={self.candidates}"
             + ("" if self.think_ms is None else f", think_ms={self.think_ms}")
             + (", beliefs=1" if self.beliefs else "")
+            + (", critic=1" if self.critic else "")
             + ")"
         )

@@ -271,6 +271,7 @@ def _stochastic_bots() -> list[tuple[str, object]]:
         ("neural warm", lambda seed: NeuralBot(shipped_policy(), seed, temperature=1.0)),
         ("expert", lambda seed: ExpertBot(seed, samples=2, horizon=3)),
         ("expert beliefs", lambda seed: ExpertBot(seed, samples=2, horizon=3, beliefs=1)),
+        ("expert critic", lambda seed: ExpertBot(seed, samples=2, horizon=3, critic=1)),
     ]
 
 

@@ -13,7 +13,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "persian_rummy"
 #: The layers, lowest first; a module may import only modules of lower layers, and, within a
 #: layer, only modules listed before it. A new module must be placed here.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "_version", "_cache", "_extras", "_files", "_moved"),
+    ("errors", "_version", "_cache", "_extras", "_files", "_npz", "_moved"),
     ("cards", "limits", "_bits", "hand"),
     # the values and the rules on them: the turn's phases, scoring, one check per family of
     # actions (_moves) and the checks a state and a view share (_consistency)
@@ -59,6 +59,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "observation",
         "policy",
         "beliefs",  # where the unseen cards lie, learned from self-play (numpy), which the search deals from
+        "critic",  # what a whole (sampled) state is worth, learned from self-play (numpy), for the search's leaves
         "search",
         "bots",
         "_bot_specs",  # what stands for a bot (a name, a factory, a class, a bot), for the arena

@@ -194,6 +194,9 @@ def test_the_expert_uses_a_value_head_when_the_policy_has_one() -> None:
         ({"beliefs": 2}, "beliefs is 0 \\(uniform worlds\\) or 1 \\(learned\\), not 2"),
         ({"beliefs": -1}, "beliefs must be a whole number of at least 0, not -1"),
         ({"beliefs": True}, "beliefs must be a whole number of at least 0, not True"),
+        ({"critic": 2}, "critic is 0 \\(the value head\\) or 1 \\(the full-state critic\\), not 2"),
+        ({"critic": -1}, "critic must be a whole number of at least 0, not -1"),
+        ({"critic": 1.0}, "critic must be a whole number of at least 0, not 1.0"),
     ],
 )
 def test_the_experts_knobs_are_checked(knobs: dict[str, object], message: str) -> None:
@@ -216,6 +219,10 @@ def test_the_expert_is_made_by_name_with_its_knobs() -> None:
         make_bot("expert:think_ms=0")
     believing = make_bot("expert:beliefs=1", 2)
     assert repr(believing) == "ExpertBot(seed=2, samples=5, horizon=16, candidates=2, beliefs=1)"
+    judging = make_bot("expert:critic=1,horizon=8", 2)
+    assert repr(judging) == "ExpertBot(seed=2, samples=5, horizon=8, candidates=2, critic=1)"
+    with pytest.raises(InvalidArgumentError, match="critic is 0"):
+        make_bot("expert:critic=3")
     with pytest.raises(ArgumentTypeError, match="plays a Policy"):
         ExpertBot(0, policy="default.npz")  # type: ignore[arg-type]
     with pytest.raises(ArgumentTypeError, match="seed is a whole number"):
@@ -393,6 +400,49 @@ def test_the_expert_with_beliefs_plays_whole_games_with_legal_actions_the_same_f
                 make_bot("neural"),
             ],
             seed=11,
+        )
+        for _ in range(2)
+    ]
+    assert games[0] == games[1]
+    assert games[0].final.is_over
+
+
+@pytest.mark.parametrize("critic", [0, 1])
+def test_the_expert_values_its_leaves_with_the_critic_only_when_asked(
+    monkeypatch: pytest.MonkeyPatch, critic: int
+) -> None:
+    """Off by default: the value head alone values the leaves, as before the knob; with
+    ``critic=1`` the full-state critic values every leaf (a world the search dealt, whose
+    hands it owns) from the head's estimate and the whole world."""
+    from persian_rummy.critic import Critic
+    from persian_rummy.search import _Network
+
+    judged: list[int] = []
+    headed: list[int] = []
+    original_values, original_head = Critic.values, _Network.values
+
+    def critic_values(self: Critic, states: list[GameState], heads: list[float]) -> np.ndarray:
+        judged.append(len(states))
+        return original_values(self, states, heads)
+
+    def head_values(self: _Network, observations: np.ndarray) -> np.ndarray:
+        headed.append(len(observations))
+        return original_head(self, observations)
+
+    monkeypatch.setattr(Critic, "values", critic_values)
+    monkeypatch.setattr(_Network, "values", head_values)
+    state = choice_position(4, 20)
+    seat = state.current_player
+    candidates = [action_to_int(action, state) for action in legal_actions(state)[:2]]
+    assert ExpertBot(1, critic=critic, **SMALL)._decide(state.view(seat), seat, candidates) in (0, 1)
+    assert (judged, headed) == (([], [4]) if critic == 0 else ([4], [4]))
+
+
+def test_the_expert_with_the_critic_plays_whole_games_with_legal_actions_the_same_for_a_seed() -> None:
+    games = [
+        play_game(
+            [ExpertBot(5, critic=1, **SMALL), make_bot("neural"), ExpertBot(5, critic=1, **SMALL), make_bot("neural")],
+            seed=12,
         )
         for _ in range(2)
     ]
