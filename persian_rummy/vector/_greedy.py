@@ -122,12 +122,12 @@ class _Judge:
     """The greedy measures under one set of rules, as functions of arrays."""
 
     def __init__(self, rules: Rules) -> None:
-        knobs = Knobs(rules, 1.0, 1.0)
+        allowed, value = _rule_tables(rules)
         self.ace_low = rules.ace_low
         self.bonus = rules.going_out_bonus
-        self.allowed = jnp.asarray(knobs.allowed)
-        self.value = jnp.asarray(knobs.meld_value)
-        self.rank = jnp.asarray(self.value * 512 - PRIORITY)  # the greatest value, then the first
+        self.allowed = jnp.asarray(allowed)
+        self.value = jnp.asarray(value)
+        self.rank = jnp.asarray(value * 512 - np.asarray(PRIORITY, np.int32))  # the greatest value, then the first
         self.meld_bits = jnp.asarray(MELD_BITS)
         self.meld_jokers = jnp.asarray(MELD_JOKERS.astype(np.int32))
         self.next = jnp.asarray(
@@ -357,7 +357,18 @@ class _Judge:
         return (DISCARD_BASE + jnp.argmin(jnp.where(legal, key, _BIG))).astype(jnp.int32)
 
 
-_JUDGES: dict[Rules, _Judge] = {}
+#: The rules' allowed melds (R10) and meld values (R24), as numpy tables, by rules: the
+#: device arrays are made anew in each trace (an array made inside one trace and kept would
+#: leak its tracer into the next).
+_RULE_TABLES: dict[Rules, tuple[npt.NDArray[np.bool_], npt.NDArray[np.int32]]] = {}
+
+
+def _rule_tables(rules: Rules) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int32]]:
+    tables = _RULE_TABLES.get(rules)
+    if tables is None:
+        knobs = Knobs(rules, 1.0, 1.0)
+        tables = _RULE_TABLES[rules] = (np.asarray(knobs.allowed, bool), np.asarray(knobs.meld_value, np.int32))
+    return tables
 
 
 def greedy_action(state: State) -> Array:
@@ -377,8 +388,6 @@ def greedy_action(state: State) -> Array:
     [DrawDiscard(index=0), MeldCards(cards=(Card.parse('5s'), Card.parse('6s'), Card.parse('7s'), Card.parse('8s')))]
     """
     rules = state._rules
-    judge = _JUDGES.get(rules)
-    if judge is None:
-        judge = _JUDGES[rules] = _Judge(rules)
+    judge = _Judge(rules)
     over = state.terminated
     return jnp.where(over, 0, judge.action(state)).astype(jnp.int32)

@@ -227,3 +227,13 @@ def test_whole_greedy_games_every_deal_r5_r25(rules: Rules) -> None:
     seen = play_in_jax(rules, range(20, 52), 3000)
     assert seen["game over"] == 32
     assert seen["deal ends"] > 0 or rules.deals == 1
+
+
+def test_greedy_action_leaks_no_tracer() -> None:
+    """A trace of greedy_action keeps nothing of itself (JAX's leak check): the rules' device
+    tables are made in each trace (a table kept from the first trace leaked its tracer, and a
+    later call under the same rules, at another batch size, failed)."""
+    env = programs(QUICK_RULES)[0]
+    batch = env.from_states([new_game(seed, rules=QUICK_RULES) for seed in range(2)])
+    with jax.checking_leaks():
+        jax.jit(jax.vmap(greedy_action)).lower(batch)  # lowered, not compiled: the trace is what leaked
