@@ -438,6 +438,7 @@ def test_the_expert_values_its_leaves_with_the_critic_only_when_asked(
     assert (judged, headed) == (([], [4]) if critic == 0 else ([4], [4]))
 
 
+@pytest.mark.thorough  # two whole games of searches: seconds
 def test_the_expert_with_the_critic_plays_whole_games_with_legal_actions_the_same_for_a_seed() -> None:
     games = [
         play_game(
