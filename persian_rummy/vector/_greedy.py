@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from persian_rummy.cards import JOKER_INDEX
-from persian_rummy.encoding import DISCARD_BASE, LAY_OFF_BASE, MAX_MELDS, MELD_BASE, MELDS, PASS_INDEX
+from persian_rummy.encoding import DISCARD_BASE, LAY_OFF_BASE, MAX_MELDS, MELD_BASE, PASS_INDEX
 from persian_rummy.melds import LAY_OFFS, candidate_melds
 from persian_rummy.rules import Rules
 from persian_rummy.vector._knobs import Knobs
@@ -31,25 +31,16 @@ from persian_rummy.vector._tables import (
     EXTENSION_NEXT,
     MELD_BITS,
     MELD_JOKERS,
+    MELD_KEYS,
+    MELD_NUMBER_BY_KEY,
     NUM_MELDS,
     POINTS_ARRAY,
+    read_only,
 )
 
 __all__ = ["greedy_action"]
 
 Array = jax.Array
-
-_KEYS: Final = [
-    sum(1 << card.index for card in meld.cards if not card.is_joker)
-    | sum(card.is_joker for card in meld.cards) << JOKER_INDEX
-    for meld in MELDS
-]
-_ID_BY_KEY: Final = {key: number for number, key in enumerate(_KEYS)}
-
-
-def _frozen(array: npt.NDArray[np.generic]) -> npt.NDArray[np.generic]:
-    array.flags.writeable = False
-    return array
 
 
 def _priority() -> npt.NDArray[np.int32]:
@@ -59,7 +50,7 @@ def _priority() -> npt.NDArray[np.int32]:
     # suit's others, the joker sets last), which the test checks on random hands.
     out = np.full(NUM_MELDS + 1, NUM_MELDS, np.int32)
     for place, (mask, jokers, _) in enumerate(candidate_melds((1 << JOKER_INDEX) - 1, 4, True)):
-        out[_ID_BY_KEY[mask | jokers << JOKER_INDEX]] = place
+        out[MELD_NUMBER_BY_KEY[mask | jokers << JOKER_INDEX]] = place
     return out
 
 
@@ -67,7 +58,7 @@ def _lay_off_cards() -> npt.NDArray[np.int32]:
     # For each ace rule (0 high, 1 high or low) and meld, its extension cards in LAY_OFFS order
     # (at most two, the low end first), -1 padding; the empty slot takes none.
     out = np.full((2, NUM_MELDS + 1, 2), -1, np.int32)
-    for number, key in enumerate(_KEYS):
+    for number, key in enumerate(MELD_KEYS):
         cards = LAY_OFFS[key][0]
         for ace_low in (0, 1):
             for place, card in enumerate(cards[ace_low]):
@@ -76,18 +67,18 @@ def _lay_off_cards() -> npt.NDArray[np.int32]:
 
 
 #: Each meld's place in :func:`~persian_rummy.melds.candidate_melds` order.
-PRIORITY: Final = _frozen(_priority())
+PRIORITY: Final = read_only(_priority())
 #: ``LAY_OFF_CARDS[ace_low, meld]``: the cards that extend the meld, in the scalar scan's order.
-LAY_OFF_CARDS: Final = _frozen(_lay_off_cards())
+LAY_OFF_CARDS: Final = read_only(_lay_off_cards())
 #: The take and meld actions the bot weighs, in the scalar engine's order (the takes by pile
 #: index, the melds by :data:`PRIORITY`), and their kinds (0 a take, 1 a meld; 2 for the
 #: lay-offs after them, which depend on the table).
-_TAKES_AND_MELDS: Final = _frozen(
+_TAKES_AND_MELDS: Final = read_only(
     np.concatenate([np.arange(1, PASS_INDEX), MELD_BASE + np.argsort(PRIORITY[:NUM_MELDS], kind="stable")]).astype(
         np.int32
     )
 )
-_KINDS: Final = _frozen(np.repeat(np.array([0, 1, 2], np.int32), [PASS_INDEX - 1, NUM_MELDS, 2 * MAX_MELDS]))
+_KINDS: Final = read_only(np.repeat(np.array([0, 1, 2], np.int32), [PASS_INDEX - 1, NUM_MELDS, 2 * MAX_MELDS]))
 _BIG: Final = 1 << 20
 #: How many weighed actions one pass of the loop plans side by side.
 _CHUNK: Final = 8

@@ -35,24 +35,29 @@ __all__ = [
     "MELD_BITS",
     "MELD_COUNTS",
     "MELD_JOKERS",
+    "MELD_KEYS",
+    "MELD_NUMBER_BY_KEY",
     "MELD_SET",
     "MELD_SIZE",
     "NUM_MELDS",
     "PAIRS",
     "POINTS_ARRAY",
+    "read_only",
 ]
 
 #: The 371 melds of the numbering (R8-R11); row ``NUM_MELDS`` of each meld table is an empty slot.
 NUM_MELDS: Final = len(MELDS)
-_KEYS: Final = [
+#: Each meld's key, by its number: its natural cards' mask, its jokers above them (``meld_key``).
+MELD_KEYS: Final = [
     sum(1 << card.index for card in meld.cards if not card.is_joker)
     | sum(card.is_joker for card in meld.cards) << JOKER_INDEX
     for meld in MELDS
 ]
-_ID_BY_KEY: Final = {key: number for number, key in enumerate(_KEYS)}
+MELD_NUMBER_BY_KEY: Final = {key: number for number, key in enumerate(MELD_KEYS)}
 
 
-def _frozen(array: npt.NDArray[np.generic]) -> npt.NDArray[np.generic]:
+def read_only(array: npt.NDArray[np.generic]) -> npt.NDArray[np.generic]:
+    """``array``, made read-only: the tables are shared by every trace."""
     array.flags.writeable = False
     return array
 
@@ -74,7 +79,7 @@ def _meld_tables() -> tuple[npt.NDArray[np.generic], ...]:
     for number, meld in enumerate(MELDS):
         for card in meld.cards:
             counts[number, card.index] += 1
-        key = _KEYS[number]
+        key = MELD_KEYS[number]
         natural = key & ((1 << JOKER_INDEX) - 1)
         bits[number] = (natural & 0xFFFFFFFF, natural >> 32)
         jokers[number] = key >> JOKER_INDEX
@@ -89,7 +94,7 @@ def _meld_tables() -> tuple[npt.NDArray[np.generic], ...]:
 #: Per meld: the count of each card (``[372, 53]``), its natural cards as two words
 #: (``[372, 2]``), its jokers, its size, whether it is a run with the ace low (R10) and whether
 #: it is a set (R8, R11).
-MELD_COUNTS, MELD_BITS, MELD_JOKERS, MELD_SIZE, MELD_ACE_LOW, MELD_SET = (_frozen(a) for a in _meld_tables())
+MELD_COUNTS, MELD_BITS, MELD_JOKERS, MELD_SIZE, MELD_ACE_LOW, MELD_SET = (read_only(a) for a in _meld_tables())
 
 
 def _extension_tables() -> tuple[npt.NDArray[np.generic], npt.NDArray[np.generic]]:
@@ -98,19 +103,19 @@ def _extension_tables() -> tuple[npt.NDArray[np.generic], npt.NDArray[np.generic
     # laying that card off makes (-1 where it does not extend the meld).
     extensions = np.zeros((2, NUM_MELDS + 1, 2), np.uint32)
     following = np.full((NUM_MELDS + 1, CARD_COLUMNS), -1, np.int16)
-    for number, key in enumerate(_KEYS):
+    for number, key in enumerate(MELD_KEYS):
         cards, masks = LAY_OFFS[key]
         for allowed in (0, 1):
             extensions[allowed, number] = _words(masks[allowed])
         for card in cards[1]:  # the ace-low list holds the ace-high one
             grown = key + (1 << JOKER_INDEX) if card.is_joker else key | 1 << card.index
-            following[number, card.index] = _ID_BY_KEY[grown]
+            following[number, card.index] = MELD_NUMBER_BY_KEY[grown]
     return extensions, following
 
 
 #: ``EXTENSION_BITS[ace_low_allowed, meld]``: the cards that extend the meld (R16), as two words;
 #: ``EXTENSION_NEXT[meld, card]``: the meld a lay-off of that card makes, else -1.
-EXTENSION_BITS, EXTENSION_NEXT = (_frozen(a) for a in _extension_tables())
+EXTENSION_BITS, EXTENSION_NEXT = (read_only(a) for a in _extension_tables())
 
 
 def _pairs() -> npt.NDArray[np.int8]:
@@ -130,7 +135,7 @@ def _pairs() -> npt.NDArray[np.int8]:
 
 #: ``PAIRS[card, k] = (first, second, ace_low)``: the k-th pair of cards making a three-card
 #: meld with ``card`` (R8-R11; R10 for ``ace_low``), -1 padding.
-PAIRS: Final = _frozen(_pairs())
+PAIRS: Final = read_only(_pairs())
 
 
 def _melds_with() -> npt.NDArray[np.int16]:
@@ -144,10 +149,10 @@ def _melds_with() -> npt.NDArray[np.int16]:
 
 
 #: ``MELDS_WITH[card]``: the numbers of the melds holding ``card``, padded with ``NUM_MELDS``.
-MELDS_WITH: Final = _frozen(_melds_with())
+MELDS_WITH: Final = read_only(_melds_with())
 #: Each card's points (R22), by column.
-POINTS_ARRAY: Final = _frozen(np.array(POINTS, np.int32))
+POINTS_ARRAY: Final = read_only(np.array(POINTS, np.int32))
 #: The deck in canonical order as card columns (four jokers last, R1).
-DECK_CARDS: Final = _frozen(np.array([card.index for card in DECK], np.int8))
+DECK_CARDS: Final = read_only(np.array([card.index for card in DECK], np.int8))
 #: Counts over 56 (hand sizes, stock, pile) as float32, as the scalar tensor rounds them.
-OVER_56: Final = _frozen(np.array([count / 56.0 for count in range(57)], np.float32))
+OVER_56: Final = read_only(np.array([count / 56.0 for count in range(57)], np.float32))

@@ -28,7 +28,8 @@ from persian_rummy.bots import GreedyBot
 from persian_rummy.encoding import ACTIONS, action_to_int
 from persian_rummy.melds import candidate_melds
 from persian_rummy.vector import Env, State, greedy_action
-from persian_rummy.vector._greedy import _ID_BY_KEY, PRIORITY
+from persian_rummy.vector._greedy import PRIORITY
+from persian_rummy.vector._tables import MELD_NUMBER_BY_KEY
 
 #: One batch size for every call, so that one compiled program per rules serves the module.
 _BATCH = 64
@@ -127,7 +128,7 @@ def test_candidate_order_is_the_scalar_enumeration_r8_r11() -> None:
         jokers = rng.randrange(5)
         for ace_low in (False, True):
             listed = [
-                _ID_BY_KEY[meld_mask | meld_jokers << 52]
+                MELD_NUMBER_BY_KEY[meld_mask | meld_jokers << 52]
                 for meld_mask, meld_jokers, _ in candidate_melds(mask, jokers, ace_low)
             ]
             assert listed == sorted(listed, key=lambda number: PRIORITY[number])
