@@ -35,7 +35,7 @@ import numpy.typing as npt
 from persian_rummy import new_game
 from persian_rummy.critic import CRITIC_FEATURES, Critic, critic_features, shipped_critic
 from persian_rummy.dealing import next_deal
-from persian_rummy.encoding import ACTIONS, legal_indices
+from persian_rummy.encoding import ACTIONS
 from persian_rummy.engine import play
 from persian_rummy.observation import seat_tensor
 from persian_rummy.policy import shipped_policy
@@ -90,17 +90,7 @@ def _play_out(
     turn = [0] * len(states)
     live = [game for game, state in enumerate(states) if state.phase.is_live]
     while live:
-        asking, options, chosen = [], [], []
-        for game in live:
-            legal = legal_indices(states[game])
-            if len(legal) == 1:
-                chosen.append((game, legal[0]))
-            else:
-                asking.append(game)
-                options.append(legal)
-        if asking:
-            observations = np.stack([seat_tensor(states[g], states[g].current_player).reshape(-1) for g in asking])
-            chosen.extend(zip(asking, network.choose(observations, options), strict=True))
+        chosen = network.step(states, live)
         live = []
         for game, index in chosen:
             state = states[game]

@@ -124,6 +124,27 @@ class _Network:
         """The value head's estimate for each observation."""
         return self.policy.evaluate(observations)[1]
 
+    def step(self, states: Sequence[GameState], live: Sequence[int]) -> list[tuple[int, int]]:
+        """The action each live state (by its number in ``states``) plays next, as
+        ``(number, action index)``: a forced one at once, the others the policy's best, every
+        observation of the step in one batch."""
+        chosen: list[tuple[int, int]] = []
+        asking: list[int] = []
+        options: list[list[int]] = []
+        for number in live:
+            legal = legal_indices(states[number])
+            if len(legal) == 1:
+                chosen.append((number, legal[0]))
+            else:
+                asking.append(number)
+                options.append(legal)
+        if asking:
+            observations = np.stack(
+                [seat_tensor(states[number], states[number].current_player).reshape(-1) for number in asking]
+            )
+            chosen.extend(zip(asking, self.choose(observations, options), strict=True))
+        return chosen
+
 
 class ExpertBot:
     """Determinized search guided by a :class:`~persian_rummy.policy.Policy` (the shipped
@@ -309,7 +330,7 @@ class ExpertBot:
             else:
                 results[number] = self._final(state, team)
         while live:
-            chosen = self._step(states, live)
+            chosen = self._network.step(states, live)
             live = []
             for number, index in chosen:
                 state = states[number]
@@ -337,26 +358,6 @@ class ExpertBot:
             for number, estimate in zip(leaves, estimates, strict=True):
                 results[number] = self._banked(states[number], team) + float(estimate)
         return results
-
-    def _step(self, states: list[GameState], live: list[int]) -> list[tuple[int, int]]:
-        """The action each live rollout plays next: a forced one at once, the others by the
-        policy, every observation of the step in one batch."""
-        chosen: list[tuple[int, int]] = []
-        asking: list[int] = []
-        options: list[list[int]] = []
-        for number in live:
-            legal = legal_indices(states[number])
-            if len(legal) == 1:
-                chosen.append((number, legal[0]))
-            else:
-                asking.append(number)
-                options.append(legal)
-        if asking:
-            observations = np.stack(
-                [seat_tensor(states[number], states[number].current_player).reshape(-1) for number in asking]
-            )
-            chosen.extend(zip(asking, self._network.choose(observations, options), strict=True))
-        return chosen
 
     def _final(self, state: GameState, team: int) -> float:
         """The value of a state past the round's play: its margin, in the value head's units
