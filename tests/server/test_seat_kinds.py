@@ -10,7 +10,7 @@ import os
 import shutil
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -121,12 +121,13 @@ def test_the_seat_kinds_the_lobby_offers_are_taken(tmp_path: Path) -> None:
             assert answer.status_code == 201, (kind, answer.text)
 
 
-def bots_made_after_the_lobby(
-    monkeypatch: pytest.MonkeyPatch,
-) -> tuple[threading.Event, threading.Event, list[bool]]:
-    """Makes the server's bots wait, where they are made, until the lobby has answered (the
-    second event, set by the test); the first event says a bot is being made, and the list
-    holds whether each wait ended with the lobby's answer (False: it timed out)."""
+def answered_while_a_bot_is_made(
+    monkeypatch: pytest.MonkeyPatch, client: TestClient, request: Callable[[], Any], what: str
+) -> tuple[Any, Any]:
+    """Runs ``request`` on a thread while the server's bots wait, where they are made, until
+    the lobby has answered it; returns the lobby's answer and the request's. Made on the event
+    loop, a bot would wait for an answer that cannot come: each wait must end with the lobby's
+    answer, not time out."""
     making, lobby_answered, made = threading.Event(), threading.Event(), []
     make_bot = seats.make_bot
 
@@ -136,26 +137,26 @@ def bots_made_after_the_lobby(
         return make_bot(*args, **options)
 
     monkeypatch.setattr(seats, "make_bot", make_bot_after_the_lobby)
-    return making, lobby_answered, made
+    answers: dict[str, Any] = {}
+    asking = threading.Thread(target=lambda: answers.update(answer=request()), daemon=True)
+    asking.start()
+    assert making.wait(DEFAULT_LIMIT)
+    lobby = client.get("/")
+    lobby_answered.set()
+    join(asking, what)
+    assert made[:1] == [True]
+    return lobby, answers["answer"]
 
 
 def test_creating_a_table_makes_its_bots_off_the_event_loop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Making a bot may load a policy (the learned player, the expert): slow work, done on a
     # thread while the event loop answers everyone else. The bot here is made only once the
     # lobby has answered: on the event loop, it would wait for an answer that cannot come.
-    making, lobby_answered, made = bots_made_after_the_lobby(monkeypatch)
     with serving(tmp_path) as client:
-        created: dict[str, Any] = {}
-        creator = threading.Thread(
-            target=lambda: created.update(answer=client.post("/api/tables", json=seats_of("easy"))), daemon=True
+        lobby, created = answered_while_a_bot_is_made(
+            monkeypatch, client, lambda: client.post("/api/tables", json=seats_of("easy")), "the table's creation"
         )
-        creator.start()
-        assert making.wait(DEFAULT_LIMIT)
-        lobby = client.get("/")
-        lobby_answered.set()
-        join(creator, "the table's creation")
-    assert lobby.status_code == 200 and made[:1] == [True]
-    assert created["answer"].status_code == 201
+    assert lobby.status_code == 200 and created.status_code == 201
 
 
 def test_a_served_bot_decision_past_the_budget_is_refused_with_the_budget(tmp_path: Path) -> None:
@@ -193,15 +194,7 @@ def test_a_table_read_back_from_the_database_makes_its_bots_off_the_event_loop(
         created = client.post("/api/tables", json=seats_of("easy")).json()
         server = client.app.state.server  # type: ignore[attr-defined]
         server.keeper._live.pop(created["id"])  # as if another worker held it
-        making, lobby_answered, made = bots_made_after_the_lobby(monkeypatch)
-        opened: dict[str, Any] = {}
-        opener = threading.Thread(
-            target=lambda: opened.update(answer=client.get(created["seats"][0]["url"])), daemon=True
+        lobby, opened = answered_while_a_bot_is_made(
+            monkeypatch, client, lambda: client.get(created["seats"][0]["url"]), "the seat's page"
         )
-        opener.start()
-        assert making.wait(DEFAULT_LIMIT)
-        lobby = client.get("/")
-        lobby_answered.set()
-        join(opener, "the seat's page")
-    assert lobby.status_code == 200 and made[:1] == [True]
-    assert opened["answer"].status_code == 200
+    assert lobby.status_code == 200 and opened.status_code == 200
